@@ -1,0 +1,231 @@
+package dev.graphrag.demo;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.Result;
+import org.neo4j.harness.Neo4j;
+
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * README command 1: an embedded Neo4j 5.26 with the plugin, GDS and APOC; ingests a corpus (the bundled
+ * sample by default), prints a few searches, and serves Bolt and HTTP until Ctrl-C ({@code --once}: exit).
+ */
+public final class DemoServer {
+    static final String USAGE = """
+            Usage: DemoServer [options]
+              --data DIR          keep the database in DIR (persists across restarts; default: a fresh temporary one)
+              --host HOST         address to listen on (default 127.0.0.1)
+              --bolt-port N       Bolt port (default 7687)
+              --http-port N       HTTP port (default 7474)
+              --corpus PATH       corpus to ingest: JSON list of {id?, title?, text}, JSON title->[sentences], .jsonl, or a folder of .txt/.md
+              --corpus-name NAME  corpus namespace (default "default")
+              --query TEXT        a question to search for (repeatable; default: three sample questions)
+              --llm-endpoint URL  OpenAI-compatible base URL ending in /v1 (e.g. http://localhost:11434/v1 for Ollama)
+              --llm-model NAME    model name at that endpoint
+              --once              ingest, query, print and exit 0
+            """;
+
+    static final List<String> SAMPLE_QUERIES = List.of(
+            "Why is Xodar given to Carter as a slave?",
+            "Who is Issus, the goddess of life eternal?",
+            "What happens in the depths of Omean?");
+
+    record Args(Path data, String host, int boltPort, int httpPort, Path corpus, String corpusName, List<String> queries,
+                String llmEndpoint, String llmModel, boolean once) {}
+
+    public static void main(String[] argv) throws Exception {
+        Args a;
+        try {
+            a = parse(argv);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.print(USAGE);
+            System.exit(2);
+            return;
+        }
+        try {
+            System.exit(run(a, System.out));
+        } catch (Exception e) {
+            System.err.println("demo failed: " + rootMessage(e));
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    static Args parse(String[] argv) {
+        Path data = null, corpus = null;
+        String host = "127.0.0.1", corpusName = "default", llmEndpoint = null, llmModel = null;
+        int bolt = 7687, http = 7474;
+        boolean once = false;
+        List<String> queries = new ArrayList<>();
+        for (int i = 0; i < argv.length; i++) {
+            String k = argv[i];
+            switch (k) {
+                case "--once" -> once = true;
+                case "--help", "-h" -> throw new IllegalArgumentException("");
+                default -> {
+                    if (i + 1 >= argv.length) throw new IllegalArgumentException("missing value for " + k);
+                    String v = argv[++i];
+                    switch (k) {
+                        case "--data" -> data = Path.of(v);
+                        case "--host" -> host = v;
+                        case "--bolt-port" -> bolt = port(k, v);
+                        case "--http-port" -> http = port(k, v);
+                        case "--corpus" -> corpus = Path.of(v);
+                        case "--corpus-name" -> corpusName = v;
+                        case "--query" -> queries.add(v);
+                        case "--llm-endpoint" -> llmEndpoint = v;
+                        case "--llm-model" -> llmModel = v;
+                        default -> throw new IllegalArgumentException("unknown option " + k);
+                    }
+                }
+            }
+        }
+        if (corpus != null && !Files.exists(corpus)) throw new IllegalArgumentException("corpus not found: " + corpus);
+        return new Args(data, host, bolt, http, corpus, corpusName, queries.isEmpty() ? SAMPLE_QUERIES : queries,
+                llmEndpoint, llmModel, once);
+    }
+
+    private static int port(String k, String v) {
+        try {
+            int p = Integer.parseInt(v);
+            if (p < 0 || p > 65535) throw new NumberFormatException();
+            return p;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(k + " must be a port number, got " + v);
+        }
+    }
+
+    static int run(Args a, PrintStream out) throws Exception {
+        Path work = Files.createTempDirectory("graphrag-demo");
+        if (a.data() != null) Files.createDirectories(a.data());
+        out.println("Starting embedded Neo4j with the graphrag plugin, GDS and APOC ...");
+        Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, a.data(), a.host(), a.boltPort(), a.httpPort()));
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (stopped.getCount() > 0) {
+                neo4j.close();
+                stopped.countDown();
+            }
+        }));
+        try {
+            return serve(neo4j, stopped, a, out);
+        } catch (Exception e) {
+            neo4j.close();
+            stopped.countDown();
+            throw e;
+        }
+    }
+
+    private static int serve(Neo4j neo4j, CountDownLatch stopped, Args a, PrintStream out) throws Exception {
+        GraphDatabaseService db = neo4j.defaultDatabaseService();
+        if (a.boltPort() > 0) out.println("Bolt:  " + neo4j.boltURI() + "   (no authentication; cypher-shell -a " + neo4j.boltURI() + ")");
+        if (a.httpPort() > 0) out.println("HTTP:  " + neo4j.httpURI());
+
+        List<Map<String, Object>> docs = a.corpus() == null ? sample() : CorpusFiles.read(a.corpus());
+        out.printf("Ingesting %d documents into corpus '%s' ...%n", docs.size(), a.corpusName());
+        long t0 = System.nanoTime();
+        Map<String, Long> statuses = new LinkedHashMap<>();
+        long chunks = db.executeTransactionally(
+                "CALL rag.ingest($docs, {corpus: $corpus}) YIELD chunks, status RETURN status, sum(chunks) AS chunks, count(*) AS docs",
+                Map.of("docs", docs, "corpus", a.corpusName()), r -> {
+                    long c = 0;
+                    while (r.hasNext()) {
+                        Map<String, Object> row = r.next();
+                        statuses.put((String) row.get("status"), (Long) row.get("docs"));
+                        c += (Long) row.get("chunks");
+                    }
+                    return c;
+                });
+        out.printf("Ingested in %.1f s: documents by status %s, %d chunks written%n", (System.nanoTime() - t0) / 1e9, statuses, chunks);
+        db.executeTransactionally("CALL rag.info()", Map.of(), r -> {
+            Map<String, Object> row = r.next();
+            out.printf("Model %s (%s dims) on %s; corpora %s%n", row.get("model"), row.get("dimensions"), row.get("device"), row.get("corpora"));
+            return null;
+        });
+        for (String q : a.queries()) {
+            out.println();
+            out.println("Q: " + q);
+            for (String mode : List.of("dense", "bm25", "hybrid")) {
+                db.executeTransactionally("CALL rag.search($q, {k: 3, mode: $mode, corpus: $corpus})",
+                        Map.of("q", q, "mode", mode, "corpus", a.corpusName()), r -> print(out, mode, r));
+            }
+        }
+        out.println();
+        if (a.llmEndpoint() == null) {
+            out.println("""
+                    No LLM configured. To also answer questions with an LLM, start one, e.g. Ollama:
+                      ollama pull qwen2.5:3b-instruct && ollama serve
+                    then rerun with --llm-endpoint http://localhost:11434/v1 --llm-model qwen2.5:3b-instruct""");
+        } else {
+            answer(db, a, out);
+        }
+        if (a.once()) {
+            neo4j.close();
+            stopped.countDown();
+            return 0;
+        }
+        out.println();
+        out.println("Ready. Try from any client:  CALL rag.search('" + a.queries().get(0).replace("'", "\\'") + "', {k: 5})");
+        out.println("Press Ctrl-C to stop.");
+        stopped.await();
+        return 0;
+    }
+
+    static void answer(GraphDatabaseService db, Args a, PrintStream out) {
+        String q = a.queries().get(0);
+        Map<String, Object> llm = new LinkedHashMap<>();
+        llm.put("endpoint", a.llmEndpoint());
+        if (a.llmModel() != null) llm.put("model", a.llmModel());
+        try {
+            db.executeTransactionally("""
+                    CALL rag.search($q, {k: 5, corpus: $corpus}) YIELD text
+                    WITH $q AS q, collect(text) AS passages
+                    CALL rag.llm.chat([
+                      {role: 'system', content: 'Answer the question from the passages only. Be brief.'},
+                      {role: 'user', content: 'Passages:\\n' + apoc.text.join(passages, '\\n---\\n') + '\\n\\nQuestion: ' + q}
+                    ], {llm: $llm}) YIELD content, promptTokens, completionTokens, ms
+                    RETURN content, promptTokens, completionTokens, ms""",
+                    Map.of("q", q, "corpus", a.corpusName(), "llm", llm), r -> {
+                        Map<String, Object> row = r.next();
+                        out.printf("LLM answer to \"%s\" (%s prompt + %s completion tokens, %s ms):%n  %s%n", q,
+                                row.get("promptTokens"), row.get("completionTokens"), row.get("ms"), row.get("content"));
+                        return null;
+                    });
+        } catch (RuntimeException e) {
+            out.println("LLM call failed: " + rootMessage(e));
+        }
+    }
+
+    private static Object print(PrintStream out, String mode, Result r) {
+        out.println("  [" + mode + "]");
+        while (r.hasNext()) {
+            Map<String, Object> row = r.next();
+            String text = ((String) row.get("text")).replaceAll("\\s+", " ");
+            out.printf("    %d. %.3f %s  %s%n", row.get("rank"), row.get("score"), row.get("chunkId"),
+                    text.substring(0, Math.min(100, text.length())) + (text.length() > 100 ? "..." : ""));
+        }
+        return null;
+    }
+
+    static List<Map<String, Object>> sample() throws java.io.IOException {
+        try (InputStream in = DemoServer.class.getResourceAsStream("/sample/gods-of-mars.json")) {
+            return CorpusFiles.fromJson(new ObjectMapper().readTree(in));
+        }
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null) t = t.getCause();
+        return t.getMessage();
+    }
+}

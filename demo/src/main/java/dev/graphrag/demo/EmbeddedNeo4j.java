@@ -1,0 +1,121 @@
+package dev.graphrag.demo;
+
+import org.neo4j.configuration.GraphDatabaseSettings;
+import org.neo4j.configuration.connectors.BoltConnector;
+import org.neo4j.configuration.connectors.HttpConnector;
+import org.neo4j.configuration.helpers.SocketAddress;
+import org.neo4j.harness.Neo4j;
+import org.neo4j.harness.Neo4jBuilder;
+import org.neo4j.harness.Neo4jBuilders;
+import org.neo4j.procedure.Procedure;
+import org.neo4j.procedure.UserAggregationFunction;
+import org.neo4j.procedure.UserFunction;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+
+/**
+ * An embedded Neo4j 5.26 with this plugin, GDS and APOC registered as a server would have them: the
+ * demo's server and the integration tests' (one per test JVM).
+ */
+public final class EmbeddedNeo4j {
+    /** Where and how to start. Ports of 0 disable that connector. */
+    public record Options(Path workDir, Path dataDir, String host, int boltPort, int httpPort) {}
+
+    private static final List<String> OUR_CLASSES = List.of(
+            "dev.graphrag.procedures.RagProcedures");
+
+    private EmbeddedNeo4j() {}
+
+    public static Neo4j start(Options o) {
+        Neo4jBuilder b = Neo4jBuilders.newInProcessBuilder(o.workDir())
+                .withConfig(GraphDatabaseSettings.procedure_unrestricted, List.of("gds.*", "apoc.*", "rag.*", "agrag.*"))
+                .withConfig(BoltConnector.enabled, o.boltPort() > 0)
+                .withConfig(HttpConnector.enabled, o.httpPort() > 0);
+        if (o.boltPort() > 0) b = b.withConfig(BoltConnector.listen_address, new SocketAddress(o.host(), o.boltPort()));
+        if (o.httpPort() > 0) b = b.withConfig(HttpConnector.listen_address, new SocketAddress(o.host(), o.httpPort()));
+        else b = b.withDisabledServer();
+        if (o.dataDir() != null) b = b.withConfig(GraphDatabaseSettings.data_directory, o.dataDir().toAbsolutePath());
+        for (Class<?> c : procedureClasses()) {
+            b = register(b, c);
+        }
+        return b.build();
+    }
+
+    private static Neo4jBuilder register(Neo4jBuilder b, Class<?> c) {
+        boolean proc = false, func = false, agg = false;
+        for (Method m : c.getDeclaredMethods()) {
+            proc |= m.isAnnotationPresent(Procedure.class);
+            func |= m.isAnnotationPresent(UserFunction.class);
+            agg |= m.isAnnotationPresent(UserAggregationFunction.class);
+        }
+        if (proc) b = b.withProcedure(c);
+        if (func) b = b.withFunction(c);
+        if (agg) b = b.withAggregationFunction(c);
+        return b;
+    }
+
+    /** Ours, GDS's (listed in its META-INF/services files) and APOC core's (found by scanning its jar). */
+    static Set<Class<?>> procedureClasses() {
+        Set<Class<?>> out = new LinkedHashSet<>();
+        ClassLoader cl = EmbeddedNeo4j.class.getClassLoader();
+        try {
+            for (String name : OUR_CLASSES) out.add(Class.forName(name));
+            for (String service : List.of("org.neo4j.procedure.Procedure", "org.neo4j.procedure.UserFunction",
+                    "org.neo4j.procedure.UserAggregationFunction")) {
+                Enumeration<URL> urls = cl.getResources("META-INF/services/" + service);
+                while (urls.hasMoreElements()) {
+                    try (BufferedReader r = new BufferedReader(new InputStreamReader(urls.nextElement().openStream(), StandardCharsets.UTF_8))) {
+                        for (String line = r.readLine(); line != null; line = r.readLine()) {
+                            line = line.trim();
+                            if (!line.isEmpty() && !line.startsWith("#")) out.add(Class.forName(line, false, cl));
+                        }
+                    }
+                }
+            }
+            out.addAll(apocClasses(cl));
+        } catch (IOException | ClassNotFoundException e) {
+            throw new IllegalStateException("cannot list procedure classes: " + e.getMessage(), e);
+        }
+        return out;
+    }
+
+    private static List<Class<?>> apocClasses(ClassLoader cl) throws IOException {
+        List<Class<?>> out = new ArrayList<>();
+        URL anchor = cl.getResource("apoc/help/Help.class");
+        if (anchor == null || !"jar".equals(anchor.getProtocol())) return out;
+        String path = anchor.getPath();
+        String jar = path.substring("file:".length(), path.indexOf("!/"));
+        try (JarFile jf = new JarFile(java.net.URLDecoder.decode(jar, StandardCharsets.UTF_8))) {
+            for (Enumeration<JarEntry> en = jf.entries(); en.hasMoreElements(); ) {
+                String n = en.nextElement().getName();
+                if (!n.startsWith("apoc/") || !n.endsWith(".class") || n.contains("$")) continue;
+                try {
+                    Class<?> c = Class.forName(n.substring(0, n.length() - 6).replace('/', '.'), false, cl);
+                    for (Method m : c.getDeclaredMethods()) {
+                        if (m.isAnnotationPresent(Procedure.class) || m.isAnnotationPresent(UserFunction.class)
+                                || m.isAnnotationPresent(UserAggregationFunction.class)) {
+                            out.add(c);
+                            break;
+                        }
+                    }
+                } catch (LinkageError | ClassNotFoundException ignored) {
+                    // a class needing an optional dependency APOC core does not ship: not a procedure we can offer
+                }
+            }
+        }
+        return out;
+    }
+}

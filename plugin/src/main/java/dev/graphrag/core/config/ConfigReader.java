@@ -1,0 +1,158 @@
+package dev.graphrag.core.config;
+
+import dev.graphrag.core.RagException;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Typed reading of a procedure's {@code config :: MAP}. Every getter names the key it reads;
+ * {@link #finish()} then rejects any key nobody asked for, naming it and the valid ones.
+ * Used by the immutable config records, never kept after parsing.
+ */
+public final class ConfigReader {
+    private final String owner;
+    private final Map<String, Object> values;
+    private final Set<String> known = new LinkedHashSet<>();
+
+    private ConfigReader(String owner, Map<String, ?> values) {
+        this.owner = owner;
+        this.values = values == null ? Map.of() : new LinkedHashMap<>(values);
+    }
+
+    public static ConfigReader of(String owner, Map<String, ?> values) {
+        return new ConfigReader(owner, values);
+    }
+
+    public String owner() {
+        return owner;
+    }
+
+    public boolean has(String key) {
+        known.add(key);
+        return values.get(key) != null;
+    }
+
+    public String string(String key, String dflt) {
+        Object v = raw(key);
+        if (v == null) return dflt;
+        if (!(v instanceof String s)) throw wrongType(key, "STRING", v);
+        return s;
+    }
+
+    public String nonBlank(String key, String dflt) {
+        String s = string(key, dflt);
+        if (s != null && s.isBlank()) throw new RagException(owner + ": config key '" + key + "' must not be empty");
+        return s;
+    }
+
+    public <E extends Enum<E>> E choice(String key, Class<E> type, E dflt) {
+        String s = string(key, null);
+        if (s == null) return dflt;
+        for (E e : type.getEnumConstants()) {
+            if (e.name().equalsIgnoreCase(s)) return e;
+        }
+        List<String> names = new ArrayList<>();
+        for (E e : type.getEnumConstants()) names.add(e.name().toLowerCase(Locale.ROOT));
+        throw new RagException(owner + ": config key '" + key + "' must be one of " + names + ", got '" + s + "'");
+    }
+
+    public long integer(String key, long dflt, long min, long max) {
+        Object v = raw(key);
+        long n;
+        if (v == null) {
+            n = dflt;
+        } else if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+            n = ((Number) v).longValue();
+        } else if (v instanceof Double d && d == Math.rint(d) && !d.isInfinite()) {
+            n = d.longValue();
+        } else {
+            throw wrongType(key, "INTEGER", v);
+        }
+        if (n < min || n > max) {
+            throw new RagException(owner + ": config key '" + key + "' must be between " + min + " and " + max + ", got " + n);
+        }
+        return n;
+    }
+
+    public int integer(String key, int dflt, int min, int max) {
+        return (int) integer(key, (long) dflt, min, max);
+    }
+
+    public double number(String key, double dflt, double min, double max) {
+        Object v = raw(key);
+        double d;
+        if (v == null) d = dflt;
+        else if (v instanceof Number num) d = num.doubleValue();
+        else throw wrongType(key, "FLOAT", v);
+        if (Double.isNaN(d) || d < min || d > max) {
+            throw new RagException(owner + ": config key '" + key + "' must be between " + min + " and " + max + ", got " + d);
+        }
+        return d;
+    }
+
+    public boolean bool(String key, boolean dflt) {
+        Object v = raw(key);
+        if (v == null) return dflt;
+        if (!(v instanceof Boolean b)) throw wrongType(key, "BOOLEAN", v);
+        return b;
+    }
+
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> map(String key) {
+        Object v = raw(key);
+        if (v == null) return null;
+        if (!(v instanceof Map<?, ?> m)) throw wrongType(key, "MAP", v);
+        for (Object k : m.keySet()) {
+            if (!(k instanceof String)) throw wrongType(key, "MAP with STRING keys", v);
+        }
+        return (Map<String, Object>) m;
+    }
+
+    public List<String> strings(String key, List<String> dflt) {
+        Object v = raw(key);
+        if (v == null) return dflt;
+        if (!(v instanceof List<?> list)) throw wrongType(key, "LIST<STRING>", v);
+        List<String> out = new ArrayList<>(list.size());
+        for (Object o : list) {
+            if (!(o instanceof String s)) throw wrongType(key, "LIST<STRING>", v);
+            out.add(s);
+        }
+        return List.copyOf(out);
+    }
+
+    /** Rejects keys that no getter asked for. */
+    public void finish() {
+        for (String key : values.keySet()) {
+            if (!known.contains(key)) {
+                throw new RagException(owner + ": unknown config key '" + key + "'; valid keys are " + known);
+            }
+        }
+    }
+
+    private Object raw(String key) {
+        known.add(key);
+        return values.get(key);
+    }
+
+    private RagException wrongType(String key, String expected, Object got) {
+        return new RagException(owner + ": config key '" + key + "' must be " + expected + ", got "
+                + typeName(got));
+    }
+
+    public static String typeName(Object v) {
+        if (v == null) return "NULL";
+        if (v instanceof String) return "STRING";
+        if (v instanceof Long || v instanceof Integer) return "INTEGER";
+        if (v instanceof Double || v instanceof Float) return "FLOAT";
+        if (v instanceof Boolean) return "BOOLEAN";
+        if (v instanceof Map) return "MAP";
+        if (v instanceof List) return "LIST";
+        return v.getClass().getSimpleName();
+    }
+}

@@ -1,0 +1,140 @@
+package dev.graphrag.core.config;
+
+import dev.graphrag.core.RagException;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Server-wide settings: {@code graphrag.conf} in Neo4j's conf directory (like APOC's apoc.conf), then
+ * environment variables (key upper-cased, dots to underscores: {@code GRAPHRAG_LLM_ENDPOINT}). Every key,
+ * its type and default is declared in {@link #DEFAULTS}; an unknown graphrag.* key or a wrong value is
+ * an error naming the key. Documented in docs/configuration.md.
+ */
+public final class PluginSettings {
+    public static final String FILE_NAME = "graphrag.conf";
+
+    /** key -> default (its type is the default's type; null defaults are strings). */
+    public static final Map<String, Object> DEFAULTS;
+
+    static {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("graphrag.embedding.name", "bge-small-en-v1.5-q");
+        d.put("graphrag.embedding.model", "classpath:bge-small-en-v1.5-q.onnx");
+        d.put("graphrag.embedding.tokenizer", "classpath:bge-small-en-v1.5-q-tokenizer.json");
+        d.put("graphrag.embedding.pooling", "cls");
+        d.put("graphrag.embedding.maxLength", 512L);
+        d.put("graphrag.embedding.normalize", true);
+        d.put("graphrag.embedding.device", "auto");
+        d.put("graphrag.embedding.threads", 0L);
+        d.put("graphrag.embedding.batchSize", 32L);
+        d.put("graphrag.embedding.cacheSize", 10000L);
+        d.put("graphrag.ingest.chunkSize", 256L);
+        d.put("graphrag.ingest.chunkOverlap", 32L);
+        d.put("graphrag.ingest.batchSize", 256L);
+        d.put("graphrag.ingest.maxDocumentChars", 5_000_000L);
+        d.put("graphrag.llm.endpoint", "");
+        d.put("graphrag.llm.model", "");
+        d.put("graphrag.llm.apiKey", "");
+        d.put("graphrag.llm.apiKeyEnv", "");
+        d.put("graphrag.llm.temperature", 0.0);
+        d.put("graphrag.llm.maxTokens", 1024L);
+        d.put("graphrag.llm.timeoutMs", 120_000L);
+        d.put("graphrag.llm.connectTimeoutMs", 10_000L);
+        d.put("graphrag.llm.maxRetries", 3L);
+        d.put("graphrag.llm.retryBaseMs", 500L);
+        d.put("graphrag.llm.maxConcurrent", 4L);
+        d.put("graphrag.llm.cache.enabled", false);
+        d.put("graphrag.llm.cache.size", 1000L);
+        DEFAULTS = Collections.unmodifiableMap(d);
+    }
+
+    private final Map<String, Object> values;
+    private final String source;
+
+    private PluginSettings(Map<String, Object> values, String source) {
+        this.values = values;
+        this.source = source;
+    }
+
+    public static PluginSettings defaults() {
+        return new PluginSettings(new LinkedHashMap<>(DEFAULTS), "defaults");
+    }
+
+    /** Reads confDir/graphrag.conf when it exists, then the environment. */
+    public static PluginSettings load(Path confDir, Map<String, String> env) {
+        Map<String, String> raw = new LinkedHashMap<>();
+        String source = "defaults";
+        if (confDir != null) {
+            Path file = confDir.resolve(FILE_NAME);
+            if (Files.isRegularFile(file)) {
+                Properties p = new Properties();
+                try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                    p.load(r);
+                } catch (IOException e) {
+                    throw new RagException("cannot read " + file + ": " + e.getMessage(), e);
+                }
+                for (String k : p.stringPropertyNames()) raw.put(k.trim(), p.getProperty(k).trim());
+                source = file.toString();
+            }
+        }
+        for (String key : DEFAULTS.keySet()) {
+            String envValue = env.get(envName(key));
+            if (envValue != null) raw.put(key, envValue);
+        }
+        return fromStrings(raw, source);
+    }
+
+    public static PluginSettings fromStrings(Map<String, String> raw, String source) {
+        Map<String, Object> values = new LinkedHashMap<>(DEFAULTS);
+        for (Map.Entry<String, String> e : raw.entrySet()) {
+            String key = e.getKey();
+            if (!key.startsWith("graphrag.")) continue;
+            if (!DEFAULTS.containsKey(key)) {
+                throw new RagException(source + ": unknown setting '" + key + "' (see docs/configuration.md)");
+            }
+            values.put(key, parse(key, e.getValue(), DEFAULTS.get(key), source));
+        }
+        return new PluginSettings(values, source);
+    }
+
+    public static String envName(String key) {
+        return key.toUpperCase(Locale.ROOT).replace('.', '_');
+    }
+
+    private static Object parse(String key, String value, Object dflt, String source) {
+        try {
+            if (dflt instanceof Long) return Long.parseLong(value);
+            if (dflt instanceof Double) return Double.parseDouble(value);
+            if (dflt instanceof Boolean) {
+                if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) return Boolean.parseBoolean(value);
+                throw new NumberFormatException();
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            // the value itself stays out of the message: it may be a secret
+            throw new RagException(source + ": setting '" + key + "' must be "
+                    + (dflt instanceof Long ? "an integer" : dflt instanceof Double ? "a number" : "true or false"));
+        }
+    }
+
+    public String source() { return source; }
+
+    public String string(String key) { return (String) get(key); }
+    public long integer(String key) { return (Long) get(key); }
+    public double number(String key) { return (Double) get(key); }
+    public boolean bool(String key) { return (Boolean) get(key); }
+
+    private Object get(String key) {
+        if (!DEFAULTS.containsKey(key)) throw new IllegalArgumentException("undeclared setting " + key);
+        return values.get(key);
+    }
+}

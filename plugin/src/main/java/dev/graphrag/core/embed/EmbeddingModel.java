@@ -1,0 +1,155 @@
+package dev.graphrag.core.embed;
+
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import dev.graphrag.core.RagException;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.LongBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * One ONNX Runtime session over a BERT-style encoder. Thread-safe: {@link OrtSession#run} may be called
+ * concurrently. Pooling and normalisation happen here, in Java, because the bundled models output only
+ * {@code last_hidden_state}.
+ */
+public final class EmbeddingModel implements AutoCloseable {
+    private final ModelSpec spec;
+    private final WordPieceTokenizer tokenizer;
+    private final OrtEnvironment env;
+    private final OrtSession session;
+    private final String device;
+    private final boolean needsTokenTypes;
+    private final int dimensions;
+
+    private EmbeddingModel(ModelSpec spec, WordPieceTokenizer tokenizer, OrtEnvironment env, OrtSession session,
+                           String device) {
+        this.spec = spec;
+        this.tokenizer = tokenizer;
+        this.env = env;
+        this.session = session;
+        this.device = device;
+        this.needsTokenTypes = session.getInputNames().contains("token_type_ids");
+        this.dimensions = embedIds(new int[][] {tokenizer.encode("probe", spec.maxLength())})[0].length;
+    }
+
+    /** Loads the model; {@code log} receives one line saying which execution provider is in use and why. */
+    public static EmbeddingModel load(ModelSpec spec, Consumer<String> log) {
+        spec.checkFilesExist();
+        WordPieceTokenizer tokenizer;
+        try (InputStream in = open(spec.tokenizer())) {
+            tokenizer = WordPieceTokenizer.fromTokenizerJson(in, spec.tokenizer());
+        } catch (IOException e) {
+            throw new RagException("cannot read tokenizer " + spec.tokenizer() + ": " + e.getMessage(), e);
+        }
+        byte[] modelBytes;
+        try (InputStream in = open(spec.model())) {
+            modelBytes = in.readAllBytes();
+        } catch (IOException e) {
+            throw new RagException("cannot read embedding model " + spec.model() + ": " + e.getMessage(), e);
+        }
+        OrtEnvironment env = OrtEnvironment.getEnvironment();
+        Set<?> providers = OrtEnvironment.getAvailableProviders();
+        boolean cudaBuilt = providers.stream().anyMatch(p -> p.toString().equals("CUDA"));
+        if (spec.device() != Device.CPU) {
+            if (!cudaBuilt && spec.device() == Device.CUDA) {
+                throw new RagException("embedding.device is 'cuda' but this ONNX Runtime has no CUDA provider "
+                        + "(install the -gpu plugin jar) ; available: " + providers);
+            }
+            if (cudaBuilt) {
+                try {
+                    OrtSession s = env.createSession(modelBytes, options(spec, true));
+                    log.accept("graphrag: embedding model " + spec.name() + " runs on CUDA (device=" + spec.device().name().toLowerCase() + ")");
+                    return new EmbeddingModel(spec, tokenizer, env, s, "cuda");
+                } catch (OrtException e) {
+                    if (spec.device() == Device.CUDA) {
+                        throw new RagException("embedding.device is 'cuda' but CUDA could not be used: " + e.getMessage(), e);
+                    }
+                    log.accept("graphrag: CUDA unavailable (" + e.getMessage() + "); embedding model " + spec.name() + " falls back to CPU");
+                }
+            }
+        }
+        try {
+            OrtSession s = env.createSession(modelBytes, options(spec, false));
+            log.accept("graphrag: embedding model " + spec.name() + " runs on CPU (device=" + spec.device().name().toLowerCase()
+                    + (cudaBuilt ? "" : ", no CUDA provider in this ONNX Runtime build") + ")");
+            return new EmbeddingModel(spec, tokenizer, env, s, "cpu");
+        } catch (OrtException e) {
+            throw new RagException("cannot load embedding model " + spec.model() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static OrtSession.SessionOptions options(ModelSpec spec, boolean cuda) throws OrtException {
+        OrtSession.SessionOptions o = new OrtSession.SessionOptions();
+        o.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+        if (spec.threads() > 0) o.setIntraOpNumThreads(spec.threads());
+        if (cuda) o.addCUDA(0);
+        return o;
+    }
+
+    private static InputStream open(String location) throws IOException {
+        if (location.startsWith("classpath:")) {
+            String name = location.substring("classpath:".length());
+            InputStream in = EmbeddingModel.class.getClassLoader().getResourceAsStream(name);
+            if (in == null) throw new RagException("embedding resource not found on the classpath: " + name);
+            return in;
+        }
+        return Files.newInputStream(Path.of(location));
+    }
+
+    public WordPieceTokenizer tokenizer() { return tokenizer; }
+    public ModelSpec spec() { return spec; }
+    public String device() { return device; }
+    public int dimensions() { return dimensions; }
+
+    /** Token ids (with [CLS]/[SEP], already truncated) to pooled vectors; one padded batch. */
+    public float[][] embedIds(int[][] batch) {
+        int n = batch.length;
+        if (n == 0) return new float[0][];
+        int seq = 0;
+        for (int[] ids : batch) seq = Math.max(seq, ids.length);
+        long[] ids = new long[n * seq];
+        long[] mask = new long[n * seq];
+        for (int b = 0; b < n; b++) {
+            int[] row = batch[b];
+            for (int t = 0; t < seq; t++) {
+                ids[b * seq + t] = t < row.length ? row[t] : tokenizer.padId();
+                mask[b * seq + t] = t < row.length ? 1 : 0;
+            }
+        }
+        long[] shape = {n, seq};
+        Map<String, OnnxTensor> inputs = new HashMap<>();
+        try {
+            inputs.put("input_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(ids), shape));
+            inputs.put("attention_mask", OnnxTensor.createTensor(env, LongBuffer.wrap(mask), shape));
+            if (needsTokenTypes) inputs.put("token_type_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(new long[n * seq]), shape));
+            try (OrtSession.Result result = session.run(inputs)) {
+                float[][][] hidden = (float[][][]) result.get(0).getValue();
+                float[][] out = new float[n][];
+                for (int b = 0; b < n; b++) out[b] = spec.pooling().pool(hidden[b], batch[b].length, spec.normalize());
+                return out;
+            }
+        } catch (OrtException e) {
+            throw new RagException("embedding model failed on a batch of " + n + ": " + e.getMessage(), e);
+        } finally {
+            inputs.values().forEach(OnnxTensor::close);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            session.close();
+        } catch (OrtException ignored) {
+            // closing at shutdown: nothing useful to do with the error
+        }
+    }
+}

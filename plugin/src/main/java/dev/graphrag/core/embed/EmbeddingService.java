@@ -1,0 +1,102 @@
+package dev.graphrag.core.embed;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.graphrag.core.RagException;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The server's one embedding model, shared by every procedure. Texts are batched by similar token
+ * length (padding dominates otherwise) and query texts are cached.
+ */
+public final class EmbeddingService implements AutoCloseable {
+    private final EmbeddingModel model;
+    private final Cache<String, float[]> cache;
+
+    public EmbeddingService(EmbeddingModel model, long cacheSize) {
+        this.model = model;
+        this.cache = Caffeine.newBuilder().maximumSize(Math.max(0, cacheSize)).build();
+    }
+
+    public String modelName() { return model.spec().name(); }
+    public int dimensions() { return model.dimensions(); }
+    public String device() { return model.device(); }
+    public int maxLength() { return model.spec().maxLength(); }
+    public WordPieceTokenizer tokenizer() { return model.tokenizer(); }
+
+    /** One text, through the cache (queries repeat). */
+    public float[] embed(String text) {
+        checkText(text);
+        float[] v = cache.get(text, t -> model.embedIds(new int[][] {model.tokenizer().encode(t, maxLength())})[0]);
+        return v.clone();
+    }
+
+    /** Many texts in length-sorted batches; results in input order. {@code useCache=false} for bulk ingest. */
+    public float[][] embedAll(List<String> texts, boolean useCache) {
+        int n = texts.size();
+        float[][] out = new float[n][];
+        List<Integer> todo = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            checkText(texts.get(i));
+            float[] hit = useCache ? cache.getIfPresent(texts.get(i)) : null;
+            if (hit != null) out[i] = hit.clone();
+            else todo.add(i);
+        }
+        int[][] ids = new int[n][];
+        for (int i : todo) ids[i] = model.tokenizer().encode(texts.get(i), maxLength());
+        todo.sort(Comparator.comparingInt(i -> ids[i].length));
+        int batchSize = model.spec().batchSize();
+        for (int from = 0; from < todo.size(); from += batchSize) {
+            List<Integer> part = todo.subList(from, Math.min(todo.size(), from + batchSize));
+            int[][] batch = new int[part.size()][];
+            for (int b = 0; b < batch.length; b++) batch[b] = ids[part.get(b)];
+            float[][] vecs = model.embedIds(batch);
+            for (int b = 0; b < batch.length; b++) {
+                int i = part.get(b);
+                out[i] = vecs[b];
+                if (useCache) cache.put(texts.get(i), vecs[b].clone());
+            }
+        }
+        return out;
+    }
+
+    /** Embeds pre-tokenised, already length-sorted batches as given: the raw-throughput baseline. */
+    public float[][] embedIds(int[][] batch) {
+        return model.embedIds(batch);
+    }
+
+    public long cachedTexts() {
+        return cache.estimatedSize();
+    }
+
+    private static void checkText(String text) {
+        if (text == null) throw new RagException("cannot embed a null text");
+        if (text.isBlank()) throw new RagException("cannot embed an empty text");
+    }
+
+    public static double cosine(float[] a, float[] b) {
+        if (a.length != b.length) throw new RagException("vectors have different dimensions: " + a.length + " vs " + b.length);
+        double dot = 0, na = 0, nb = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += (double) a[i] * b[i];
+            na += (double) a[i] * a[i];
+            nb += (double) b[i] * b[i];
+        }
+        return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
+    }
+
+    @Override
+    public void close() {
+        cache.invalidateAll();
+        model.close();
+    }
+
+    @Override
+    public String toString() {
+        return "EmbeddingService" + Arrays.asList(modelName(), dimensions(), device());
+    }
+}

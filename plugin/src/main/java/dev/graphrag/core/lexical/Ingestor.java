@@ -1,0 +1,302 @@
+package dev.graphrag.core.lexical;
+
+import dev.graphrag.core.RagException;
+import dev.graphrag.core.config.ConfigReader;
+import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.text.Chunker;
+import org.neo4j.graphdb.Direction;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Relationship;
+import org.neo4j.graphdb.Transaction;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+/**
+ * Writes documents into the lexical graph. Everything is validated before anything is written; then
+ * documents go in batches, each batch chunked and embedded outside any transaction and written in one
+ * transaction, so an interrupted run keeps whole documents only and a rerun skips them by content hash.
+ */
+public final class Ingestor {
+    /** One input document after validation. */
+    public record Document(String id, String text, String title, Map<String, Object> metadata) {}
+
+    /** One row of rag.ingest's result. */
+    public record Outcome(String documentId, long chunks, String status, long ms) {}
+
+    private static final Pattern PROPERTY_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
+    private static final Set<String> RESERVED = Set.of("id", "corpus", "text", "title", "contentHash", "chunkCount",
+            "embeddingModel", "ingestedAt", "length");
+
+    private final GraphDatabaseService db;
+    private final EmbeddingService embeddings;
+    private final Consumer<String> log;
+    private final BooleanSupplier cancelled;
+
+    public Ingestor(GraphDatabaseService db, EmbeddingService embeddings, Consumer<String> log, BooleanSupplier cancelled) {
+        this.db = db;
+        this.embeddings = embeddings;
+        this.log = log;
+        this.cancelled = cancelled;
+    }
+
+    /** Checks the raw Cypher list of maps; errors name the document (by position and id) and the field. */
+    public static List<Document> validate(List<?> raw, long maxChars) {
+        if (raw == null) throw new RagException("rag.ingest: documents must be a list of maps, got null");
+        if (raw.isEmpty()) throw new RagException("rag.ingest: documents is empty");
+        List<Document> docs = new ArrayList<>(raw.size());
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < raw.size(); i++) {
+            Object o = raw.get(i);
+            if (!(o instanceof Map<?, ?> m)) {
+                throw new RagException("rag.ingest: document " + i + " must be a map {id, text, title?, metadata?}, got " + ConfigReader.typeName(o));
+            }
+            for (Object k : m.keySet()) {
+                if (!Set.of("id", "text", "title", "metadata").contains(k)) {
+                    throw new RagException("rag.ingest: document " + i + " has unknown key '" + k + "'; valid keys are [id, text, title, metadata]");
+                }
+            }
+            Object id = m.get("id");
+            if (!(id instanceof String sid) || sid.isBlank()) {
+                throw new RagException("rag.ingest: document " + i + " needs a non-empty STRING id, got " + ConfigReader.typeName(id));
+            }
+            if (sid.length() > 512) throw new RagException("rag.ingest: document " + i + " id is longer than 512 characters");
+            if (!seen.add(sid)) throw new RagException("rag.ingest: duplicate document id '" + sid + "' in one call");
+            Object text = m.get("text");
+            if (!(text instanceof String st)) {
+                throw new RagException("rag.ingest: document '" + sid + "' needs a STRING text, got " + ConfigReader.typeName(text));
+            }
+            if (st.isBlank()) throw new RagException("rag.ingest: document '" + sid + "' has empty text");
+            if (st.length() > maxChars) {
+                throw new RagException("rag.ingest: document '" + sid + "' has " + st.length() + " characters, over maxDocumentChars=" + maxChars);
+            }
+            Object title = m.get("title");
+            if (title != null && !(title instanceof String)) {
+                throw new RagException("rag.ingest: document '" + sid + "' title must be a STRING, got " + ConfigReader.typeName(title));
+            }
+            docs.add(new Document(sid, st, (String) title, metadata(sid, m.get("metadata"))));
+        }
+        return docs;
+    }
+
+    private static Map<String, Object> metadata(String id, Object raw) {
+        if (raw == null) return Map.of();
+        if (!(raw instanceof Map<?, ?> m)) throw new RagException("rag.ingest: document '" + id + "' metadata must be a MAP");
+        Map<String, Object> out = new TreeMap<>();
+        for (Map.Entry<?, ?> e : m.entrySet()) {
+            String key = String.valueOf(e.getKey());
+            if (!PROPERTY_NAME.matcher(key).matches() || RESERVED.contains(key)) {
+                throw new RagException("rag.ingest: document '" + id + "' metadata key '" + key
+                        + "' is not allowed (letters, digits, '_'; not one of " + RESERVED + ")");
+            }
+            Object v = e.getValue();
+            if (v instanceof String || v instanceof Long || v instanceof Double || v instanceof Boolean) {
+                out.put(key, v);
+            } else if (v instanceof List<?> list && list.stream().allMatch(x -> x instanceof String)) {
+                out.put(key, list.toArray(new String[0]));
+            } else if (v != null) {
+                throw new RagException("rag.ingest: document '" + id + "' metadata '" + key
+                        + "' must be a STRING, INTEGER, FLOAT, BOOLEAN or LIST<STRING>, got " + ConfigReader.typeName(v));
+            }
+        }
+        return out;
+    }
+
+    public List<Outcome> ingest(List<Document> docs, IngestConfig cfg) {
+        LexicalGraph.setup(db, embeddings.dimensions());
+        ensureCorpus(cfg.corpus());
+        Chunker chunker = new Chunker(embeddings.tokenizer(), cfg.chunkSize(), cfg.chunkOverlap(), cfg.sentenceBoundaries());
+        List<Outcome> out = new ArrayList<>(docs.size());
+        long t0 = System.nanoTime();
+        long chunksDone = 0;
+        List<Document> batch = new ArrayList<>();
+        int batchChunks = 0;
+        for (int i = 0; i < docs.size(); i++) {
+            Document d = docs.get(i);
+            batch.add(d);
+            batchChunks += Math.max(1, d.text().length() / (cfg.chunkSize() * 4));
+            if (batchChunks >= cfg.batchSize() || i == docs.size() - 1) {
+                if (cancelled.getAsBoolean()) throw new RagException("rag.ingest: terminated after " + out.size() + " of " + docs.size() + " documents");
+                List<Outcome> done = ingestBatch(batch, cfg, chunker);
+                out.addAll(done);
+                for (Outcome o : done) chunksDone += o.status().equals("unchanged") ? 0 : o.chunks();
+                batch.clear();
+                batchChunks = 0;
+                if (docs.size() > cfg.batchSize()) {
+                    double s = (System.nanoTime() - t0) / 1e9;
+                    log.accept(String.format("rag.ingest corpus=%s: %d/%d documents, %d chunks written, %.1f chunks/s",
+                            cfg.corpus(), out.size(), docs.size(), chunksDone, chunksDone / Math.max(1e-9, s)));
+                }
+            }
+        }
+        return out;
+    }
+
+    private List<Outcome> ingestBatch(List<Document> batch, IngestConfig cfg, Chunker chunker) {
+        long t0 = System.nanoTime();
+        String[] hashes = new String[batch.size()];
+        String[] previous = new String[batch.size()];
+        try (Transaction tx = db.beginTx()) {
+            for (int i = 0; i < batch.size(); i++) {
+                hashes[i] = contentHash(batch.get(i), cfg, embeddings.modelName());
+                Node n = findDocument(tx, cfg.corpus(), batch.get(i).id());
+                previous[i] = n == null ? null : (String) n.getProperty("contentHash", "");
+            }
+        }
+        List<List<Chunker.Chunk>> chunks = new ArrayList<>();
+        List<String> texts = new ArrayList<>();
+        for (int i = 0; i < batch.size(); i++) {
+            List<Chunker.Chunk> cs = hashes[i].equals(previous[i]) ? List.of() : chunker.chunk(batch.get(i).text());
+            chunks.add(cs);
+            for (Chunker.Chunk c : cs) texts.add(c.text());
+        }
+        float[][] vectors = texts.isEmpty() ? new float[0][] : embeddings.embedAll(texts, false);
+        List<Outcome> out = new ArrayList<>();
+        try (Transaction tx = db.beginTx()) {
+            int v = 0;
+            for (int i = 0; i < batch.size(); i++) {
+                Document d = batch.get(i);
+                if (hashes[i].equals(previous[i])) {
+                    Node n = findDocument(tx, cfg.corpus(), d.id());
+                    out.add(new Outcome(d.id(), ((Number) n.getProperty("chunkCount", 0L)).longValue(), "unchanged", 0));
+                    continue;
+                }
+                Node doc = findDocument(tx, cfg.corpus(), d.id());
+                String status = doc == null ? "created" : "updated";
+                if (doc == null) {
+                    doc = tx.createNode(LexicalGraph.DOCUMENT);
+                    doc.setProperty("corpus", cfg.corpus());
+                    doc.setProperty("id", d.id());
+                } else {
+                    deleteChunks(doc);
+                    for (String k : doc.getPropertyKeys()) {
+                        if (!k.equals("corpus") && !k.equals("id")) doc.removeProperty(k);
+                    }
+                }
+                doc.setProperty("text", d.text());
+                doc.setProperty("length", (long) d.text().length());
+                if (d.title() != null) doc.setProperty("title", d.title());
+                d.metadata().forEach(doc::setProperty);
+                doc.setProperty("contentHash", hashes[i]);
+                doc.setProperty("embeddingModel", embeddings.modelName());
+                doc.setProperty("ingestedAt", ZonedDateTime.now());
+                List<Chunker.Chunk> cs = chunks.get(i);
+                doc.setProperty("chunkCount", (long) cs.size());
+                Node prev = null;
+                for (Chunker.Chunk c : cs) {
+                    Node chunk = tx.createNode(LexicalGraph.CHUNK);
+                    chunk.setProperty("id", LexicalGraph.chunkId(cfg.corpus(), d.id(), c.index()));
+                    chunk.setProperty("corpus", cfg.corpus());
+                    chunk.setProperty("documentId", d.id());
+                    chunk.setProperty("index", (long) c.index());
+                    chunk.setProperty("text", c.text());
+                    chunk.setProperty("start", (long) c.start());
+                    chunk.setProperty("end", (long) c.end());
+                    chunk.setProperty("tokens", (long) c.tokens());
+                    float[] vec = vectors[v++];
+                    if (vec.length != embeddings.dimensions()) {
+                        throw new RagException("embedding has " + vec.length + " dimensions, expected " + embeddings.dimensions());
+                    }
+                    chunk.setProperty("embedding", vec);
+                    doc.createRelationshipTo(chunk, LexicalGraph.HAS_CHUNK);
+                    if (prev != null) prev.createRelationshipTo(chunk, LexicalGraph.NEXT_CHUNK);
+                    prev = chunk;
+                }
+                out.add(new Outcome(d.id(), cs.size(), status, 0));
+            }
+            tx.commit();
+        }
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        List<Outcome> timed = new ArrayList<>(out.size());
+        for (Outcome o : out) timed.add(new Outcome(o.documentId(), o.chunks(), o.status(), ms));
+        return timed;
+    }
+
+    /** rag.delete: documents with their chunks; ids that are not there report "missing". */
+    public List<Outcome> delete(List<?> ids, String corpus) {
+        if (ids == null || ids.isEmpty()) throw new RagException("rag.delete: documentIds must be a non-empty list of strings");
+        for (Object id : ids) {
+            if (!(id instanceof String)) throw new RagException("rag.delete: document ids must be STRING, got " + ConfigReader.typeName(id));
+        }
+        List<Outcome> out = new ArrayList<>();
+        try (Transaction tx = db.beginTx()) {
+            LexicalGraph.requireCorpus(tx, corpus);
+            for (Object id : ids) {
+                long t0 = System.nanoTime();
+                Node doc = findDocument(tx, corpus, (String) id);
+                if (doc == null) {
+                    out.add(new Outcome((String) id, 0, "missing", 0));
+                    continue;
+                }
+                long n = deleteChunks(doc);
+                for (Relationship r : doc.getRelationships()) r.delete();
+                doc.delete();
+                out.add(new Outcome((String) id, n, "deleted", (System.nanoTime() - t0) / 1_000_000));
+            }
+            tx.commit();
+        }
+        return out;
+    }
+
+    private static long deleteChunks(Node doc) {
+        long n = 0;
+        for (Relationship has : doc.getRelationships(Direction.OUTGOING, LexicalGraph.HAS_CHUNK)) {
+            Node chunk = has.getEndNode();
+            for (Relationship r : chunk.getRelationships()) r.delete();
+            chunk.delete();
+            n++;
+        }
+        return n;
+    }
+
+    private void ensureCorpus(String corpus) {
+        try (Transaction tx = db.beginTx()) {
+            Node c = tx.findNode(LexicalGraph.CORPUS, "name", corpus);
+            if (c == null) {
+                c = tx.createNode(LexicalGraph.CORPUS);
+                c.setProperty("name", corpus);
+                c.setProperty("embeddingModel", embeddings.modelName());
+                c.setProperty("dimensions", (long) embeddings.dimensions());
+                c.setProperty("createdAt", ZonedDateTime.now());
+            } else if (!embeddings.modelName().equals(c.getProperty("embeddingModel", null))) {
+                throw new RagException("corpus '" + corpus + "' was embedded with model '" + c.getProperty("embeddingModel", "?")
+                        + "' but the server now runs '" + embeddings.modelName() + "': vectors of different models cannot share an index");
+            }
+            tx.commit();
+        }
+    }
+
+    static Node findDocument(Transaction tx, String corpus, String id) {
+        try (var it = tx.findNodes(LexicalGraph.DOCUMENT, Map.of("corpus", corpus, "id", id))) {
+            return it.hasNext() ? it.next() : null;
+        }
+    }
+
+    static String contentHash(Document d, IngestConfig cfg, String model) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            StringBuilder b = new StringBuilder();
+            b.append(model).append('\u0000').append(cfg.chunkSize()).append('/').append(cfg.chunkOverlap()).append('/')
+                    .append(cfg.sentenceBoundaries()).append('\u0000').append(d.title()).append('\u0000');
+            d.metadata().forEach((k, v) -> b.append(k).append('=').append(v instanceof String[] a ? String.join("\u0001", a) : v).append('\u0000'));
+            md.update(b.toString().getBytes(StandardCharsets.UTF_8));
+            md.update(d.text().getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(md.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

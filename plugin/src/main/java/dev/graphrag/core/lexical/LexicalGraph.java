@@ -1,0 +1,117 @@
+package dev.graphrag.core.lexical;
+
+import dev.graphrag.core.RagException;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.Label;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.RelationshipType;
+import org.neo4j.graphdb.Transaction;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Names and schema of the shared lexical layer (docs/graph-model.md):
+ * {@code (:Document {corpus, id})-[:HAS_CHUNK]->(:Chunk)-[:NEXT_CHUNK]->(:Chunk)} plus one
+ * {@code (:RagCorpus {name})} per corpus that records the embedding model its vectors came from.
+ */
+public final class LexicalGraph {
+    public static final Label DOCUMENT = Label.label("Document");
+    public static final Label CHUNK = Label.label("Chunk");
+    public static final Label CORPUS = Label.label("RagCorpus");
+    public static final RelationshipType HAS_CHUNK = RelationshipType.withName("HAS_CHUNK");
+    public static final RelationshipType NEXT_CHUNK = RelationshipType.withName("NEXT_CHUNK");
+
+    public static final String VECTOR_INDEX = "rag_chunk_embedding";
+    public static final String FULLTEXT_INDEX = "rag_chunk_text";
+    public static final String DEFAULT_CORPUS = "default";
+
+    private static final Pattern CORPUS_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}");
+
+    private LexicalGraph() {}
+
+    public static String checkCorpusName(String corpus) {
+        if (corpus == null || !CORPUS_NAME.matcher(corpus).matches()) {
+            throw new RagException("invalid corpus name '" + corpus + "': use 1-64 letters, digits, '_', '-' or '.'");
+        }
+        return corpus;
+    }
+
+    public static String chunkId(String corpus, String documentId, int index) {
+        return corpus + ":" + documentId + ":" + index;
+    }
+
+    /** Constraints and indexes; idempotent. Schema changes need their own transaction. */
+    public static List<String> setup(GraphDatabaseService db, int dimensions) {
+        List<String> created = new ArrayList<>();
+        Map<String, String> statements = new java.util.LinkedHashMap<>();
+        statements.put("rag_document_key", "CREATE CONSTRAINT rag_document_key IF NOT EXISTS FOR (d:Document) REQUIRE (d.corpus, d.id) IS UNIQUE");
+        statements.put("rag_chunk_id", "CREATE CONSTRAINT rag_chunk_id IF NOT EXISTS FOR (c:Chunk) REQUIRE c.id IS UNIQUE");
+        statements.put("rag_corpus_name", "CREATE CONSTRAINT rag_corpus_name IF NOT EXISTS FOR (c:RagCorpus) REQUIRE c.name IS UNIQUE");
+        statements.put("rag_chunk_corpus", "CREATE INDEX rag_chunk_corpus IF NOT EXISTS FOR (c:Chunk) ON (c.corpus)");
+        statements.put(FULLTEXT_INDEX, "CREATE FULLTEXT INDEX " + FULLTEXT_INDEX + " IF NOT EXISTS FOR (c:Chunk) ON EACH [c.text]"
+                + " OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}");
+        // dimensions is the loaded model's integer, never user text
+        statements.put(VECTOR_INDEX, "CREATE VECTOR INDEX " + VECTOR_INDEX + " IF NOT EXISTS FOR (c:Chunk) ON (c.embedding)"
+                + " OPTIONS {indexConfig: {`vector.dimensions`: " + dimensions + ", `vector.similarity_function`: 'cosine'}}");
+        Integer existing = vectorIndexDimensions(db);
+        if (existing != null && existing != dimensions) {
+            throw new RagException("vector index " + VECTOR_INDEX + " has " + existing + " dimensions but the embedding model has "
+                    + dimensions + "; drop the index and re-ingest, or configure the model the graph was built with");
+        }
+        for (Map.Entry<String, String> s : statements.entrySet()) {
+            if (!schemaObjectExists(db, s.getKey())) {
+                db.executeTransactionally(s.getValue());
+                created.add(s.getKey());
+            }
+        }
+        try (Transaction tx = db.beginTx()) {
+            tx.schema().awaitIndexesOnline(5, java.util.concurrent.TimeUnit.MINUTES);
+            tx.commit();
+        }
+        return created;
+    }
+
+    public static boolean isSetUp(GraphDatabaseService db) {
+        return schemaObjectExists(db, VECTOR_INDEX) && schemaObjectExists(db, FULLTEXT_INDEX) && schemaObjectExists(db, "rag_chunk_id");
+    }
+
+    private static boolean schemaObjectExists(GraphDatabaseService db, String name) {
+        try (Transaction tx = db.beginTx()) {
+            for (var index : tx.schema().getIndexes()) {
+                if (index.getName().equals(name)) return true;
+            }
+            for (var constraint : tx.schema().getConstraints()) {
+                if (constraint.getName().equals(name)) return true;
+            }
+            return false;
+        }
+    }
+
+    static Integer vectorIndexDimensions(GraphDatabaseService db) {
+        return db.executeTransactionally("SHOW VECTOR INDEXES YIELD name, options WHERE name = $n RETURN options",
+                Map.of("n", VECTOR_INDEX), r -> {
+                    if (!r.hasNext()) return null;
+                    Object options = r.next().get("options");
+                    if (options instanceof Map<?, ?> m && m.get("indexConfig") instanceof Map<?, ?> cfg
+                            && cfg.get("vector.dimensions") instanceof Number n) {
+                        return n.intValue();
+                    }
+                    return null;
+                });
+    }
+
+    /** The corpus node, or an error naming the corpus and the ones that exist. */
+    public static Node requireCorpus(Transaction tx, String corpus) {
+        Node n = tx.findNode(CORPUS, "name", checkCorpusName(corpus));
+        if (n == null) {
+            List<String> known = new ArrayList<>();
+            tx.findNodes(CORPUS).forEachRemaining(c -> known.add((String) c.getProperty("name")));
+            throw new RagException("unknown corpus '" + corpus + "'" + (known.isEmpty() ? ": nothing has been ingested yet (CALL rag.ingest)"
+                    : "; known corpora: " + known));
+        }
+        return n;
+    }
+}

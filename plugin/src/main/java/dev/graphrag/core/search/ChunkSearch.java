@@ -1,0 +1,163 @@
+package dev.graphrag.core.search;
+
+import dev.graphrag.core.RagException;
+import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.lexical.LexicalGraph;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Result;
+import org.neo4j.graphdb.Transaction;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Dense, BM25 and fused chunk search over the lexical graph's indexes, within one corpus. READ only. */
+public final class ChunkSearch {
+    /** One ranked chunk. denseScore is the cosine; bm25Score Lucene's raw score (0 when the chunk had no hit). */
+    public record Hit(long rank, String chunkId, String documentId, String text, double score, double denseScore,
+                      double bm25Score, Node node) {}
+
+    public static final int MAX_QUERY_CHARS = 10_000;
+
+    private final Transaction tx;
+    private final EmbeddingService embeddings;
+
+    public ChunkSearch(Transaction tx, EmbeddingService embeddings) {
+        this.tx = tx;
+        this.embeddings = embeddings;
+    }
+
+    public static String checkQuery(String owner, String query) {
+        if (query == null) throw new RagException(owner + ": query must not be null");
+        if (query.isBlank()) throw new RagException(owner + ": query must not be empty");
+        if (query.length() > MAX_QUERY_CHARS) {
+            throw new RagException(owner + ": query has " + query.length() + " characters, the limit is " + MAX_QUERY_CHARS);
+        }
+        return query;
+    }
+
+    public List<Hit> search(String query, SearchConfig cfg) {
+        checkQuery("rag.search", query);
+        LexicalGraph.requireCorpus(tx, cfg.corpus());
+        Map<Node, double[]> scores = new LinkedHashMap<>(); // node -> {dense, bm25, denseRank, bm25Rank}
+        float[] qv = null;
+        if (cfg.mode() != SearchMode.BM25) {
+            qv = embeddings.embed(query);
+            int r = 0;
+            for (Map.Entry<Node, Double> e : dense(qv, cfg.corpus(), cfg.candidates()).entrySet()) {
+                scores.put(e.getKey(), new double[] {e.getValue(), 0, ++r, Double.POSITIVE_INFINITY});
+            }
+        }
+        if (cfg.mode() != SearchMode.DENSE) {
+            int r = 0;
+            for (Map.Entry<Node, Double> e : bm25(query, cfg.corpus(), cfg.candidates()).entrySet()) {
+                double[] s = scores.get(e.getKey());
+                if (s == null) {
+                    s = new double[] {Double.NaN, 0, Double.POSITIVE_INFINITY, 0};
+                    scores.put(e.getKey(), s);
+                }
+                s[1] = e.getValue();
+                s[3] = ++r;
+            }
+        }
+        double maxBm25 = 0;
+        for (double[] s : scores.values()) maxBm25 = Math.max(maxBm25, s[1]);
+        List<Hit> hits = new ArrayList<>(scores.size());
+        for (Map.Entry<Node, double[]> e : scores.entrySet()) {
+            double[] s = e.getValue();
+            if (qv != null && Double.isNaN(s[0])) {
+                // a BM25-only candidate: its cosine comes from the stored vector
+                s[0] = EmbeddingService.cosine(qv, (float[]) e.getKey().getProperty("embedding"));
+            }
+            double dense = Double.isNaN(s[0]) ? 0 : s[0];
+            double score = switch (cfg.mode()) {
+                case DENSE -> dense;
+                case BM25 -> s[1];
+                case HYBRID -> (dense + (maxBm25 > 0 ? s[1] / maxBm25 : 0)) / (maxBm25 > 0 ? 2 : 1);
+                case RRF -> 1.0 / (cfg.rrfK() + s[2]) + 1.0 / (cfg.rrfK() + s[3]);
+            };
+            Node n = e.getKey();
+            hits.add(new Hit(0, (String) n.getProperty("id"), (String) n.getProperty("documentId"), (String) n.getProperty("text"),
+                    score, dense, s[1], n));
+        }
+        hits.sort(Comparator.comparingDouble(Hit::score).reversed().thenComparing(Hit::chunkId));
+        List<Hit> out = new ArrayList<>(Math.min(cfg.k(), hits.size()));
+        for (int i = 0; i < hits.size() && i < cfg.k(); i++) {
+            Hit h = hits.get(i);
+            out.add(new Hit(i + 1, h.chunkId(), h.documentId(), h.text(), h.score(), h.denseScore(), h.bm25Score(), h.node()));
+        }
+        return out;
+    }
+
+    /** Top-n chunks of the corpus by cosine; over-fetches when other corpora share the index. */
+    public Map<Node, Double> dense(float[] qv, String corpus, int n) {
+        Map<Node, Double> out = new LinkedHashMap<>();
+        long total = -1;
+        for (int fetch = n; ; fetch *= 4) {
+            out.clear();
+            int seen = 0;
+            try (Result r = tx.execute("CALL db.index.vector.queryNodes($index, $n, $v) YIELD node, score RETURN node, score",
+                    Map.of("index", LexicalGraph.VECTOR_INDEX, "n", fetch, "v", qv))) {
+                while (r.hasNext()) {
+                    Map<String, Object> row = r.next();
+                    seen++;
+                    Node node = (Node) row.get("node");
+                    if (corpus.equals(node.getProperty("corpus", null)) && out.size() < n) {
+                        out.put(node, 2 * ((Number) row.get("score")).doubleValue() - 1); // (1 + cos) / 2 -> cos
+                    }
+                }
+            }
+            if (out.size() >= n || seen < fetch) return out;
+            if (total < 0) total = countChunks();
+            if (fetch >= total) return out;
+        }
+    }
+
+    /** Top-n chunks of the corpus by Lucene BM25 on the escaped query text. */
+    public Map<Node, Double> bm25(String query, String corpus, int n) {
+        String escaped = escapeLucene(query);
+        Map<Node, Double> out = new LinkedHashMap<>();
+        if (escaped.isBlank()) return out;
+        long total = -1;
+        for (int fetch = n; ; fetch *= 4) {
+            out.clear();
+            int seen = 0;
+            try (Result r = tx.execute("CALL db.index.fulltext.queryNodes($index, $q, {limit: $n}) YIELD node, score RETURN node, score",
+                    Map.of("index", LexicalGraph.FULLTEXT_INDEX, "q", escaped, "n", fetch))) {
+                while (r.hasNext()) {
+                    Map<String, Object> row = r.next();
+                    seen++;
+                    Node node = (Node) row.get("node");
+                    if (corpus.equals(node.getProperty("corpus", null)) && out.size() < n) {
+                        out.put(node, ((Number) row.get("score")).doubleValue());
+                    }
+                }
+            }
+            if (out.size() >= n || seen < fetch) return out;
+            if (total < 0) total = countChunks();
+            if (fetch >= total) return out;
+        }
+    }
+
+    private long countChunks() {
+        try (Result r = tx.execute("MATCH (c:Chunk) RETURN count(c) AS n")) {
+            return ((Number) r.next().get("n")).longValue();
+        }
+    }
+
+    /**
+     * Makes user text a plain bag of terms for Lucene's query parser: special characters escaped and the
+     * text lower-cased so AND/OR/NOT are words, not operators (the analyser lower-cases anyway).
+     */
+    public static String escapeLucene(String text) {
+        StringBuilder b = new StringBuilder(text.length() + 16);
+        for (char c : text.toLowerCase(Locale.ROOT).toCharArray()) {
+            if ("\\+-!():^[]\"{}~*?|&/".indexOf(c) >= 0) b.append('\\');
+            b.append(Character.isISOControl(c) ? ' ' : c);
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,75 @@
+package dev.graphrag.procedures;
+
+import dev.graphrag.core.GraphRagRuntime;
+import dev.graphrag.core.RagException;
+import dev.graphrag.core.config.PluginSettings;
+import org.neo4j.configuration.Config;
+import org.neo4j.configuration.GraphDatabaseSettings;
+import org.neo4j.internal.kernel.api.exceptions.ProcedureException;
+import org.neo4j.kernel.api.exceptions.Status;
+import org.neo4j.kernel.api.procedure.GlobalProcedures;
+import org.neo4j.kernel.extension.ExtensionFactory;
+import org.neo4j.kernel.extension.ExtensionType;
+import org.neo4j.kernel.extension.context.ExtensionContext;
+import org.neo4j.kernel.lifecycle.Lifecycle;
+import org.neo4j.kernel.lifecycle.LifecycleAdapter;
+import org.neo4j.logging.InternalLog;
+import org.neo4j.logging.internal.LogService;
+
+import java.nio.file.Path;
+
+/**
+ * Creates the plugin's runtime once per server and makes it injectable into procedures as
+ * {@code @Context GraphRagRuntime} (as APOC does with its config). A configuration error is logged at start
+ * and reported by every procedure call, so a typo in graphrag.conf never stops the database.
+ */
+public final class GraphRagExtension extends ExtensionFactory<GraphRagExtension.Dependencies> {
+    public interface Dependencies {
+        Config config();
+
+        GlobalProcedures globalProcedures();
+
+        LogService logService();
+    }
+
+    public GraphRagExtension() {
+        super(ExtensionType.GLOBAL, "graphrag");
+    }
+
+    @Override
+    public Lifecycle newInstance(ExtensionContext context, Dependencies deps) {
+        InternalLog log = deps.logService().getUserLog(GraphRagExtension.class);
+        GraphRagRuntime runtime;
+        RagException failure = null;
+        try {
+            Path confDir = confDirectory(deps.config());
+            PluginSettings settings = PluginSettings.load(confDir, System.getenv());
+            log.info("graphrag %s: settings from %s", GraphRagRuntime.VERSION, settings.source());
+            runtime = new GraphRagRuntime(settings, log::info);
+        } catch (RagException e) {
+            log.error("graphrag: invalid configuration, every graphrag procedure will fail: " + e.getMessage());
+            failure = e;
+            runtime = null;
+        }
+        GraphRagRuntime rt = runtime;
+        RagException err = failure;
+        deps.globalProcedures().registerComponent(GraphRagRuntime.class, ctx -> {
+            if (rt == null) throw new ProcedureException(Status.Procedure.ProcedureCallFailed, err, "graphrag is misconfigured: %s", err.getMessage());
+            return rt;
+        }, true);
+        return new LifecycleAdapter() {
+            @Override
+            public void shutdown() {
+                if (rt != null) rt.close();
+            }
+        };
+    }
+
+    static Path confDirectory(Config config) {
+        String prop = System.getProperty("graphrag.conf.dir");
+        if (prop != null && !prop.isBlank()) return Path.of(prop);
+        String env = System.getenv("NEO4J_CONF");
+        if (env != null && !env.isBlank()) return Path.of(env);
+        return config.get(GraphDatabaseSettings.neo4j_home).resolve("conf");
+    }
+}

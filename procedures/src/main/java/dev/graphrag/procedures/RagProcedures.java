@@ -1,0 +1,136 @@
+package dev.graphrag.procedures;
+
+import dev.graphrag.core.GraphRagRuntime;
+import dev.graphrag.core.config.ConfigReader;
+import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.lexical.IngestConfig;
+import dev.graphrag.core.lexical.Ingestor;
+import dev.graphrag.core.lexical.LexicalGraph;
+import dev.graphrag.core.search.ChunkSearch;
+import dev.graphrag.core.search.SearchConfig;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.Result;
+import org.neo4j.graphdb.Transaction;
+import org.neo4j.logging.Log;
+import org.neo4j.procedure.Context;
+import org.neo4j.procedure.Description;
+import org.neo4j.procedure.Mode;
+import org.neo4j.procedure.Name;
+import org.neo4j.procedure.Procedure;
+import org.neo4j.procedure.TerminationGuard;
+import org.neo4j.procedure.UserFunction;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+/** The shared platform's Cypher surface: parse, delegate to the engine, map to records. */
+public class RagProcedures {
+    @Context public GraphDatabaseService db;
+    @Context public Transaction tx;
+    @Context public Log log;
+    @Context public TerminationGuard guard;
+    @Context public GraphRagRuntime rag;
+
+    @Procedure(name = "rag.ingest", mode = Mode.SCHEMA)
+    @Description("rag.ingest(documents :: LIST<MAP>, config = {} :: MAP) :: (documentId :: STRING, chunks :: INTEGER, status :: STRING, ms :: INTEGER)"
+            + " - chunks, embeds and writes documents {id, text, title?, metadata?} into the lexical graph of a corpus;"
+            + " commits in its own batches; unchanged content is skipped. Config: corpus, chunkSize, chunkOverlap, sentenceBoundaries, batchSize, maxDocumentChars.")
+    public Stream<Results.DocumentResult> ingest(@Name("documents") List<Object> documents,
+                                                 @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        EmbeddingService embeddings = rag.embeddings();
+        IngestConfig cfg = IngestConfig.parse(config, rag.settings(), embeddings.maxLength());
+        List<Ingestor.Document> docs = Ingestor.validate(documents, cfg.maxDocumentChars());
+        Ingestor ingestor = new Ingestor(db, embeddings, log::info, this::terminated);
+        return ingestor.ingest(docs, cfg).stream()
+                .map(o -> new Results.DocumentResult(o.documentId(), o.chunks(), o.status(), o.ms()));
+    }
+
+    @Procedure(name = "rag.delete", mode = Mode.WRITE)
+    @Description("rag.delete(documentIds :: LIST<STRING>, config = {} :: MAP) :: (documentId :: STRING, chunks :: INTEGER, status :: STRING, ms :: INTEGER)"
+            + " - removes documents with their chunks (status deleted or missing). Config: corpus.")
+    public Stream<Results.DocumentResult> delete(@Name("documentIds") List<Object> documentIds,
+                                                 @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        ConfigReader r = ConfigReader.of("rag.delete", config);
+        String corpus = LexicalGraph.checkCorpusName(r.string("corpus", LexicalGraph.DEFAULT_CORPUS));
+        r.finish();
+        return new Ingestor(db, null, log::info, this::terminated).delete(documentIds, corpus).stream()
+                .map(o -> new Results.DocumentResult(o.documentId(), o.chunks(), o.status(), o.ms()));
+    }
+
+    @Procedure(name = "rag.setup", mode = Mode.SCHEMA)
+    @Description("rag.setup(config = {} :: MAP) :: (name :: STRING, created :: BOOLEAN)"
+            + " - creates the lexical graph's constraints, the vector index on Chunk.embedding (the model's dimensions) and the full-text index on Chunk.text.")
+    public Stream<Results.SchemaResult> setup(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        ConfigReader.of("rag.setup", config).finish();
+        List<String> created = LexicalGraph.setup(db, rag.embeddings().dimensions());
+        return Stream.of("rag_document_key", "rag_chunk_id", "rag_corpus_name", "rag_chunk_corpus",
+                        LexicalGraph.FULLTEXT_INDEX, LexicalGraph.VECTOR_INDEX)
+                .map(n -> new Results.SchemaResult(n, created.contains(n)));
+    }
+
+    @Procedure(name = "rag.search", mode = Mode.READ)
+    @Description("rag.search(query :: STRING, config = {} :: MAP) :: (rank :: INTEGER, chunkId :: STRING, documentId :: STRING, text :: STRING,"
+            + " score :: FLOAT, denseScore :: FLOAT, bm25Score :: FLOAT) - top-k chunks of a corpus. Config: corpus, k (10),"
+            + " mode (dense|bm25|hybrid|rrf, default hybrid), candidates, rrfK.")
+    public Stream<Results.SearchResult> search(@Name("query") String query,
+                                               @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        SearchConfig cfg = SearchConfig.parse(config);
+        ChunkSearch.checkQuery("rag.search", query);
+        return new ChunkSearch(tx, rag.embeddings()).search(query, cfg).stream()
+                .map(h -> new Results.SearchResult(h.rank(), h.chunkId(), h.documentId(), h.text(), h.score(), h.denseScore(), h.bm25Score()));
+    }
+
+    @Procedure(name = "rag.info", mode = Mode.READ)
+    @Description("rag.info() :: (version :: STRING, model :: STRING, dimensions :: INTEGER, device :: STRING, settingsSource :: STRING,"
+            + " corpora :: LIST<MAP>) - plugin version, the embedding model and the device it runs on, and each corpus with its document and chunk counts.")
+    public Stream<Results.InfoResult> info() {
+        EmbeddingService e = rag.embeddings();
+        List<Map<String, Object>> corpora = new ArrayList<>();
+        try (Result r = tx.execute("MATCH (c:RagCorpus) "
+                + "RETURN c.name AS name, c.embeddingModel AS embeddingModel, "
+                + "COUNT { MATCH (d:Document) WHERE d.corpus = c.name } AS documents, "
+                + "COUNT { MATCH (k:Chunk) WHERE k.corpus = c.name } AS chunks ORDER BY name")) {
+            while (r.hasNext()) corpora.add(new LinkedHashMap<>(r.next()));
+        }
+        return Stream.of(new Results.InfoResult(GraphRagRuntime.VERSION, e.modelName(), e.dimensions(), e.device(),
+                rag.settings().source(), corpora));
+    }
+
+    @UserFunction(name = "rag.embed")
+    @Description("rag.embed(text :: STRING) :: LIST<FLOAT> - the embedding of one text with the server's model (cached).")
+    public List<Double> embed(@Name("text") String text) {
+        return toList(rag.embeddings().embed(text));
+    }
+
+    @Procedure(name = "rag.embed.batch", mode = Mode.READ)
+    @Description("rag.embed.batch(texts :: LIST<STRING>, config = {} :: MAP) :: (index :: INTEGER, embedding :: LIST<FLOAT>)"
+            + " - embeddings of many texts in length-sorted batches; index is the position in the input. Config: useCache (false).")
+    public Stream<Results.EmbeddingResult> embedBatch(@Name("texts") List<String> texts,
+                                                      @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        ConfigReader r = ConfigReader.of("rag.embed.batch", config);
+        boolean useCache = r.bool("useCache", false);
+        r.finish();
+        if (texts == null || texts.isEmpty()) throw new dev.graphrag.core.RagException("rag.embed.batch: texts must be a non-empty list");
+        float[][] vectors = rag.embeddings().embedAll(texts, useCache);
+        return IntStream.range(0, vectors.length).mapToObj(i -> new Results.EmbeddingResult(i, toList(vectors[i])));
+    }
+
+    static List<Double> toList(float[] v) {
+        List<Double> out = new ArrayList<>(v.length);
+        for (float f : v) out.add((double) f);
+        return out;
+    }
+
+    private boolean terminated() {
+        try {
+            guard.check();
+            return false;
+        } catch (RuntimeException e) {
+            return true;
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package dev.graphrag.procedures;
+
+import java.util.List;
+import java.util.Map;
+
+/** Result records of the rag.* procedures; field names are the YIELD columns documented in docs/procedures. */
+public final class Results {
+    private Results() {}
+
+    /** rag.ingest / rag.delete: one row per document. status: created|updated|unchanged|deleted|missing. */
+    public record DocumentResult(String documentId, long chunks, String status, long ms) {}
+
+    /** rag.search: one row per chunk; score is the mode's score, denseScore the cosine, bm25Score Lucene's BM25. */
+    public record SearchResult(long rank, String chunkId, String documentId, String text, double score,
+                               double denseScore, double bm25Score) {}
+
+    /** rag.setup: one row per schema object, created=false when it already existed. */
+    public record SchemaResult(String name, boolean created) {}
+
+    /** rag.info: one row. */
+    public record InfoResult(String version, String model, long dimensions, String device, String settingsSource,
+                             List<Map<String, Object>> corpora) {}
+
+    /** rag.embed.batch: one row per input text. */
+    public record EmbeddingResult(long index, List<Double> embedding) {}
+}
