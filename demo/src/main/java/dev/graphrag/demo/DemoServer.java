@@ -24,8 +24,8 @@ public final class DemoServer {
             Usage: DemoServer [options]
               --data DIR          keep the database in DIR (persists across restarts; default: a fresh temporary one)
               --host HOST         address to listen on (default 127.0.0.1)
-              --bolt-port N       Bolt port (default 7687)
-              --http-port N       HTTP port (default 7474)
+              --bolt-port N       Bolt port (default 7687; 0 = any free port, -1 = off)
+              --http-port N       HTTP port (default 7474; 0 = any free port, -1 = off)
               --corpus PATH       corpus to ingest: JSON list of {id?, title?, text}, JSON title->[sentences], .jsonl, or a folder of .txt/.md
               --corpus-name NAME  corpus namespace (default "default")
               --query TEXT        a question to search for (repeatable; default: three sample questions)
@@ -98,7 +98,7 @@ public final class DemoServer {
     private static int port(String k, String v) {
         try {
             int p = Integer.parseInt(v);
-            if (p < 0 || p > 65535) throw new NumberFormatException();
+            if (p < -1 || p > 65535) throw new NumberFormatException();
             return p;
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(k + " must be a port number, got " + v);
@@ -128,8 +128,8 @@ public final class DemoServer {
 
     private static int serve(Neo4j neo4j, CountDownLatch stopped, Args a, PrintStream out) throws Exception {
         GraphDatabaseService db = neo4j.defaultDatabaseService();
-        if (a.boltPort() > 0) out.println("Bolt:  " + neo4j.boltURI() + "   (no authentication; cypher-shell -a " + neo4j.boltURI() + ")");
-        if (a.httpPort() > 0) out.println("HTTP:  " + neo4j.httpURI());
+        if (a.boltPort() >= 0) out.println("Bolt:  " + neo4j.boltURI() + "   (no authentication; cypher-shell -a " + neo4j.boltURI() + ")");
+        if (a.httpPort() >= 0) out.println("HTTP:  " + neo4j.httpURI());
 
         List<Map<String, Object>> docs = a.corpus() == null ? sample() : CorpusFiles.read(a.corpus());
         out.printf("Ingesting %d documents into corpus '%s' ...%n", docs.size(), a.corpusName());

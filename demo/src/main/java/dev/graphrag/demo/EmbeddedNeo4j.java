@@ -31,7 +31,7 @@ import java.util.jar.JarFile;
  * demo's server and the integration tests' (one per test JVM).
  */
 public final class EmbeddedNeo4j {
-    /** Where and how to start. Ports of 0 disable that connector. */
+    /** Where and how to start. A negative port disables that connector, 0 picks a free one. */
     public record Options(Path workDir, Path dataDir, String host, int boltPort, int httpPort) {}
 
     private static final List<String> OUR_CLASSES = List.of(
@@ -42,10 +42,10 @@ public final class EmbeddedNeo4j {
     public static Neo4j start(Options o) {
         Neo4jBuilder b = Neo4jBuilders.newInProcessBuilder(o.workDir())
                 .withConfig(GraphDatabaseSettings.procedure_unrestricted, List.of("gds.*", "apoc.*", "rag.*", "agrag.*"))
-                .withConfig(BoltConnector.enabled, o.boltPort() > 0)
-                .withConfig(HttpConnector.enabled, o.httpPort() > 0);
-        if (o.boltPort() > 0) b = b.withConfig(BoltConnector.listen_address, new SocketAddress(o.host(), o.boltPort()));
-        if (o.httpPort() > 0) b = b.withConfig(HttpConnector.listen_address, new SocketAddress(o.host(), o.httpPort()));
+                .withConfig(BoltConnector.enabled, o.boltPort() >= 0)
+                .withConfig(HttpConnector.enabled, o.httpPort() >= 0);
+        if (o.boltPort() >= 0) b = b.withConfig(BoltConnector.listen_address, new SocketAddress(o.host(), o.boltPort()));
+        if (o.httpPort() >= 0) b = b.withConfig(HttpConnector.listen_address, new SocketAddress(o.host(), o.httpPort()));
         else b = b.withDisabledServer();
         if (o.dataDir() != null) b = b.withConfig(GraphDatabaseSettings.data_directory, o.dataDir().toAbsolutePath());
         for (Class<?> c : procedureClasses()) {

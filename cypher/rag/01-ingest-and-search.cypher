@@ -1,0 +1,28 @@
+// The shared platform in five statements: schema, ingest, search (three modes), info, delete.
+// Run in Neo4j Browser or cypher-shell; a test executes this file statement by statement.
+
+CALL rag.setup() YIELD name, created RETURN name, created;
+
+CALL rag.ingest([
+  {id: 'mars-1', title: 'Barsoom', text: 'John Carter is a Virginian who is transported to Mars, which its inhabitants call Barsoom. He fights beside Tars Tarkas, a green Martian warrior.'},
+  {id: 'mars-2', title: 'Xodar', text: 'Xodar is a dator of the First Born, the black pirates of Barsoom. After John Carter defeats him in combat, Issus gives Xodar to Carter as a slave to humiliate him.'},
+  {id: 'mars-3', title: 'Issus', text: 'Issus is worshipped as the goddess of life eternal. In truth she is an ancient and cruel woman who rules the First Born from her temple.'}
+], {corpus: 'example', chunkSize: 64, chunkOverlap: 8})
+YIELD documentId, chunks, status
+RETURN documentId, chunks, status;
+
+CALL rag.search('Why was Xodar made a slave?', {corpus: 'example', k: 2, mode: 'dense'})
+YIELD rank, documentId, score RETURN rank, documentId, score;
+
+CALL rag.search('goddess of life eternal', {corpus: 'example', k: 2, mode: 'bm25'})
+YIELD rank, documentId, bm25Score RETURN rank, documentId, bm25Score;
+
+CALL rag.search('Who fought beside Tars Tarkas?', {corpus: 'example', k: 3})
+YIELD rank, chunkId, documentId, score, denseScore, bm25Score
+RETURN rank, chunkId, documentId, score, denseScore, bm25Score;
+
+CALL rag.info() YIELD version, model, dimensions, device, corpora RETURN version, model, dimensions, device, corpora;
+
+RETURN size(rag.embed('hello world')) AS dimensions;
+
+CALL rag.delete(['mars-3'], {corpus: 'example'}) YIELD documentId, chunks, status RETURN documentId, chunks, status;

@@ -1,0 +1,50 @@
+package dev.graphrag.demo;
+
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Every file in cypher/ runs, statement by statement, and every statement returns rows. */
+class CypherExamplesTest {
+    static final Path CYPHER = Path.of("..", "cypher");
+
+    @TestFactory
+    Stream<DynamicTest> everyCypherFileRuns() throws IOException {
+        List<Path> files;
+        try (Stream<Path> s = Files.walk(CYPHER)) {
+            files = s.filter(p -> p.toString().endsWith(".cypher")).sorted().toList();
+        }
+        assertFalse(files.isEmpty(), "no cypher/ examples found");
+        return files.stream().map(f -> DynamicTest.dynamicTest(CYPHER.relativize(f).toString(), () -> {
+            for (String statement : statements(Files.readString(f))) {
+                assertFalse(TestServer.rows(statement).isEmpty(), "no rows from: " + statement);
+            }
+        }));
+    }
+
+    /** Statements end with ';' at the end of a line; '//' comment lines are dropped. */
+    static List<String> statements(String script) {
+        List<String> out = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        for (String line : script.split("\n")) {
+            if (line.trim().startsWith("//")) continue;
+            cur.append(line).append('\n');
+            if (line.trim().endsWith(";")) {
+                String st = cur.toString().trim();
+                out.add(st.substring(0, st.length() - 1));
+                cur.setLength(0);
+            }
+        }
+        assertTrue(cur.toString().isBlank(), "statement without ';' at the end of the file");
+        return out;
+    }
+}

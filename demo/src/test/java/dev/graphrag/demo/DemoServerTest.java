@@ -1,0 +1,59 @@
+package dev.graphrag.demo;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** README command 1 in --once mode: ingest, query, print, exit 0; and data that persists across restarts. */
+class DemoServerTest {
+    @Test
+    void onceWithTheBundledSampleIngestsAndPrintsSearches() throws Exception {
+        String out = runDemo("--once", "--bolt-port", "-1", "--http-port", "-1");
+        assertTrue(out.contains("documents by status {created=3}"), out);
+        assertTrue(out.contains("Q: Why is Xodar given to Carter as a slave?"), out);
+        assertTrue(out.contains("[hybrid]") && out.contains("1. "), out);
+        assertTrue(out.contains("default:gods-of-mars-"), out);
+        assertTrue(out.contains("No LLM configured"), out);
+    }
+
+    @Test
+    void folderCorpusInAPersistentDataDirectory(@TempDir Path tmp) throws Exception {
+        Path corpus = Files.createDirectories(tmp.resolve("corpus"));
+        Files.writeString(corpus.resolve("a.txt"), "Deja Thoris is the princess of Helium.");
+        Files.writeString(corpus.resolve("b.md"), "# Woola\nWoola is John Carter's loyal calot.");
+        Path data = tmp.resolve("data");
+        String first = runDemo("--once", "--bolt-port", "-1", "--http-port", "-1", "--data", data.toString(),
+                "--corpus", corpus.toString(), "--corpus-name", "folder", "--query", "Who is the princess of Helium?");
+        assertTrue(first.contains("{created=2}"), first);
+        assertTrue(first.contains("folder:a.txt:0"), first);
+        String second = runDemo("--once", "--bolt-port", "-1", "--http-port", "-1", "--data", data.toString(),
+                "--corpus", corpus.toString(), "--corpus-name", "folder", "--query", "Who is the princess of Helium?");
+        assertTrue(second.contains("{unchanged=2}"), "the data directory kept the graph: " + second);
+    }
+
+    @Test
+    void badArgumentsAreNamed() {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> DemoServer.parse(new String[] {"--bolt-port", "x"}))
+                .getMessage().contains("--bolt-port"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> DemoServer.parse(new String[] {"--frobnicate"}))
+                .getMessage().contains("--frobnicate"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> DemoServer.parse(new String[] {"--corpus", "/no/such/file"}))
+                .getMessage().contains("/no/such/file"));
+    }
+
+    static String runDemo(String... args) throws Exception {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        int rc = DemoServer.run(DemoServer.parse(args), new PrintStream(buf, true, StandardCharsets.UTF_8));
+        assertEquals(0, rc);
+        return buf.toString(StandardCharsets.UTF_8);
+    }
+}
