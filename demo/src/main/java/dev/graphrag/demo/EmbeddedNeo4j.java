@@ -35,7 +35,7 @@ public final class EmbeddedNeo4j {
     public record Options(Path workDir, Path dataDir, String host, int boltPort, int httpPort) {}
 
     private static final List<String> OUR_CLASSES = List.of(
-            "dev.graphrag.procedures.RagProcedures");
+            "dev.graphrag.procedures.RagProcedures", "dev.graphrag.procedures.LlmProcedures");
 
     private EmbeddedNeo4j() {}
 

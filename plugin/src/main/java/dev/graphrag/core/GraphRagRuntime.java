@@ -6,6 +6,10 @@ import dev.graphrag.core.embed.EmbeddingModel;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.embed.ModelSpec;
 import dev.graphrag.core.embed.Pooling;
+import dev.graphrag.core.llm.LlmClient;
+import dev.graphrag.core.llm.LlmConfig;
+
+import java.util.Map;
 
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -21,10 +25,23 @@ public final class GraphRagRuntime implements AutoCloseable {
     private final Consumer<String> log;
     private volatile EmbeddingService embeddings;
     private volatile RuntimeException embeddingFailure;
+    private final LlmClient llm;
 
     public GraphRagRuntime(PluginSettings settings, Consumer<String> log) {
         this.settings = settings;
         this.log = log;
+        this.llm = new LlmClient((int) settings.integer("graphrag.llm.maxConcurrent"), settings.integer("graphrag.llm.connectTimeoutMs"),
+                settings.bool("graphrag.llm.cache.enabled"), settings.integer("graphrag.llm.cache.size"), log);
+    }
+
+    /** The shared LLM client (its concurrency bound is server-wide). */
+    public LlmClient llm() {
+        return llm;
+    }
+
+    /** Server settings overridden by a procedure's {@code config.llm} map. */
+    public LlmConfig llmConfig(Map<String, Object> perCall, String owner) {
+        return LlmConfig.resolve(settings, perCall, owner, System.getenv());
     }
 
     public PluginSettings settings() {

@@ -126,6 +126,20 @@ public final class ConfigReader {
         return List.copyOf(out);
     }
 
+    /** A list of maps (tool definitions, say), or an empty list. */
+    @SuppressWarnings("unchecked")
+    public List<Map<String, Object>> maps(String key) {
+        Object v = raw(key);
+        if (v == null) return List.of();
+        if (!(v instanceof List<?> list) || !list.stream().allMatch(x -> x instanceof Map)) throw wrongType(key, "LIST<MAP>", v);
+        return (List<Map<String, Object>>) v;
+    }
+
+    /** A value of any type, checked by the caller (a STRING or a MAP, say). */
+    public Object any(String key) {
+        return raw(key);
+    }
+
     /** Rejects keys that no getter asked for. */
     public void finish() {
         for (String key : values.keySet()) {

@@ -1,0 +1,323 @@
+package dev.graphrag.core.llm;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.graphrag.core.RagException;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+/**
+ * The one OpenAI-compatible chat-completions client of the server (Ollama, vLLM, llama.cpp server, OpenAI).
+ * Bounded concurrency shared by all procedures, timeouts, retries with exponential back-off and jitter on
+ * 429/5xx/I-O errors (honouring Retry-After), JSON replies validated with one repair turn, token
+ * accounting, an optional cache for deterministic calls, and cancellation when the caller's transaction
+ * is terminated. The API key goes only into the Authorization header.
+ */
+public final class LlmClient {
+    /** Says what is wrong with a parsed JSON reply, or null when it is acceptable. */
+    @FunctionalInterface
+    public interface JsonCheck {
+        String problem(JsonNode reply);
+    }
+
+    /** A validated JSON reply with the accounting of every exchange it took. */
+    public record JsonReply(JsonNode json, ChatResponse response) {}
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long MAX_RETRY_AFTER_MS = 60_000;
+
+    private final HttpClient http;
+    private final Semaphore permits;
+    private final Cache<String, ChatResponse> cache;
+    private final Consumer<String> log;
+
+    public LlmClient(int maxConcurrent, long connectTimeoutMs, boolean cacheEnabled, long cacheSize, Consumer<String> log) {
+        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(connectTimeoutMs)).version(HttpClient.Version.HTTP_1_1).build();
+        this.permits = new Semaphore(Math.max(1, maxConcurrent), true);
+        this.cache = cacheEnabled ? Caffeine.newBuilder().maximumSize(cacheSize).build() : null;
+        this.log = log;
+    }
+
+    public int availablePermits() {
+        return permits.availablePermits();
+    }
+
+    /** One completion; a truncated reply comes back with finishReason "length" for the caller to report. */
+    public ChatResponse chat(LlmConfig cfg, ChatRequest req, boolean useCache, BooleanSupplier cancelled) {
+        ObjectNode body = body(cfg, req);
+        String cacheKey = null;
+        if (useCache && cache != null && cfg.temperature() == 0) {
+            cacheKey = cfg.endpoint() + "\u0000" + body;
+            ChatResponse hit = cache.getIfPresent(cacheKey);
+            if (hit != null) return hit.asCached();
+        }
+        ChatResponse r = exchange(cfg, req.step(), body, estimatePrompt(req), cancelled);
+        if (cacheKey != null && !"length".equals(r.finishReason())) cache.put(cacheKey, r);
+        return r;
+    }
+
+    /**
+     * A JSON reply checked by {@code check}; on unparsable or rejected JSON one repair turn tells the model what
+     * was wrong; then an error that names the step. Truncated replies are an error too.
+     */
+    public JsonReply chatJson(LlmConfig cfg, ChatRequest req, JsonCheck check, boolean useCache, BooleanSupplier cancelled) {
+        ChatRequest r = req.responseFormat() == null
+                ? new ChatRequest(req.step(), req.messages(), req.tools(), req.toolChoice(), "json_object", req.stop()) : req;
+        ChatResponse first = chat(cfg, r, useCache, cancelled);
+        String problem = jsonProblem(cfg, first, check);
+        if (problem == null) return new JsonReply(parse(first.content()), first);
+        log.accept("graphrag: LLM step '" + req.step() + "' gave unusable JSON (" + problem + "); asking once to repair it");
+        List<Map<String, Object>> repair = new ArrayList<>(r.messages());
+        repair.add(Map.of("role", "assistant", "content", first.content() == null ? "" : first.content()));
+        repair.add(Map.of("role", "user", "content", "Your reply could not be used: " + problem
+                + ". Reply again with only the corrected JSON, no other text."));
+        ChatResponse second = chat(cfg, r.withMessages(repair), false, cancelled).plus(first);
+        String again = jsonProblem(cfg, second, check);
+        if (again != null) {
+            throw new RagException("LLM step '" + req.step() + "' returned unusable JSON after one repair turn: " + again);
+        }
+        return new JsonReply(parse(second.content()), second);
+    }
+
+    private static String jsonProblem(LlmConfig cfg, ChatResponse r, JsonCheck check) {
+        if ("length".equals(r.finishReason())) {
+            return "the reply was cut off at maxTokens=" + cfg.maxTokens() + " (finish_reason=length)";
+        }
+        String content = stripFences(r.content());
+        if (content == null || content.isBlank()) return "the reply was empty";
+        JsonNode node;
+        try {
+            node = JSON.readTree(content);
+        } catch (JsonProcessingException e) {
+            return "it is not valid JSON (" + e.getOriginalMessage() + ")";
+        }
+        return check.problem(node);
+    }
+
+    private static JsonNode parse(String content) {
+        try {
+            return JSON.readTree(stripFences(content));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Small models wrap JSON in ```json fences despite being told not to. */
+    static String stripFences(String s) {
+        if (s == null) return null;
+        String t = s.trim();
+        if (t.startsWith("```")) {
+            int nl = t.indexOf('\n');
+            int end = t.lastIndexOf("```");
+            if (nl > 0 && end > nl) return t.substring(nl + 1, end).trim();
+        }
+        return t;
+    }
+
+    /** GET {endpoint}/models: whether the endpoint answers, and in how long. */
+    public boolean reachable(LlmConfig cfg) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(cfg.endpoint() + "/models")).timeout(Duration.ofMillis(Math.min(cfg.timeoutMs(), 10_000))).GET();
+        if (cfg.hasApiKey()) b.header("Authorization", "Bearer " + cfg.apiKey());
+        try {
+            return http.send(b.build(), HttpResponse.BodyHandlers.discarding()).statusCode() / 100 == 2;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private ObjectNode body(LlmConfig cfg, ChatRequest req) {
+        ObjectNode b = JSON.createObjectNode();
+        b.put("model", cfg.model());
+        b.set("messages", JSON.valueToTree(req.messages()));
+        b.put("temperature", cfg.temperature());
+        b.put("max_tokens", cfg.maxTokens());
+        if (cfg.seed() != null) b.put("seed", cfg.seed());
+        if (!req.stop().isEmpty()) b.set("stop", JSON.valueToTree(req.stop()));
+        if (!req.tools().isEmpty()) b.set("tools", JSON.valueToTree(req.tools()));
+        if (req.toolChoice() != null) b.set("tool_choice", JSON.valueToTree(req.toolChoice()));
+        Object rf = req.responseFormat();
+        if ("json_object".equals(rf)) {
+            b.set("response_format", JSON.createObjectNode().put("type", "json_object"));
+        } else if (rf instanceof Map<?, ?> m) {
+            if (m.containsKey("type")) {
+                b.set("response_format", JSON.valueToTree(m));
+            } else {
+                ObjectNode f = JSON.createObjectNode().put("type", "json_schema");
+                f.set("json_schema", JSON.valueToTree(m));
+                b.set("response_format", f);
+            }
+        } else if (rf != null && !"text".equals(rf)) {
+            throw new RagException("responseFormat must be 'json_object', 'text' or a json_schema map {name, schema}");
+        }
+        return b;
+    }
+
+    private ChatResponse exchange(LlmConfig cfg, String step, ObjectNode body, long promptEstimate, BooleanSupplier cancelled) {
+        String payload = body.toString();
+        String lastProblem = "no attempt made";
+        for (int attempt = 0; attempt <= cfg.maxRetries(); attempt++) {
+            long retryAfter = -1;
+            acquire(cancelled, step);
+            long t0 = System.nanoTime();
+            try {
+                HttpResponse<String> resp = send(cfg, payload, cancelled, step);
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                int status = resp.statusCode();
+                if (status / 100 == 2) return parseReply(cfg, step, resp.body(), promptEstimate, ms);
+                String snippet = cfg.redact(resp.body() == null ? "" : resp.body());
+                snippet = snippet.length() > 300 ? snippet.substring(0, 300) + "..." : snippet;
+                lastProblem = "HTTP " + status + " from " + cfg.host() + ": " + snippet;
+                if (status != 429 && status / 100 != 5) {
+                    throw new RagException("LLM step '" + step + "' failed: " + lastProblem
+                            + (status == 401 || status == 403 ? " (check the API key)" : status == 404 ? " (check the endpoint, ending in /v1, and the model name)" : ""));
+                }
+                retryAfter = resp.headers().firstValue("Retry-After").map(LlmClient::retryAfterMs).orElse(-1L);
+            } catch (HttpTimeoutException | TimeoutException e) {
+                lastProblem = "no reply within timeoutMs=" + cfg.timeoutMs();
+            } catch (IOException e) {
+                lastProblem = "I/O error talking to " + cfg.host() + ": " + cfg.redact(String.valueOf(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+            } finally {
+                permits.release();
+            }
+            if (attempt < cfg.maxRetries()) {
+                long wait = retryAfter >= 0 ? Math.min(retryAfter, MAX_RETRY_AFTER_MS)
+                        : cfg.retryBaseMs() * (1L << Math.min(attempt, 16)) + ThreadLocalRandom.current().nextLong(cfg.retryBaseMs() + 1);
+                log.accept("graphrag: LLM step '" + step + "': " + lastProblem + "; retry " + (attempt + 1) + "/" + cfg.maxRetries() + " in " + wait + " ms");
+                sleep(wait, cancelled, step);
+            }
+        }
+        throw new RagException("LLM step '" + step + "' failed after " + (cfg.maxRetries() + 1) + " attempts: " + lastProblem);
+    }
+
+    private HttpResponse<String> send(LlmConfig cfg, String payload, BooleanSupplier cancelled, String step)
+            throws IOException, TimeoutException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(cfg.endpoint() + "/chat/completions"))
+                .timeout(Duration.ofMillis(cfg.timeoutMs()))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(payload));
+        if (cfg.hasApiKey()) b.header("Authorization", "Bearer " + cfg.apiKey());
+        CompletableFuture<HttpResponse<String>> f = http.sendAsync(b.build(), HttpResponse.BodyHandlers.ofString());
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(cfg.timeoutMs());
+        while (true) {
+            if (cancelled.getAsBoolean()) {
+                f.cancel(true);
+                throw cancelledError(step);
+            }
+            try {
+                return f.get(100, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                if (System.nanoTime() > deadline) {
+                    f.cancel(true);
+                    throw e;
+                }
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof IOException io) throw io;
+                throw new IOException(e.getCause());
+            } catch (InterruptedException e) {
+                f.cancel(true);
+                Thread.currentThread().interrupt();
+                throw cancelledError(step);
+            }
+        }
+    }
+
+    private ChatResponse parseReply(LlmConfig cfg, String step, String body, long promptEstimate, long ms) {
+        JsonNode root;
+        try {
+            root = JSON.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw new RagException("LLM step '" + step + "': " + cfg.host() + " answered with a body that is not JSON");
+        }
+        JsonNode choice = root.path("choices").path(0);
+        if (choice.isMissingNode()) throw new RagException("LLM step '" + step + "': the reply has no choices[0]");
+        JsonNode msg = choice.path("message");
+        String content = msg.path("content").isTextual() ? msg.path("content").asText() : null;
+        List<Map<String, Object>> toolCalls = new ArrayList<>();
+        if (msg.path("tool_calls").isArray()) {
+            for (JsonNode tc : (ArrayNode) msg.path("tool_calls")) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> m = JSON.convertValue(tc, Map.class);
+                toolCalls.add(m);
+            }
+        }
+        String finish = choice.path("finish_reason").asText(null);
+        JsonNode usage = root.path("usage");
+        boolean estimated = !usage.path("prompt_tokens").isNumber();
+        long prompt = estimated ? promptEstimate : usage.path("prompt_tokens").asLong();
+        long completion = usage.path("completion_tokens").isNumber() ? usage.path("completion_tokens").asLong()
+                : estimate(content) + estimate(toolCalls.isEmpty() ? null : toolCalls.toString());
+        estimated |= !usage.path("completion_tokens").isNumber();
+        return new ChatResponse(content, toolCalls, finish, prompt, completion, estimated, 1, false, ms);
+    }
+
+    private static long estimatePrompt(ChatRequest req) {
+        long chars = 0;
+        for (Map<String, Object> m : req.messages()) chars += String.valueOf(m.get("content")).length() + 4;
+        return Math.max(1, chars / 4);
+    }
+
+    private static long estimate(String s) {
+        return s == null ? 0 : Math.max(1, s.length() / 4);
+    }
+
+    static long retryAfterMs(String v) {
+        try {
+            return (long) (Double.parseDouble(v.trim()) * 1000);
+        } catch (NumberFormatException e) {
+            return -1; // an HTTP date: fall back to our own back-off
+        }
+    }
+
+    private void acquire(BooleanSupplier cancelled, String step) {
+        try {
+            while (!permits.tryAcquire(100, TimeUnit.MILLISECONDS)) {
+                if (cancelled.getAsBoolean()) throw cancelledError(step);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw cancelledError(step);
+        }
+    }
+
+    private static void sleep(long ms, BooleanSupplier cancelled, String step) {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+        try {
+            while (System.nanoTime() < end) {
+                if (cancelled.getAsBoolean()) throw cancelledError(step);
+                Thread.sleep(Math.max(1, Math.min(50, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()))));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw cancelledError(step);
+        }
+    }
+
+    private static RagException cancelledError(String step) {
+        return new RagException("LLM step '" + step + "' cancelled: the transaction was terminated");
+    }
+}

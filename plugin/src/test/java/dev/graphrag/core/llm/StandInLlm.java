@@ -1,0 +1,235 @@
+package dev.graphrag.core.llm;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+/**
+ * An OpenAI-compatible server on 127.0.0.1 for tests: /v1/chat/completions answers from a rule table
+ * (first matching rule with uses left), /v1/models lists one model, every request is recorded, and
+ * replies can be faults: a delay, 429 with Retry-After, 500, a body that is not JSON, a cut-off reply,
+ * a dropped connection.
+ * <pre>
+ *   llm.when(StandInLlm.lastUserContains("capital")).reply("Paris");
+ *   llm.always().once().status(429).retryAfter("0.05");     // first call throttled, then the rule below
+ *   llm.always().toolCalls(StandInLlm.toolCall("c1", "search", "{\"q\":\"x\"}"));
+ * </pre>
+ */
+public final class StandInLlm implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** One recorded request: its JSON body and Authorization header. */
+    public record Request(JsonNode body, String authorization) {
+        public String lastUserContent() {
+            String last = null;
+            for (JsonNode m : body.path("messages")) if ("user".equals(m.path("role").asText())) last = m.path("content").asText();
+            return last;
+        }
+    }
+
+    /** A reply rule; build it with the fluent methods. */
+    public final class Rule {
+        final Predicate<Request> match;
+        int usesLeft = Integer.MAX_VALUE;
+        String content;
+        List<Map<String, Object>> toolCalls = List.of();
+        String finishReason = "stop";
+        boolean usage = true;
+        int status = 200;
+        String retryAfter;
+        long delayMs;
+        String rawBody;
+        boolean dropConnection;
+        final AtomicInteger inFlight = new AtomicInteger();
+        final AtomicInteger maxInFlight = new AtomicInteger();
+
+        /** The most requests this rule was serving at once (its delay is the window). */
+        public int maxConcurrent() { return maxInFlight.get(); }
+
+        Rule(Predicate<Request> match) { this.match = match; }
+
+        public Rule times(int n) { usesLeft = n; return this; }
+        public Rule once() { return times(1); }
+        public Rule reply(String text) { content = text; return this; }
+        public Rule replyJson(Object value) {
+            try { content = JSON.writeValueAsString(value); } catch (IOException e) { throw new IllegalStateException(e); }
+            return this;
+        }
+        @SafeVarargs
+        public final Rule toolCalls(Map<String, Object>... calls) { toolCalls = List.of(calls); finishReason = "tool_calls"; return this; }
+        public Rule finishReason(String r) { finishReason = r; return this; }
+        public Rule withoutUsage() { usage = false; return this; }
+        public Rule status(int s) { status = s; return this; }
+        public Rule retryAfter(String seconds) { retryAfter = seconds; return this; }
+        public Rule delay(long ms) { delayMs = ms; return this; }
+        public Rule rawBody(String body) { rawBody = body; return this; }
+        public Rule dropConnection() { dropConnection = true; return this; }
+    }
+
+    private final HttpServer server;
+    private final List<Rule> rules = new CopyOnWriteArrayList<>();
+    private final List<Request> requests = new CopyOnWriteArrayList<>();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger maxInFlight = new AtomicInteger();
+
+    private StandInLlm() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.setExecutor(Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "stand-in-llm");
+            t.setDaemon(true);
+            return t;
+        }));
+        server.createContext("/v1/chat/completions", this::chat);
+        server.createContext("/v1/models", ex -> send(ex, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"stand-in\",\"object\":\"model\"}]}", null));
+        server.start();
+    }
+
+    public static StandInLlm start() {
+        try {
+            return new StandInLlm();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public String endpoint() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+    }
+
+    public Rule when(Predicate<Request> match) {
+        Rule r = new Rule(match);
+        rules.add(r);
+        return r;
+    }
+
+    public Rule always() {
+        return when(r -> true);
+    }
+
+    public static Predicate<Request> lastUserContains(String text) {
+        return r -> r.lastUserContent() != null && r.lastUserContent().contains(text);
+    }
+
+    public static Predicate<Request> hasToolResult(String toolCallId) {
+        return r -> {
+            for (JsonNode m : r.body().path("messages")) {
+                if ("tool".equals(m.path("role").asText()) && toolCallId.equals(m.path("tool_call_id").asText())) return true;
+            }
+            return false;
+        };
+    }
+
+    public static Map<String, Object> toolCall(String id, String name, String argumentsJson) {
+        return Map.of("id", id, "type", "function", "function", Map.of("name", name, "arguments", argumentsJson));
+    }
+
+    public List<Request> requests() { return List.copyOf(requests); }
+    public int maxConcurrentRequests() { return maxInFlight.get(); }
+
+    public void reset() {
+        rules.clear();
+        requests.clear();
+        maxInFlight.set(0);
+    }
+
+    private void chat(HttpExchange ex) throws IOException {
+        int now = inFlight.incrementAndGet();
+        maxInFlight.accumulateAndGet(now, Math::max);
+        boolean counted = true;
+        try {
+            Request req = new Request(JSON.readTree(ex.getRequestBody().readAllBytes()), ex.getRequestHeaders().getFirst("Authorization"));
+            requests.add(req);
+            Rule rule = null;
+            synchronized (rules) {
+                for (Rule r : rules) {
+                    if (r.usesLeft > 0 && r.match.test(req)) {
+                        r.usesLeft--;
+                        rule = r;
+                        break;
+                    }
+                }
+            }
+            if (rule == null) {
+                send(ex, 500, "{\"error\":{\"message\":\"stand-in: no rule matches this request\"}}", null);
+                return;
+            }
+            rule.maxInFlight.accumulateAndGet(rule.inFlight.incrementAndGet(), Math::max);
+            try {
+                if (rule.delayMs > 0) Thread.sleep(rule.delayMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                rule.inFlight.decrementAndGet();
+            }
+            // the reply is decided: this request no longer counts as in flight (before the client can see it)
+            inFlight.decrementAndGet();
+            counted = false;
+            if (rule.dropConnection) {
+                ex.close(); // no status line: the client sees the connection end
+                return;
+            }
+            if (rule.rawBody != null || rule.status != 200) {
+                send(ex, rule.status, rule.rawBody != null ? rule.rawBody : "{\"error\":{\"message\":\"stand-in fault " + rule.status + "\"}}", rule.retryAfter);
+                return;
+            }
+            send(ex, 200, completion(req, rule).toString(), null);
+        } finally {
+            if (counted) inFlight.decrementAndGet();
+        }
+    }
+
+    private static ObjectNode completion(Request req, Rule rule) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("id", "chatcmpl-standin").put("object", "chat.completion").put("model", req.body().path("model").asText());
+        ArrayNode choices = root.putArray("choices");
+        ObjectNode choice = choices.addObject();
+        choice.put("index", 0).put("finish_reason", rule.finishReason);
+        ObjectNode msg = choice.putObject("message");
+        msg.put("role", "assistant");
+        if (rule.content != null) msg.put("content", rule.content);
+        else msg.putNull("content");
+        if (!rule.toolCalls.isEmpty()) msg.set("tool_calls", JSON.valueToTree(rule.toolCalls));
+        if (rule.usage) {
+            int prompt = req.body().path("messages").toString().length() / 4;
+            int completion = rule.content == null ? 5 : Math.max(1, rule.content.length() / 4);
+            root.putObject("usage").put("prompt_tokens", prompt).put("completion_tokens", completion).put("total_tokens", prompt + completion);
+        }
+        return root;
+    }
+
+    private static void send(HttpExchange ex, int status, String body, String retryAfter) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().add("Content-Type", "application/json");
+        if (retryAfter != null) ex.getResponseHeaders().add("Retry-After", retryAfter);
+        ex.sendResponseHeaders(status, bytes.length);
+        ex.getResponseBody().write(bytes);
+        ex.close();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+
+    /** Snapshot of recorded request bodies, for assertions. */
+    public List<JsonNode> bodies() {
+        List<JsonNode> out = new ArrayList<>();
+        for (Request r : requests) out.add(r.body());
+        return out;
+    }
+}

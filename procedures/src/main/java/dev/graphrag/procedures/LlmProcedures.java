@@ -1,0 +1,74 @@
+package dev.graphrag.procedures;
+
+import dev.graphrag.core.GraphRagRuntime;
+import dev.graphrag.core.config.ConfigReader;
+import dev.graphrag.core.llm.ChatRequest;
+import dev.graphrag.core.llm.ChatResponse;
+import dev.graphrag.core.llm.LlmConfig;
+import org.neo4j.procedure.Context;
+import org.neo4j.procedure.Description;
+import org.neo4j.procedure.Mode;
+import org.neo4j.procedure.Name;
+import org.neo4j.procedure.Procedure;
+import org.neo4j.procedure.TerminationGuard;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/** rag.llm.*: direct access to the configured OpenAI-compatible LLM. */
+public class LlmProcedures {
+    @Context public GraphRagRuntime rag;
+    @Context public TerminationGuard guard;
+
+    /** rag.llm.chat's row. toolCalls: [{id, type, function: {name, arguments}}]. */
+    public record ChatResult(String content, List<Map<String, Object>> toolCalls, String finishReason, long promptTokens,
+                             long completionTokens, boolean tokensEstimated, boolean cached, long ms) {}
+
+    /** rag.llm.info's row: endpoint is scheme://host:port only. */
+    public record InfoResult(String endpoint, String model, boolean reachable, long ms) {}
+
+    @Procedure(name = "rag.llm.chat", mode = Mode.READ)
+    @Description("rag.llm.chat(messages :: LIST<MAP>, config = {} :: MAP) :: (content :: STRING, toolCalls :: LIST<MAP>, finishReason :: STRING,"
+            + " promptTokens :: INTEGER, completionTokens :: INTEGER, tokensEstimated :: BOOLEAN, cached :: BOOLEAN, ms :: INTEGER)"
+            + " - one chat completion. Config: llm {endpoint, model, apiKey, temperature, seed, maxTokens, timeoutMs}, tools, toolChoice,"
+            + " responseFormat ('json_object' or {name, schema}), stop, cache.")
+    public Stream<ChatResult> chat(@Name("messages") List<Object> messages,
+                                   @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        ConfigReader r = ConfigReader.of("rag.llm.chat", config);
+        Map<String, Object> llmMap = r.map("llm");
+        List<Map<String, Object>> tools = r.maps("tools");
+        Object toolChoice = r.any("toolChoice");
+        Object responseFormat = r.any("responseFormat");
+        List<String> stop = r.strings("stop", List.of());
+        boolean cache = r.bool("cache", true);
+        r.finish();
+        List<Map<String, Object>> msgs = ChatRequest.checkMessages("rag.llm.chat", messages);
+        LlmConfig cfg = rag.llmConfig(llmMap, "rag.llm.chat");
+        ChatResponse resp = rag.llm().chat(cfg, new ChatRequest("rag.llm.chat", msgs, tools, toolChoice, responseFormat, stop), cache, this::terminated);
+        return Stream.of(new ChatResult(resp.content(), resp.toolCalls(), resp.finishReason(), resp.promptTokens(), resp.completionTokens(),
+                resp.tokensEstimated(), resp.cached(), resp.ms()));
+    }
+
+    @Procedure(name = "rag.llm.info", mode = Mode.READ)
+    @Description("rag.llm.info(config = {} :: MAP) :: (endpoint :: STRING, model :: STRING, reachable :: BOOLEAN, ms :: INTEGER)"
+            + " - the configured LLM endpoint (host only, never credentials) and whether it answers GET /models. Config: llm.")
+    public Stream<InfoResult> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        ConfigReader r = ConfigReader.of("rag.llm.info", config);
+        Map<String, Object> llmMap = r.map("llm");
+        r.finish();
+        LlmConfig cfg = rag.llmConfig(llmMap, "rag.llm.info");
+        long t0 = System.nanoTime();
+        boolean ok = rag.llm().reachable(cfg);
+        return Stream.of(new InfoResult(cfg.host(), cfg.model(), ok, (System.nanoTime() - t0) / 1_000_000));
+    }
+
+    private boolean terminated() {
+        try {
+            guard.check();
+            return false;
+        } catch (RuntimeException e) {
+            return true;
+        }
+    }
+}
