@@ -48,16 +48,30 @@ public final class LlmClient {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long MAX_RETRY_AFTER_MS = 60_000;
 
-    private final HttpClient http;
+    private final long connectTimeoutMs;
+    private volatile HttpClient http; // created on first use: its TLS set-up must not run while the server starts
     private final Semaphore permits;
     private final Cache<String, ChatResponse> cache;
     private final Consumer<String> log;
 
     public LlmClient(int maxConcurrent, long connectTimeoutMs, boolean cacheEnabled, long cacheSize, Consumer<String> log) {
-        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(connectTimeoutMs)).version(HttpClient.Version.HTTP_1_1).build();
+        this.connectTimeoutMs = connectTimeoutMs;
         this.permits = new Semaphore(Math.max(1, maxConcurrent), true);
         this.cache = cacheEnabled ? Caffeine.newBuilder().maximumSize(cacheSize).build() : null;
         this.log = log;
+    }
+
+    private HttpClient http() {
+        HttpClient h = http;
+        if (h == null) {
+            synchronized (this) {
+                if (http == null) {
+                    http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(connectTimeoutMs)).version(HttpClient.Version.HTTP_1_1).build();
+                }
+                h = http;
+            }
+        }
+        return h;
     }
 
     public int availablePermits() {
@@ -141,7 +155,7 @@ public final class LlmClient {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(cfg.endpoint() + "/models")).timeout(Duration.ofMillis(Math.min(cfg.timeoutMs(), 10_000))).GET();
         if (cfg.hasApiKey()) b.header("Authorization", "Bearer " + cfg.apiKey());
         try {
-            return http.send(b.build(), HttpResponse.BodyHandlers.discarding()).statusCode() / 100 == 2;
+            return http().send(b.build(), HttpResponse.BodyHandlers.discarding()).statusCode() / 100 == 2;
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {
@@ -221,7 +235,7 @@ public final class LlmClient {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(payload));
         if (cfg.hasApiKey()) b.header("Authorization", "Bearer " + cfg.apiKey());
-        CompletableFuture<HttpResponse<String>> f = http.sendAsync(b.build(), HttpResponse.BodyHandlers.ofString());
+        CompletableFuture<HttpResponse<String>> f = http().sendAsync(b.build(), HttpResponse.BodyHandlers.ofString());
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(cfg.timeoutMs());
         while (true) {
             if (cancelled.getAsBoolean()) {

@@ -1,0 +1,79 @@
+package dev.graphrag.demo;
+
+import dev.graphrag.core.llm.StandInLlm;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.neo4j.driver.AuthTokens;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.GraphDatabase;
+import org.neo4j.driver.Record;
+import org.neo4j.driver.Session;
+import org.neo4j.driver.Values;
+import org.neo4j.driver.exceptions.ClientException;
+
+import java.util.List;
+import java.util.Map;
+
+import static dev.graphrag.demo.TestServer.assertFailsCleanly;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** rag.llm.* from a Bolt client against the stand-in LLM. */
+class LlmProceduresTest {
+    static final StandInLlm LLM = StandInLlm.start();
+    static final String KEY = "sk-bolt-SECRET-77";
+
+    @AfterAll
+    static void stop() {
+        LLM.close();
+    }
+
+    Map<String, Object> llm() {
+        return Map.of("endpoint", LLM.endpoint(), "model", "stand-in", "apiKey", KEY);
+    }
+
+    @Test
+    void chatAndToolCallsOverBolt() {
+        LLM.reset();
+        LLM.when(StandInLlm.lastUserContains("Xodar")).reply("A dator of the First Born.");
+        LLM.when(StandInLlm.lastUserContains("search")).toolCalls(StandInLlm.toolCall("c1", "search", "{\"q\":\"Issus\"}"));
+        try (Driver driver = GraphDatabase.driver(TestServer.get().boltURI(), AuthTokens.none()); Session session = driver.session()) {
+            Record r = session.run("CALL rag.llm.chat([{role: 'user', content: 'Who is Xodar?'}], {llm: $llm}) YIELD content, finishReason, promptTokens, completionTokens, ms RETURN *",
+                    Values.parameters("llm", llm())).single();
+            assertEquals("A dator of the First Born.", r.get("content").asString());
+            assertEquals("stop", r.get("finishReason").asString());
+            assertTrue(r.get("promptTokens").asLong() > 0 && r.get("completionTokens").asLong() > 0);
+            assertFalse(r.toString().contains(KEY));
+            assertEquals("Bearer " + KEY, LLM.requests().get(0).authorization());
+
+            Record t = session.run("CALL rag.llm.chat([{role: 'user', content: 'please search'}], {llm: $llm, tools: $tools, toolChoice: 'auto'}) YIELD toolCalls, finishReason RETURN *",
+                    Values.parameters("llm", llm(), "tools", List.of(Map.of("type", "function", "function", Map.of("name", "search"))))).single();
+            assertEquals("tool_calls", t.get("finishReason").asString());
+            assertEquals("search", t.get("toolCalls").get(0).get("function").get("name").asString());
+
+            Record info = session.run("CALL rag.llm.info({llm: $llm})", Values.parameters("llm", llm())).single();
+            assertTrue(info.get("reachable").asBoolean());
+            assertFalse(info.get("endpoint").asString().contains("/v1"), "host only");
+
+            ClientException e = assertThrows(ClientException.class,
+                    () -> session.run("CALL rag.llm.chat([{role: 'user', content: 'hi'}])").consume());
+            assertTrue(e.getMessage().contains("no LLM endpoint is configured"), e.getMessage());
+        }
+    }
+
+    @Test
+    void badMessagesAndFaultsAreNamed() {
+        LLM.reset();
+        LLM.always().status(500);
+        String call = "CALL rag.llm.chat($m, {llm: $llm}) YIELD content RETURN content";
+        assertFailsCleanly(call, Map.of("m", List.of(), "llm", llm()), "messages must be a non-empty list");
+        assertFailsCleanly(call, Map.of("m", List.of(Map.of("role", "wizard", "content", "x")), "llm", llm()), "message 0 needs a role");
+        assertFailsCleanly(call, Map.of("m", List.of(Map.of("role", "tool", "content", "x")), "llm", llm()), "no tool_call_id");
+        assertFailsCleanly("CALL rag.llm.chat([{role:'user', content:'x'}], {llm: $llm, temprature: 0})", Map.of("llm", llm()), "unknown config key 'temprature'");
+        String msg = assertFailsCleanly(call, Map.of("m", List.of(Map.of("role", "user", "content", "x")),
+                "llm", Map.of("endpoint", LLM.endpoint(), "model", "m", "apiKey", KEY, "timeoutMs", 2000L)), "failed after 4 attempts", "HTTP 500");
+        assertFalse(msg.contains(KEY));
+    }
+}
