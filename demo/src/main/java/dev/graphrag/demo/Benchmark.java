@@ -1,0 +1,158 @@
+package dev.graphrag.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.graphrag.core.embed.Device;
+import dev.graphrag.core.embed.EmbeddingModel;
+import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.embed.ModelSpec;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.harness.Neo4j;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The evaluation and benchmark command (docs/benchmarks.md). Retrieval quality (Recall@2/@5 of each
+ * retriever) on MuSiQue (tuning set) and HotpotQA (report only), search latency per retriever, and on the
+ * 2Wiki corpus ingest throughput next to the raw throughput of the same model on the same chunk texts
+ * in length-sorted batches, measured in the same run. Retrievers are a table of Cypher calls, so each
+ * method adds its own rows.
+ */
+public final class Benchmark {
+    /** A retriever under test: a Cypher call yielding documentId for (q, corpus, k). */
+    record Retriever(String name, String cypher) {}
+
+    static final List<Retriever> RETRIEVERS = List.of(
+            new Retriever("rag.search dense", "CALL rag.search($q, {corpus: $corpus, k: $k, mode: 'dense'}) YIELD documentId RETURN documentId"),
+            new Retriever("rag.search bm25", "CALL rag.search($q, {corpus: $corpus, k: $k, mode: 'bm25'}) YIELD documentId RETURN documentId"),
+            new Retriever("rag.search hybrid", "CALL rag.search($q, {corpus: $corpus, k: $k, mode: 'hybrid'}) YIELD documentId RETURN documentId"),
+            new Retriever("rag.search rrf", "CALL rag.search($q, {corpus: $corpus, k: $k, mode: 'rrf'}) YIELD documentId RETURN documentId"));
+
+    record Question(String text, Set<String> goldTitles) {}
+
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    public static void main(String[] argv) throws Exception {
+        Path data = Path.of(argv.length > 0 ? argv[0] : "../../shared/data");
+        boolean skipScale = Arrays.asList(argv).contains("--skip-2wiki");
+        PrintStream out = System.out;
+        Path work = Files.createTempDirectory("graphrag-bench");
+        Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, null, "127.0.0.1", -1, -1));
+        StringBuilder report = new StringBuilder();
+        try {
+            GraphDatabaseService db = neo4j.defaultDatabaseService();
+            report.append("| set | retriever | Recall@2 | Recall@5 | p50 ms | p95 ms |\n|---|---|---|---|---|---|\n");
+            quality(db, "musique", CorpusFiles.read(data.resolve("musique/musique_train_corpus.json")), musique(data), report, out);
+            quality(db, "hotpotqa", CorpusFiles.read(data.resolve("hotpotqa/hotpotqa_train_corpus.json")), hotpot(data), report, out);
+            if (!skipScale) scale(db, CorpusFiles.read(data.resolve("2wikimultihopqa/2wikimultihopqa_corpus.json")), report, out);
+        } finally {
+            neo4j.close();
+        }
+        out.println();
+        out.println(report);
+        Files.writeString(Path.of("target", "benchmark-results.md"), report.toString());
+    }
+
+    static List<Question> musique(Path data) throws Exception {
+        List<Question> qs = new ArrayList<>();
+        for (JsonNode q : JSON.readTree(data.resolve("musique/musique_train.json").toFile())) {
+            Set<String> gold = new LinkedHashSet<>();
+            for (JsonNode p : q.path("paragraphs")) if (p.path("is_supporting").asBoolean()) gold.add(p.path("title").asText());
+            qs.add(new Question(q.path("question").asText(), gold));
+        }
+        return qs;
+    }
+
+    static List<Question> hotpot(Path data) throws Exception {
+        List<Question> qs = new ArrayList<>();
+        for (JsonNode q : JSON.readTree(data.resolve("hotpotqa/hotpotqa_train.json").toFile())) {
+            Set<String> gold = new LinkedHashSet<>();
+            for (JsonNode f : q.path("supporting_facts")) gold.add(f.path(0).asText());
+            qs.add(new Question(q.path("question").asText(), gold));
+        }
+        return qs;
+    }
+
+    static void quality(GraphDatabaseService db, String corpus, List<Map<String, Object>> docs, List<Question> questions,
+                        StringBuilder report, PrintStream out) {
+        long t0 = System.nanoTime();
+        ingest(db, corpus, docs);
+        out.printf("%s: ingested %d passages in %.1f s%n", corpus, docs.size(), (System.nanoTime() - t0) / 1e9);
+        Map<String, String> titleOf = new LinkedHashMap<>();
+        for (Map<String, Object> d : docs) titleOf.put((String) d.get("id"), (String) d.get("title"));
+        for (Retriever r : RETRIEVERS) {
+            double r2 = 0, r5 = 0;
+            List<Double> latencies = new ArrayList<>();
+            for (Question q : questions) {
+                long s = System.nanoTime();
+                List<String> ids = db.executeTransactionally(r.cypher(), Map.of("q", q.text(), "corpus", corpus, "k", 5L), res -> {
+                    List<String> l = new ArrayList<>();
+                    while (res.hasNext()) l.add((String) res.next().get("documentId"));
+                    return l;
+                });
+                latencies.add((System.nanoTime() - s) / 1e6);
+                r2 += recall(ids, 2, q.goldTitles(), titleOf);
+                r5 += recall(ids, 5, q.goldTitles(), titleOf);
+            }
+            int n = questions.size();
+            String row = String.format("| %s | %s | %.3f | %.3f | %.1f | %.1f |", corpus, r.name(), r2 / n, r5 / n,
+                    percentile(latencies, 50), percentile(latencies, 95));
+            out.println(row);
+            report.append(row).append('\n');
+        }
+    }
+
+    /** Share of gold titles among the titles of the first k distinct retrieved documents. */
+    static double recall(List<String> ids, int k, Set<String> gold, Map<String, String> titleOf) {
+        Set<String> titles = new LinkedHashSet<>();
+        for (String id : ids) {
+            if (titles.size() >= k) break;
+            titles.add(titleOf.getOrDefault(id, id));
+        }
+        long hit = gold.stream().filter(titles::contains).count();
+        return gold.isEmpty() ? 0 : (double) hit / gold.size();
+    }
+
+    static double percentile(List<Double> xs, int p) {
+        List<Double> s = new ArrayList<>(xs);
+        s.sort(null);
+        return s.get(Math.min(s.size() - 1, (int) Math.ceil(p / 100.0 * s.size()) - 1));
+    }
+
+    static long ingest(GraphDatabaseService db, String corpus, List<Map<String, Object>> docs) {
+        return db.executeTransactionally("CALL rag.ingest($docs, {corpus: $corpus}) YIELD chunks RETURN sum(chunks) AS n",
+                Map.of("docs", docs, "corpus", corpus), r -> (Long) r.next().get("n"));
+    }
+
+    static void scale(GraphDatabaseService db, List<Map<String, Object>> docs, StringBuilder report, PrintStream out) {
+        long t0 = System.nanoTime();
+        long chunks = ingest(db, "2wiki", docs);
+        double ingestS = (System.nanoTime() - t0) / 1e9;
+        List<String> texts = db.executeTransactionally("MATCH (c:Chunk {corpus: '2wiki'}) RETURN c.text AS t", Map.of(), r -> {
+            List<String> l = new ArrayList<>();
+            while (r.hasNext()) l.add((String) r.next().get("t"));
+            return l;
+        });
+        // the baseline: the same model, the same texts, length-sorted batches, nothing else
+        double rawS;
+        try (EmbeddingModel model = EmbeddingModel.load(ModelSpec.defaults().withDevice(Device.CPU), s -> {})) {
+            EmbeddingService raw = new EmbeddingService(model, 0);
+            long t1 = System.nanoTime();
+            raw.embedAll(texts, false);
+            rawS = (System.nanoTime() - t1) / 1e9;
+        }
+        String line = String.format("%n2Wiki: %d passages -> %d chunks. rag.ingest %.1f s = %.1f chunks/s; raw embedding of the same chunk texts %.1f s = %.1f chunks/s; ingest/raw = %.0f%%%n",
+                docs.size(), chunks, ingestS, chunks / ingestS, rawS, texts.size() / rawS, 100 * (chunks / ingestS) / (texts.size() / rawS));
+        out.print(line);
+        report.append(line);
+    }
+}
