@@ -46,20 +46,47 @@ public final class EmbeddingService implements AutoCloseable {
             if (hit != null) out[i] = hit.clone();
             else todo.add(i);
         }
+        int[][] ids = new int[todo.size()][];
+        for (int k = 0; k < ids.length; k++) ids[k] = model.tokenizer().encode(texts.get(todo.get(k)), maxLength());
+        float[][] vecs = embedSorted(ids);
+        for (int k = 0; k < ids.length; k++) {
+            int i = todo.get(k);
+            out[i] = vecs[k];
+            if (useCache) cache.put(texts.get(i), vecs[k].clone());
+        }
+        return out;
+    }
+
+    /** Texts already tokenised (ids without [CLS]/[SEP]): length-sorted batches, results in input order. */
+    public float[][] embedTokenized(List<int[]> tokenIds) {
+        int n = tokenIds.size();
+        int body = maxLength() - 2;
         int[][] ids = new int[n][];
-        for (int i : todo) ids[i] = model.tokenizer().encode(texts.get(i), maxLength());
-        todo.sort(Comparator.comparingInt(i -> ids[i].length));
+        for (int i = 0; i < n; i++) {
+            int[] t = tokenIds.get(i);
+            int len = Math.min(t.length, body);
+            int[] full = new int[len + 2];
+            full[0] = model.tokenizer().clsId();
+            System.arraycopy(t, 0, full, 1, len);
+            full[len + 1] = model.tokenizer().sepId();
+            ids[i] = full;
+        }
+        return embedSorted(ids);
+    }
+
+    private float[][] embedSorted(int[][] ids) {
+        int n = ids.length;
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) order[i] = i;
+        Arrays.sort(order, Comparator.comparingInt(i -> ids[i].length));
+        float[][] out = new float[n][];
         int batchSize = model.spec().batchSize();
-        for (int from = 0; from < todo.size(); from += batchSize) {
-            List<Integer> part = todo.subList(from, Math.min(todo.size(), from + batchSize));
-            int[][] batch = new int[part.size()][];
-            for (int b = 0; b < batch.length; b++) batch[b] = ids[part.get(b)];
+        for (int from = 0; from < n; from += batchSize) {
+            int to = Math.min(n, from + batchSize);
+            int[][] batch = new int[to - from][];
+            for (int b = 0; b < batch.length; b++) batch[b] = ids[order[from + b]];
             float[][] vecs = model.embedIds(batch);
-            for (int b = 0; b < batch.length; b++) {
-                int i = part.get(b);
-                out[i] = vecs[b];
-                if (useCache) cache.put(texts.get(i), vecs[b].clone());
-            }
+            for (int b = 0; b < batch.length; b++) out[order[from + b]] = vecs[b];
         }
         return out;
     }

@@ -21,6 +21,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -121,31 +125,64 @@ public final class Ingestor {
         Chunker chunker = new Chunker(embeddings.tokenizer(), cfg.chunkSize(), cfg.chunkOverlap(), cfg.sentenceBoundaries());
         List<Outcome> out = new ArrayList<>(docs.size());
         long t0 = System.nanoTime();
-        long chunksDone = 0;
-        List<Document> batch = new ArrayList<>();
-        int batchChunks = 0;
-        for (int i = 0; i < docs.size(); i++) {
-            Document d = docs.get(i);
-            batch.add(d);
-            batchChunks += Math.max(1, d.text().length() / (cfg.chunkSize() * 4));
-            if (batchChunks >= cfg.batchSize() || i == docs.size() - 1) {
-                if (cancelled.getAsBoolean()) throw new RagException("rag.ingest: terminated after " + out.size() + " of " + docs.size() + " documents");
-                List<Outcome> done = ingestBatch(batch, cfg, chunker);
-                out.addAll(done);
-                for (Outcome o : done) chunksDone += o.status().equals("unchanged") ? 0 : o.chunks();
-                batch.clear();
-                batchChunks = 0;
-                if (docs.size() > cfg.batchSize()) {
-                    double s = (System.nanoTime() - t0) / 1e9;
-                    log.accept(String.format("rag.ingest corpus=%s: %d/%d documents, %d chunks written, %.1f chunks/s",
-                            cfg.corpus(), out.size(), docs.size(), chunksDone, chunksDone / Math.max(1e-9, s)));
+        long[] chunksDone = {0};
+        // embedding batch k+1 overlaps with writing batch k (one writer thread, one batch in flight)
+        ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "graphrag-ingest-writer");
+            t.setDaemon(true);
+            return t;
+        });
+        Future<List<Outcome>> pending = null;
+        try {
+            List<Document> batch = new ArrayList<>();
+            int batchChunks = 0;
+            for (int i = 0; i < docs.size(); i++) {
+                Document d = docs.get(i);
+                batch.add(d);
+                batchChunks += Math.max(1, d.text().length() / (cfg.chunkSize() * 4));
+                if (batchChunks >= cfg.batchSize() || i == docs.size() - 1) {
+                    if (cancelled.getAsBoolean()) {
+                        throw new RagException("rag.ingest: terminated after " + out.size() + " of " + docs.size() + " documents");
+                    }
+                    Prepared prepared = prepare(List.copyOf(batch), cfg, chunker);
+                    if (pending != null) collect(pending, out, chunksDone, docs.size(), cfg, t0);
+                    pending = writer.submit(() -> write(prepared, cfg));
+                    batch.clear();
+                    batchChunks = 0;
                 }
             }
+            if (pending != null) collect(pending, out, chunksDone, docs.size(), cfg, t0);
+        } finally {
+            writer.shutdownNow();
         }
         return out;
     }
 
-    private List<Outcome> ingestBatch(List<Document> batch, IngestConfig cfg, Chunker chunker) {
+    private void collect(Future<List<Outcome>> pending, List<Outcome> out, long[] chunksDone, int total, IngestConfig cfg, long t0) {
+        List<Outcome> done;
+        try {
+            done = pending.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RagException("rag.ingest: interrupted");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException re) throw re;
+            throw new RagException("rag.ingest: writing a batch failed: " + e.getCause(), e.getCause());
+        }
+        out.addAll(done);
+        for (Outcome o : done) chunksDone[0] += o.status().equals("unchanged") ? 0 : o.chunks();
+        if (total > cfg.batchSize()) {
+            double s = (System.nanoTime() - t0) / 1e9;
+            log.accept(String.format("rag.ingest corpus=%s: %d/%d documents, %d chunks written, %.1f chunks/s",
+                    cfg.corpus(), out.size(), total, chunksDone[0], chunksDone[0] / Math.max(1e-9, s)));
+        }
+    }
+
+    /** A batch chunked and embedded, ready to write. */
+    private record Prepared(List<Document> docs, String[] hashes, String[] previous, List<List<Chunker.Chunk>> chunks,
+                            float[][] vectors, long startNanos) {}
+
+    private Prepared prepare(List<Document> batch, IngestConfig cfg, Chunker chunker) {
         long t0 = System.nanoTime();
         String[] hashes = new String[batch.size()];
         String[] previous = new String[batch.size()];
@@ -157,13 +194,23 @@ public final class Ingestor {
             }
         }
         List<List<Chunker.Chunk>> chunks = new ArrayList<>();
-        List<String> texts = new ArrayList<>();
+        List<int[]> tokenIds = new ArrayList<>();
         for (int i = 0; i < batch.size(); i++) {
             List<Chunker.Chunk> cs = hashes[i].equals(previous[i]) ? List.of() : chunker.chunk(batch.get(i).text());
             chunks.add(cs);
-            for (Chunker.Chunk c : cs) texts.add(c.text());
+            for (Chunker.Chunk c : cs) tokenIds.add(c.tokenIds());
         }
-        float[][] vectors = texts.isEmpty() ? new float[0][] : embeddings.embedAll(texts, false);
+        float[][] vectors = tokenIds.isEmpty() ? new float[0][] : embeddings.embedTokenized(tokenIds);
+        return new Prepared(batch, hashes, previous, chunks, vectors, t0);
+    }
+
+    private List<Outcome> write(Prepared p, IngestConfig cfg) {
+        List<Document> batch = p.docs();
+        String[] hashes = p.hashes();
+        String[] previous = p.previous();
+        List<List<Chunker.Chunk>> chunks = p.chunks();
+        float[][] vectors = p.vectors();
+        long t0 = p.startNanos();
         List<Outcome> out = new ArrayList<>();
         try (Transaction tx = db.beginTx()) {
             int v = 0;

@@ -63,20 +63,26 @@ public final class ChunkSearch {
                 s[3] = ++r;
             }
         }
-        double maxBm25 = 0;
-        for (double[] s : scores.values()) maxBm25 = Math.max(maxBm25, s[1]);
-        List<Hit> hits = new ArrayList<>(scores.size());
         for (Map.Entry<Node, double[]> e : scores.entrySet()) {
             double[] s = e.getValue();
             if (qv != null && Double.isNaN(s[0])) {
                 // a BM25-only candidate: its cosine comes from the stored vector
                 s[0] = EmbeddingService.cosine(qv, (float[]) e.getKey().getProperty("embedding"));
             }
+        }
+        MinMax denseRange = new MinMax(), bm25Range = new MinMax();
+        for (double[] s : scores.values()) {
+            denseRange.add(Double.isNaN(s[0]) ? 0 : s[0]);
+            bm25Range.add(s[1]);
+        }
+        List<Hit> hits = new ArrayList<>(scores.size());
+        for (Map.Entry<Node, double[]> e : scores.entrySet()) {
+            double[] s = e.getValue();
             double dense = Double.isNaN(s[0]) ? 0 : s[0];
             double score = switch (cfg.mode()) {
                 case DENSE -> dense;
                 case BM25 -> s[1];
-                case HYBRID -> (dense + (maxBm25 > 0 ? s[1] / maxBm25 : 0)) / (maxBm25 > 0 ? 2 : 1);
+                case HYBRID -> hybrid(denseRange.scale(dense), bm25Range.max > 0 ? bm25Range.scale(s[1]) : Double.NaN);
                 case RRF -> 1.0 / (cfg.rrfK() + s[2]) + 1.0 / (cfg.rrfK() + s[3]);
             };
             Node n = e.getKey();
@@ -90,6 +96,29 @@ public final class ChunkSearch {
             out.add(new Hit(i + 1, h.chunkId(), h.documentId(), h.text(), h.score(), h.denseScore(), h.bm25Score(), h.node()));
         }
         return out;
+    }
+
+    /**
+     * AGRAG Eq. 21 as its spec resolves it (shared/specs/agrag.md §2.4): the mean of the min-max normalised
+     * cosine and BM25 scores; the dense score alone when no candidate matched a term (bm25 = NaN).
+     */
+    public static double hybrid(double denseMinMax, double bm25MinMax) {
+        return Double.isNaN(bm25MinMax) ? denseMinMax : (denseMinMax + bm25MinMax) / 2;
+    }
+
+    /** Min-max normalisation with the zero-range guard (all equal -> 0). */
+    public static final class MinMax {
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+
+        public void add(double x) {
+            min = Math.min(min, x);
+            max = Math.max(max, x);
+        }
+
+        public double scale(double x) {
+            return max > min ? (x - min) / (max - min) : 0;
+        }
     }
 
     /** Top-n chunks of the corpus by cosine; over-fetches when other corpora share the index. */

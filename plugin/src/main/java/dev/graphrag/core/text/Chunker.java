@@ -15,8 +15,8 @@ import java.util.Locale;
  * (a sentence longer than a chunk is split by tokens). Offsets are char offsets into the source text.
  */
 public final class Chunker {
-    /** A chunk: [start, end) char span of the source text, its text and token count. */
-    public record Chunk(int index, int start, int end, String text, int tokens) {}
+    /** A chunk: [start, end) char span of the source text, its text, token count and the token ids (no specials). */
+    public record Chunk(int index, int start, int end, String text, int tokens, int[] tokenIds) {}
 
     private final WordPieceTokenizer tokenizer;
     private final int chunkSize;
@@ -42,7 +42,9 @@ public final class Chunker {
         for (int[] w : windows) {
             int start = tokens.get(w[0]).start();
             int end = tokens.get(w[1] - 1).end();
-            out.add(new Chunk(out.size(), start, end, text.substring(start, end), w[1] - w[0]));
+            int[] ids = new int[w[1] - w[0]];
+            for (int k = 0; k < ids.length; k++) ids[k] = tokens.get(w[0] + k).id();
+            out.add(new Chunk(out.size(), start, end, text.substring(start, end), w[1] - w[0], ids));
         }
         return out;
     }
