@@ -41,6 +41,20 @@ class DemoServerTest {
     }
 
     @Test
+    void withAnLlmEndpointTheDemoAlsoAnswers() throws Exception {
+        try (dev.graphrag.core.llm.StandInLlm llm = dev.graphrag.core.llm.StandInLlm.start()) {
+            llm.when(dev.graphrag.core.llm.StandInLlm.lastUserContains("Question: Why is Xodar given to Carter as a slave?"))
+                    .reply("As punishment for being defeated by Carter.");
+            String out = runDemo("--once", "--bolt-port", "-1", "--http-port", "-1", "--llm-endpoint", llm.endpoint(), "--llm-model", "stand-in",
+                    "--query", "Why is Xodar given to Carter as a slave?");
+            assertTrue(out.contains("LLM answer to \"Why is Xodar given to Carter as a slave?\""), out);
+            assertTrue(out.contains("As punishment for being defeated by Carter."), out);
+            String prompt = llm.requests().get(0).lastUserContent();
+            assertTrue(prompt.contains("Xodar") && prompt.contains("Passages:"), "the retrieved passages are in the prompt");
+        }
+    }
+
+    @Test
     void badArgumentsAreNamed() {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> DemoServer.parse(new String[] {"--bolt-port", "x"}))
                 .getMessage().contains("--bolt-port"));

@@ -64,6 +64,35 @@ class LlmProceduresTest {
     }
 
     @Test
+    void terminateTransactionStopsALongLlmWait() throws Exception {
+        LLM.reset();
+        LLM.always().delay(20_000).reply("far too late");
+        java.util.concurrent.CompletableFuture<Throwable> failure = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                TestServer.rows("CALL rag.llm.chat([{role: 'user', content: 'slow question'}], {llm: $llm}) YIELD content RETURN content",
+                        Map.of("llm", Map.of("endpoint", LLM.endpoint(), "model", "m", "timeoutMs", 60_000L)));
+                return null;
+            } catch (Throwable t) {
+                return t;
+            }
+        });
+        String id = null;
+        for (int i = 0; i < 100 && id == null; i++) {
+            Thread.sleep(100);
+            List<Map<String, Object>> txs = TestServer.rows(
+                    "SHOW TRANSACTIONS YIELD transactionId, currentQuery WHERE currentQuery CONTAINS 'slow question' RETURN transactionId");
+            if (!txs.isEmpty() && !LLM.requests().isEmpty()) id = (String) txs.get(0).get("transactionId");
+        }
+        assertTrue(id != null, "the LLM call never started");
+        long t0 = System.nanoTime();
+        TestServer.rows("TERMINATE TRANSACTION $id", Map.of("id", id));
+        Throwable t = failure.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        assertTrue(t != null, "the call should fail once terminated");
+        assertTrue((System.nanoTime() - t0) / 1e6 < 5000, "stopped promptly");
+        assertEquals(1, LLM.requests().size(), "no retry after termination");
+    }
+
+    @Test
     void badMessagesAndFaultsAreNamed() {
         LLM.reset();
         LLM.always().status(500);

@@ -82,7 +82,7 @@ public final class ChunkSearch {
             double score = switch (cfg.mode()) {
                 case DENSE -> dense;
                 case BM25 -> s[1];
-                case HYBRID -> hybrid(denseRange.scale(dense), bm25Range.max > 0 ? bm25Range.scale(s[1]) : Double.NaN);
+                case HYBRID -> hybrid(denseRange.scale(dense), bm25Range.max() > 0 ? bm25Range.scale(s[1]) : Double.NaN);
                 case RRF -> 1.0 / (cfg.rrfK() + s[2]) + 1.0 / (cfg.rrfK() + s[3]);
             };
             Node n = e.getKey();
@@ -114,6 +114,10 @@ public final class ChunkSearch {
         public void add(double x) {
             min = Math.min(min, x);
             max = Math.max(max, x);
+        }
+
+        public double max() {
+            return max;
         }
 
         public double scale(double x) {
