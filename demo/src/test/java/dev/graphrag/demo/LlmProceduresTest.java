@@ -80,7 +80,7 @@ class LlmProceduresTest {
         for (int i = 0; i < 100 && id == null; i++) {
             Thread.sleep(100);
             List<Map<String, Object>> txs = TestServer.rows(
-                    "SHOW TRANSACTIONS YIELD transactionId, currentQuery WHERE currentQuery CONTAINS 'slow question' RETURN transactionId");
+                    "SHOW TRANSACTIONS YIELD transactionId, currentQuery WHERE currentQuery STARTS WITH 'CALL rag.llm.chat' RETURN transactionId");
             if (!txs.isEmpty() && !LLM.requests().isEmpty()) id = (String) txs.get(0).get("transactionId");
         }
         assertTrue(id != null, "the LLM call never started");
