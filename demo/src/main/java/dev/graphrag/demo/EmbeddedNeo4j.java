@@ -35,7 +35,8 @@ public final class EmbeddedNeo4j {
     public record Options(Path workDir, Path dataDir, String host, int boltPort, int httpPort) {}
 
     private static final List<String> OUR_CLASSES = List.of(
-            "dev.graphrag.procedures.RagProcedures", "dev.graphrag.procedures.LlmProcedures");
+            "dev.graphrag.procedures.RagProcedures", "dev.graphrag.procedures.LlmProcedures",
+            "dev.graphrag.procedures.AgragProcedures");
 
     private EmbeddedNeo4j() {}
 

@@ -57,6 +57,19 @@ public final class EmbeddingService implements AutoCloseable {
         return out;
     }
 
+    /**
+     * One model call per text: vectors that do not depend on what else is in the batch (int8 models scale
+     * activations per batch). For texts whose vectors decide structure through a threshold, e.g. synonym edges.
+     */
+    public float[][] embedEach(List<String> texts) {
+        float[][] out = new float[texts.size()][];
+        for (int i = 0; i < out.length; i++) {
+            checkText(texts.get(i));
+            out[i] = model.embedIds(new int[][] {model.tokenizer().encode(texts.get(i), maxLength())})[0];
+        }
+        return out;
+    }
+
     /** Texts already tokenised (ids without [CLS]/[SEP]): length-sorted batches, results in input order. */
     public float[][] embedTokenized(List<int[]> tokenIds) {
         int n = tokenIds.size();

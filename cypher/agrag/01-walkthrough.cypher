@@ -1,0 +1,26 @@
+// AGRAG walk-through, LLM-free: ingest, index, draw the reasoning subgraph, rank chunks.
+// In Neo4j Browser, the agrag.mcmi statement draws the subgraph (nodes + relationships).
+
+CALL rag.ingest([
+  {id: 'carter', text: 'John Carter fought beside Tars Tarkas on Barsoom. John Carter later married Dejah Thoris, the princess of Helium.'},
+  {id: 'helium', text: 'Helium is a city on Barsoom. Dejah Thoris is the granddaughter of Tardos Mors, the jeddak of Helium.'},
+  {id: 'tharks', text: 'Tars Tarkas is the jeddak of the Tharks. The Tharks are green Martians who live on Barsoom.'},
+  {id: 'xodar', text: 'Xodar is a dator of the First Born. Issus gave Xodar to John Carter as a slave after Carter defeated Xodar.'}
+], {corpus: 'agrag_demo'}) YIELD documentId, status RETURN documentId, status;
+
+CALL agrag.index({corpus: 'agrag_demo', relations: 'cooccurrence'})
+YIELD chunks, entities, facts, containsEdges, synonymEdges, llmCalls, ms
+RETURN chunks, entities, facts, containsEdges, synonymEdges, llmCalls, ms;
+
+CALL agrag.info({corpus: 'agrag_demo'}) YIELD corpus, version, entities, facts, projected
+RETURN corpus, version, entities, facts, projected;
+
+CALL agrag.mcmi('Who is the grandfather of the wife of John Carter?', {corpus: 'agrag_demo'})
+YIELD terminals, nodes, relationships, graphStrings, pathChunkIds, nodeCount, edgeCount, ratio
+RETURN terminals, nodes, relationships, graphStrings, pathChunkIds, nodeCount, edgeCount, ratio;
+
+CALL agrag.retrieve('Who is the grandfather of the wife of John Carter?', {corpus: 'agrag_demo', k: 3})
+YIELD rank, documentId, score, source RETURN rank, documentId, score, source;
+
+CALL agrag.retrieve('Who is the jeddak of the Tharks?', {corpus: 'agrag_demo', k: 2, mode: 'ppr'})
+YIELD rank, documentId, score, source RETURN rank, documentId, score, source;

@@ -1,0 +1,191 @@
+package dev.graphrag.demo;
+
+import dev.graphrag.core.llm.StandInLlm;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Relationship;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static dev.graphrag.demo.TestServer.assertFailsCleanly;
+import static dev.graphrag.demo.TestServer.count;
+import static dev.graphrag.demo.TestServer.rows;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** agrag.* end to end on the shared server: LLM-free, and with the stand-in LLM. */
+class AgragProceduresTest {
+    static final StandInLlm LLM = StandInLlm.start();
+
+    @AfterAll
+    static void stop() {
+        LLM.close();
+    }
+
+    static final List<Map<String, Object>> DOCS = List.of(
+            Map.of("id", "carter", "text", "John Carter fought beside Tars Tarkas on Barsoom. John Carter later married Dejah Thoris, the princess of Helium."),
+            Map.of("id", "helium", "text", "Helium is a city on Barsoom. Dejah Thoris is the granddaughter of Tardos Mors, the jeddak of Helium."),
+            Map.of("id", "tharks", "text", "Tars Tarkas is the jeddak of the Tharks. The Tharks are green Martians who live on Barsoom."),
+            Map.of("id", "xodar", "text", "Xodar is a dator of the First Born. Issus gave Xodar to John Carter as a slave after Carter defeated Xodar."));
+
+    static void ingest(String corpus, List<Map<String, Object>> docs) {
+        rows("CALL rag.ingest($docs, {corpus: $c})", Map.of("docs", docs, "c", corpus));
+    }
+
+    static Map<String, Object> index(String corpus) {
+        return rows("CALL agrag.index({corpus: $c, relations: 'cooccurrence'})", Map.of("c", corpus)).get(0);
+    }
+
+    @Test
+    void llmFreeIndexAndRetrieval() {
+        ingest("ag1", DOCS);
+        Map<String, Object> stats = index("ag1");
+        System.out.println("index: " + stats);
+        assertEquals(4L, stats.get("chunks"));
+        assertEquals(0L, stats.get("llmCalls"));
+        assertTrue((Long) stats.get("entities") > 5 && (Long) stats.get("facts") > 5, stats.toString());
+        assertEquals(stats.get("facts"), count("MATCH (:AgEntity {corpus:'ag1'})-[r:AG_REL]->() RETURN count(r)", Map.of()));
+        assertEquals(0, count("MATCH (:AgEntity {corpus:'ag1'})-[r:AG_REL]->() WHERE size(r.embedding) <> 384 OR r.evidence IS NULL RETURN count(r)", Map.of()));
+        Map<String, Object> info = rows("CALL agrag.info({corpus: 'ag1'})").get(0);
+        assertEquals(true, info.get("projected"));
+        assertEquals("cooccurrence", info.get("relations"));
+
+        Map<String, Object> m = rows("CALL agrag.mcmi('Who is the grandfather of the wife of John Carter?', {corpus: 'ag1'})").get(0);
+        System.out.println("mcmi: " + m);
+        @SuppressWarnings("unchecked") List<String> terminals = (List<String>) m.get("terminals");
+        @SuppressWarnings("unchecked") List<Node> nodes = (List<Node>) m.get("nodes");
+        @SuppressWarnings("unchecked") List<Relationship> rels = (List<Relationship>) m.get("relationships");
+        @SuppressWarnings("unchecked") List<String> graph = (List<String>) m.get("graphStrings");
+        assertFalse(terminals.isEmpty());
+        assertTrue(nodes.size() >= terminals.size());
+        assertEquals(((Long) m.get("edgeCount")).intValue(), rels.size());
+        assertFalse(graph.isEmpty());
+        assertTrue(graph.get(0).startsWith("(") && graph.get(0).contains(" [SEP] "), graph.toString());
+        assertTrue((Long) m.get("nodeCount") >= (Long) m.get("mcstNodeCount"));
+
+        for (String mode : List.of("mcmi", "hybrid", "ppr")) {
+            List<Map<String, Object>> hits = rows("CALL agrag.retrieve($q, {corpus: 'ag1', k: 3, mode: $m})",
+                    Map.of("q", "Who is the jeddak of the Tharks?", "m", mode));
+            System.out.println(mode + ": " + hits.stream().map(h -> h.get("documentId") + "/" + h.get("source")).toList());
+            assertEquals(3, hits.size(), mode);
+            assertEquals(3, hits.stream().map(h -> h.get("chunkId")).distinct().count());
+            assertTrue(hits.stream().anyMatch(h -> h.get("documentId").equals("tharks")), mode);
+        }
+        // GDS and the native engine agree
+        List<Object> gds = rows("CALL agrag.retrieve('Who is the jeddak of the Tharks?', {corpus: 'ag1', k: 4, mode: 'ppr', pprEngine: 'gds'}) YIELD chunkId RETURN chunkId")
+                .stream().map(r -> r.get("chunkId")).toList();
+        List<Object> nat = rows("CALL agrag.retrieve('Who is the jeddak of the Tharks?', {corpus: 'ag1', k: 4, mode: 'ppr', pprEngine: 'native'}) YIELD chunkId RETURN chunkId")
+                .stream().map(r -> r.get("chunkId")).toList();
+        assertEquals(gds, nat);
+    }
+
+    static Set<String> layer(String corpus) {
+        Set<String> out = new TreeSet<>();
+        rows("MATCH (e:AgEntity {corpus: $c}) RETURN e.name AS n", Map.of("c", corpus)).forEach(r -> out.add("E " + r.get("n")));
+        rows("MATCH (a:AgEntity {corpus: $c})-[r:AG_REL]->(b) RETURN r.subject + '|' + r.predicate + '|' + r.object + '|' + r.pprWeight AS f",
+                Map.of("c", corpus)).forEach(r -> out.add("F " + r.get("f")));
+        rows("MATCH (c:Chunk {corpus: $c})-[:AG_CONTAINS]->(e) RETURN c.documentId + ':' + c.index + '>' + e.name AS x", Map.of("c", corpus))
+                .forEach(r -> out.add("C " + r.get("x")));
+        rows("MATCH (a:AgEntity {corpus: $c})-[:AG_SYNONYM]->(b) RETURN a.name + '~' + b.name AS s", Map.of("c", corpus)).forEach(r -> out.add("S " + r.get("s")));
+        return out;
+    }
+
+    @Test
+    void incrementalIndexingEqualsARebuildAndDeletesFollow() {
+        ingest("inc", DOCS.subList(0, 2));
+        index("inc");
+        ingest("inc", DOCS.subList(2, 4));
+        index("inc");
+        ingest("full", DOCS);
+        index("full");
+        assertEquals(layer("full"), layer("inc"));
+        assertTrue(layer("inc").contains("E xodar"));
+        rows("CALL rag.delete(['xodar'], {corpus: 'inc'})");
+        index("inc");
+        ingest("three", DOCS.subList(0, 3));
+        index("three");
+        assertEquals(layer("three"), layer("inc"), "what only the deleted document supported is gone");
+        assertFalse(layer("inc").contains("E xodar"));
+    }
+
+    @Test
+    void withTheStandInLlmExtractionFilterAndAnswer() {
+        LLM.reset();
+        LLM.when(StandInLlm.lastUserContains("Reasoning subgraph")).replyJson(Map.of("thought", "Carter married Dejah Thoris, granddaughter of Tardos Mors.",
+                "answer", "Tardos Mors"));
+        LLM.when(StandInLlm.lastUserContains("Candidate facts")).replyJson(Map.of("fact", List.of(
+                List.of("john carter", "married", "dejah thoris"), List.of("dejah thoris", "granddaughter of", "tardos mors"))));
+        LLM.when(r -> r.lastUserContent().contains("Convert the paragraph") && r.lastUserContent().contains("Tardos Mors")).replyJson(Map.of("triples", List.of(
+                List.of("Dejah Thoris", "granddaughter of", "Tardos Mors"), List.of("Tardos Mors", "jeddak of", "Helium"), List.of("bad"))));
+        LLM.when(r -> r.lastUserContent().contains("Convert the paragraph") && r.lastUserContent().contains("married Dejah")).replyJson(Map.of("triples", List.of(
+                List.of("John Carter", "married", "Dejah Thoris"), List.of("John Carter", "fought beside", "Tars Tarkas"))));
+        LLM.when(StandInLlm.lastUserContains("Convert the paragraph")).replyJson(Map.of("triples", List.of()));
+        Map<String, Object> llm = Map.of("endpoint", LLM.endpoint(), "model", "stand-in");
+        ingest("agllm", DOCS);
+        Map<String, Object> stats = rows("CALL agrag.index({corpus: 'agllm', llm: $llm})", Map.of("llm", llm)).get(0);
+        assertEquals(4L, stats.get("llmCalls"));
+        assertEquals(4L, stats.get("facts"));
+        assertTrue((Long) stats.get("promptTokens") > 0);
+        // a second run reuses the stored triples: no LLM call
+        Map<String, Object> again = rows("CALL agrag.index({corpus: 'agllm', llm: $llm})", Map.of("llm", llm)).get(0);
+        assertEquals(0L, again.get("llmCalls"));
+        assertEquals(4L, again.get("facts"));
+
+        Map<String, Object> a = rows("CALL agrag.answer('Who is the grandfather of the wife of John Carter?', {corpus: 'agllm', llm: $llm, returnPrompt: true})",
+                Map.of("llm", llm)).get(0);
+        assertEquals("Tardos Mors", a.get("answer"));
+        assertEquals(2L, a.get("llmCalls"), "filter + answer");
+        assertEquals(true, a.get("usedGraph"));
+        String prompt = (String) a.get("prompt");
+        assertTrue(prompt.contains("(john carter [SEP] married [SEP] dejah thoris)"), prompt);
+        assertTrue(prompt.contains("Question: Who is the grandfather"), prompt);
+        assertTrue(prompt.contains("(dejah thoris [SEP] granddaughter of [SEP] tardos mors)"), prompt);
+        @SuppressWarnings("unchecked") List<String> cited = new ArrayList<>((List<String>) a.get("pathChunkIds"));
+        @SuppressWarnings("unchecked") List<String> retrieved = (List<String>) a.get("retrievedChunkIds");
+        cited.addAll(retrieved);
+        assertTrue(cited.contains("agllm:helium:0"), "the passage with the answer is cited: " + cited);
+        assertEquals(4, LLM.requests().stream().filter(r -> r.lastUserContent().contains("Convert the paragraph")).count(),
+                "each chunk was extracted once across both index runs");
+    }
+
+    @Test
+    void malformedTriplesFailCleanlyNamingTheChunk() {
+        LLM.reset();
+        LLM.always().reply("I cannot produce JSON today.");
+        ingest("agbad", DOCS.subList(0, 1));
+        assertFailsCleanly("CALL agrag.index({corpus: 'agbad', llm: $llm})", Map.of("llm", Map.of("endpoint", LLM.endpoint(), "model", "m")),
+                "agbad:carter:0", "unusable JSON");
+    }
+
+    @Test
+    void badInputIsNamed() {
+        ingest("agnot", DOCS.subList(0, 1));
+        assertFailsCleanly("CALL agrag.index({corpus: 'nowhere'})", Map.of(), "unknown corpus 'nowhere'");
+        assertFailsCleanly("CALL agrag.mcmi('x', {corpus: 'agnot'})", Map.of(), "has no AGRAG index yet");
+        assertFailsCleanly("CALL agrag.retrieve('x', {corpus: 'nowhere'})", Map.of(), "unknown corpus 'nowhere'");
+        assertFailsCleanly("CALL agrag.retrieve('', {corpus: 'agnot'})", Map.of(), "query must not be empty");
+        assertFailsCleanly("CALL agrag.retrieve('x', {corpus: 'agnot', k: 0})", Map.of(), "'k' must be between 1 and 1000");
+        assertFailsCleanly("CALL agrag.mcmi('x', {corpus: 'agnot', expansionRule: 'max'})", Map.of(), "'expansionRule' must be one of");
+        assertFailsCleanly("CALL agrag.index({corpus: 'agnot', relation: 'llm'})", Map.of(), "unknown config key 'relation'");
+        assertFailsCleanly("CALL agrag.index({corpus: 'agnot', relations: 'llm'})", Map.of(), "no LLM endpoint is configured");
+        assertFailsCleanly("CALL agrag.answer('x', {corpus: 'agnot'})", Map.of(), "no LLM endpoint is configured");
+        assertFailsCleanly("CALL agrag.drop({corpus: 'agnot'})", Map.of(), "has no AGRAG index yet");
+    }
+
+    @Test
+    void dropRemovesTheLayerOnly() {
+        ingest("agdrop", DOCS);
+        index("agdrop");
+        Map<String, Object> d = rows("CALL agrag.drop({corpus: 'agdrop'})").get(0);
+        assertTrue((Long) d.get("nodesDeleted") > 5);
+        assertEquals(0, count("MATCH (e:AgEntity {corpus: 'agdrop'}) RETURN count(e)", Map.of()));
+        assertEquals(4, count("MATCH (c:Chunk {corpus: 'agdrop'}) RETURN count(c)", Map.of()));
+        assertEquals(0, count("MATCH (m:AgMeta {corpus: 'agdrop'}) RETURN count(m)", Map.of()));
+    }
+}

@@ -1,0 +1,422 @@
+package dev.graphrag.agrag;
+
+import dev.graphrag.core.RagException;
+import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.lexical.LexicalGraph;
+import dev.graphrag.core.llm.ChatRequest;
+import dev.graphrag.core.llm.LlmClient;
+import dev.graphrag.core.llm.LlmConfig;
+import org.neo4j.graphdb.Direction;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Relationship;
+import org.neo4j.graphdb.Result;
+import org.neo4j.graphdb.Transaction;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.text.BreakIterator;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+/**
+ * agrag.index: derives the AGRAG layer from the corpus's current chunks and syncs the graph to it.
+ * The derived state is a function of the chunks (and of the LLM triples stored on each chunk once
+ * extracted), so an incremental run equals a rebuild, deleted documents take away what only they
+ * supported, and an interrupted run resumes: LLM triples are committed per batch and reused.
+ */
+public final class AgragIndexer {
+    /** agrag.index's result row. */
+    public record Stats(long chunks, long newChunks, long entities, long facts, long containsEdges, long synonymEdges, long failedChunks,
+                        long llmCalls, long promptTokens, long completionTokens, long ms) {}
+
+    static final String COOCCURS = "co-occurs with";
+    static final String TRIPLES = "agragTriples";
+    static final String TRIPLES_MODEL = "agragTriplesModel";
+
+    record ChunkRow(String id, String text) {}
+
+    record Fact(String s, String p, String o, String id, Set<String> chunkIds, String evidence) {
+        String text() {
+            return evidence != null ? evidence : s + " " + p + " " + o;
+        }
+    }
+
+    private final GraphDatabaseService db;
+    private final EmbeddingService embeddings;
+    private final LlmClient llm;
+    private final LlmConfig llmConfig;
+    private final Consumer<String> log;
+    private final BooleanSupplier cancelled;
+    private long llmCalls, promptTokens, completionTokens, failedChunks, newChunks;
+
+    public AgragIndexer(GraphDatabaseService db, EmbeddingService embeddings, LlmClient llm, LlmConfig llmConfig, Consumer<String> log,
+                        BooleanSupplier cancelled) {
+        this.db = db;
+        this.embeddings = embeddings;
+        this.llm = llm;
+        this.llmConfig = llmConfig;
+        this.log = log;
+        this.cancelled = cancelled;
+    }
+
+    public Stats index(AgragIndexConfig cfg) {
+        long t0 = System.nanoTime();
+        List<ChunkRow> chunks = new ArrayList<>();
+        try (Transaction tx = db.beginTx()) {
+            LexicalGraph.requireCorpus(tx, cfg.corpus());
+            try (Result r = tx.execute("MATCH (c:Chunk {corpus: $corpus}) RETURN c.id AS id, c.text AS text ORDER BY id", Map.of("corpus", cfg.corpus()))) {
+                while (r.hasNext()) {
+                    Map<String, Object> row = r.next();
+                    chunks.add(new ChunkRow((String) row.get("id"), (String) row.get("text")));
+                }
+            }
+        }
+        AgragGraph.setup(db, embeddings.dimensions());
+        // entity candidates with document frequencies over the corpus's current chunks
+        List<EntityStatistics.Terms> terms = new ArrayList<>(chunks.size());
+        Map<String, Integer> df = new HashMap<>();
+        for (ChunkRow c : chunks) {
+            EntityStatistics.Terms t = EntityStatistics.terms(c.text(), cfg.maxNgram());
+            terms.add(t);
+            for (String term : t.counts().keySet()) df.merge(term, 1, Integer::sum);
+        }
+        Map<String, List<String>> candidates = new LinkedHashMap<>();
+        for (int i = 0; i < chunks.size(); i++) {
+            List<String> vt = new ArrayList<>();
+            for (EntityStatistics.Candidate c : EntityStatistics.candidates(terms.get(i), df::get, chunks.size(), cfg.scoring(), cfg.entityThreshold())) {
+                if (vt.size() >= cfg.maxEntitiesPerChunk()) break;
+                vt.add(c.term());
+            }
+            candidates.put(chunks.get(i).id(), vt);
+        }
+        Map<String, List<List<String>>> triples = cfg.relations() == AgragIndexConfig.Relations.LLM
+                ? llmTriples(chunks, candidates, cfg) : cooccurrenceTriples(chunks, candidates, cfg);
+        // the desired layer
+        Map<String, Fact> facts = new LinkedHashMap<>();
+        Map<String, Set<String>> contains = new LinkedHashMap<>();
+        Map<String, Integer> occurrences = new HashMap<>();
+        for (ChunkRow c : chunks) {
+            Set<String> linked = new TreeSet<>();
+            for (List<String> t : triples.getOrDefault(c.id(), List.of())) {
+                String s = EntityStatistics.norm(t.get(0)), p = EntityStatistics.norm(t.get(1)), o = EntityStatistics.norm(t.get(2));
+                if (s.isEmpty() || o.isEmpty() || s.equals(o)) continue;
+                String evidence = t.size() > 3 ? t.get(3) : null;
+                String key = s + "|" + p + "|" + o;
+                Fact f = facts.computeIfAbsent(key, k -> new Fact(s, p, o, md5(k), new TreeSet<>(), evidence));
+                f.chunkIds().add(c.id());
+                occurrences.merge(key, 1, Integer::sum);
+                linked.add(s);
+                linked.add(o);
+            }
+            contains.put(c.id(), linked);
+        }
+        Set<String> entities = new TreeSet<>();
+        for (Fact f : facts.values()) {
+            entities.add(f.s());
+            entities.add(f.o());
+        }
+        if (cancelled.getAsBoolean()) throw new RagException("agrag.index: terminated before writing the graph");
+        long synonyms = sync(cfg, entities, facts, occurrences, contains);
+        long containsEdges = contains.values().stream().mapToLong(Set::size).sum();
+        try (Transaction tx = db.beginTx()) {
+            Node meta = tx.findNode(AgragGraph.META, "corpus", cfg.corpus());
+            if (meta == null) {
+                meta = tx.createNode(AgragGraph.META);
+                meta.setProperty("corpus", cfg.corpus());
+            }
+            meta.setProperty("version", ((Number) meta.getProperty("version", 0L)).longValue() + 1);
+            meta.setProperty("relations", cfg.relations().name().toLowerCase(Locale.ROOT));
+            meta.setProperty("embeddingModel", embeddings.modelName());
+            meta.setProperty("chunks", (long) chunks.size());
+            meta.setProperty("entities", (long) entities.size());
+            meta.setProperty("facts", (long) facts.size());
+            meta.setProperty("containsEdges", containsEdges);
+            meta.setProperty("indexedAt", ZonedDateTime.now());
+            tx.commit();
+        }
+        if (cfg.project()) AgragProjection.project(db, cfg.corpus());
+        return new Stats(chunks.size(), newChunks, entities.size(), facts.size(), containsEdges, synonyms, failedChunks, llmCalls,
+                promptTokens, completionTokens, (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /** Entity pairs named in one sentence, the sentence kept as evidence (zero LLM calls). */
+    static Map<String, List<List<String>>> cooccurrenceTriples(List<ChunkRow> chunks, Map<String, List<String>> candidates, AgragIndexConfig cfg) {
+        Map<String, List<List<String>>> out = new HashMap<>();
+        for (ChunkRow c : chunks) {
+            List<String> vt = candidates.get(c.id());
+            List<List<String>> ts = new ArrayList<>();
+            BreakIterator it = BreakIterator.getSentenceInstance(Locale.ROOT);
+            it.setText(c.text());
+            int start = it.first();
+            for (int end = it.next(); end != BreakIterator.DONE; start = end, end = it.next()) {
+                String sentence = c.text().substring(start, end).trim();
+                Set<String> grams = EntityStatistics.terms(sentence, cfg.maxNgram()).counts().keySet();
+                List<String> present = new ArrayList<>();
+                for (String v : vt) if (grams.contains(v)) present.add(v);
+                // a phrase and its own sub-phrase are one mention, not a relation
+                present.removeIf(a -> present.stream().anyMatch(b -> !b.equals(a) && (" " + b + " ").contains(" " + a + " ")));
+                for (int i = 0; i < present.size(); i++) {
+                    for (int j = i + 1; j < present.size(); j++) {
+                        String a = present.get(i), b = present.get(j);
+                        String evidence = sentence.length() > 500 ? sentence.substring(0, 500) : sentence;
+                        ts.add(List.of(a.compareTo(b) < 0 ? a : b, COOCCURS, a.compareTo(b) < 0 ? b : a, evidence));
+                    }
+                }
+            }
+            out.put(c.id(), ts);
+        }
+        return out;
+    }
+
+    /** LLM triples, extracted once per chunk and stored on it (committed per batch, so an interrupted run resumes). */
+    private Map<String, List<List<String>>> llmTriples(List<ChunkRow> chunks, Map<String, List<String>> candidates, AgragIndexConfig cfg) {
+        if (llm == null || llmConfig == null) throw new RagException("agrag.index: relations 'llm' needs an LLM: " + LlmConfig.HOW_TO_CONFIGURE);
+        Map<String, List<List<String>>> out = new HashMap<>();
+        List<ChunkRow> todo = new ArrayList<>();
+        try (Transaction tx = db.beginTx()) {
+            for (ChunkRow c : chunks) {
+                Node n = tx.findNode(LexicalGraph.CHUNK, "id", c.id());
+                if (n.hasProperty(TRIPLES) && llmConfig.model().equals(n.getProperty(TRIPLES_MODEL, null))) {
+                    out.put(c.id(), decode((String[]) n.getProperty(TRIPLES)));
+                } else {
+                    todo.add(c);
+                }
+            }
+        }
+        Map<String, List<List<String>>> pending = new LinkedHashMap<>();
+        for (ChunkRow c : todo) {
+            if (cancelled.getAsBoolean()) throw new RagException("agrag.index: terminated after extracting " + newChunks + " chunks");
+            try {
+                LlmClient.JsonReply reply = llm.chatJson(llmConfig, ChatRequest.of("agrag.index relation extraction",
+                                AgragPrompts.relationExtraction(c.text(), candidates.get(c.id()))),
+                        j -> AgragPrompts.triples(j, "triples") == null ? "it has no \"triples\" list" : null, true, cancelled);
+                account(reply);
+                List<List<String>> ts = AgragPrompts.triples(reply.json(), "triples");
+                out.put(c.id(), ts);
+                pending.put(c.id(), ts);
+                newChunks++;
+            } catch (RagException e) {
+                if (e.getMessage().contains("cancelled") || !cfg.skipExtractionErrors()) {
+                    store(pending);
+                    throw new RagException("agrag.index: relation extraction failed for chunk " + c.id() + " (the AGRAG layer was not changed;"
+                            + " triples of the chunks done so far are kept for the next run): " + e.getMessage());
+                }
+                failedChunks++;
+                log.accept("agrag.index: chunk " + c.id() + " got no triples: " + e.getMessage());
+                out.put(c.id(), List.of());
+            }
+            if (pending.size() >= 20) store(pending);
+        }
+        store(pending);
+        return out;
+    }
+
+    private void account(LlmClient.JsonReply reply) {
+        llmCalls += reply.response().calls();
+        promptTokens += reply.response().promptTokens();
+        completionTokens += reply.response().completionTokens();
+    }
+
+    private void store(Map<String, List<List<String>>> pending) {
+        if (pending.isEmpty()) return;
+        try (Transaction tx = db.beginTx()) {
+            for (Map.Entry<String, List<List<String>>> e : pending.entrySet()) {
+                Node n = tx.findNode(LexicalGraph.CHUNK, "id", e.getKey());
+                if (n == null) continue;
+                n.setProperty(TRIPLES, encode(e.getValue()));
+                n.setProperty(TRIPLES_MODEL, llmConfig.model());
+            }
+            tx.commit();
+        }
+        pending.clear();
+    }
+
+    static String[] encode(List<List<String>> triples) {
+        return triples.stream().map(t -> String.join("\u001f", t)).toArray(String[]::new);
+    }
+
+    static List<List<String>> decode(String[] stored) {
+        List<List<String>> out = new ArrayList<>();
+        for (String s : stored) {
+            String[] p = s.split("\u001f", -1);
+            if (p.length == 3) out.add(List.of(p));
+        }
+        return out;
+    }
+
+    /** Makes the stored layer equal to the desired one; returns the number of synonym edges. */
+    private long sync(AgragIndexConfig cfg, Set<String> entities, Map<String, Fact> facts, Map<String, Integer> occurrences,
+                      Map<String, Set<String>> contains) {
+        String corpus = cfg.corpus();
+        Map<String, String> existingEntities = new HashMap<>(); // name -> elementId
+        Map<String, String> existingFacts = new HashMap<>(); // factId -> elementId
+        try (Transaction tx = db.beginTx()) {
+            tx.findNodes(AgragGraph.ENTITY, "corpus", corpus).forEachRemaining(n -> existingEntities.put((String) n.getProperty("name"), n.getElementId()));
+            try (Result r = tx.execute("MATCH (:AgEntity {corpus: $c})-[r:AG_REL]->() RETURN r.factId AS id, elementId(r) AS eid", Map.of("c", corpus))) {
+                while (r.hasNext()) {
+                    Map<String, Object> row = r.next();
+                    existingFacts.put((String) row.get("id"), (String) row.get("eid"));
+                }
+            }
+        }
+        Batch batch = new Batch();
+        // stale facts, then stale entities (with their edges)
+        Set<String> wantedFacts = new java.util.HashSet<>();
+        for (Fact f : facts.values()) wantedFacts.add(f.id());
+        for (Map.Entry<String, String> e : existingFacts.entrySet()) {
+            if (!wantedFacts.contains(e.getKey())) batch.run(tx -> tx.getRelationshipByElementId(e.getValue()).delete());
+        }
+        for (Map.Entry<String, String> e : existingEntities.entrySet()) {
+            if (!entities.contains(e.getKey())) {
+                batch.run(tx -> {
+                    Node n = tx.getNodeByElementId(e.getValue());
+                    n.getRelationships().forEach(Relationship::delete);
+                    n.delete();
+                });
+            }
+        }
+        batch.commit();
+        // new entities with embeddings
+        List<String> newEntities = entities.stream().filter(n -> !existingEntities.containsKey(n)).toList();
+        // one at a time: synonym edges hinge on a threshold, so vectors must not depend on batch neighbours
+        float[][] entityVectors = embeddings.embedEach(newEntities);
+        Map<String, String> entityIds = new HashMap<>(existingEntities);
+        entityIds.keySet().retainAll(entities);
+        for (int i = 0; i < newEntities.size(); i++) {
+            String name = newEntities.get(i);
+            float[] v = entityVectors[i];
+            batch.run(tx -> {
+                Node n = tx.createNode(AgragGraph.ENTITY);
+                n.setProperty("corpus", corpus);
+                n.setProperty("name", name);
+                n.setProperty("key", AgragGraph.entityKey(corpus, name));
+                n.setProperty("embedding", v);
+                entityIds.put(name, n.getElementId());
+            });
+        }
+        batch.commit();
+        // new facts with embeddings (distinct texts embedded once), changed weights updated
+        Set<String> existingFactIds = existingFacts.keySet();
+        List<Fact> newFacts = facts.values().stream().filter(f -> !existingFactIds.contains(f.id())).toList();
+        List<String> texts = new ArrayList<>(new LinkedHashSet<>(newFacts.stream().map(Fact::text).toList()));
+        float[][] textVectors = texts.isEmpty() ? new float[0][] : embeddings.embedAll(texts, false);
+        Map<String, float[]> byText = new HashMap<>();
+        for (int i = 0; i < texts.size(); i++) byText.put(texts.get(i), textVectors[i]);
+        for (Fact f : facts.values()) {
+            String key = f.s() + "|" + f.p() + "|" + f.o();
+            long weight = occurrences.get(key);
+            String[] chunkIds = f.chunkIds().toArray(new String[0]);
+            if (existingFactIds.contains(f.id())) {
+                String eid = existingFacts.get(f.id());
+                batch.run(tx -> {
+                    Relationship r = tx.getRelationshipByElementId(eid);
+                    r.setProperty("pprWeight", (double) weight);
+                    r.setProperty("chunkIds", chunkIds);
+                });
+            } else {
+                float[] v = byText.get(f.text());
+                batch.run(tx -> {
+                    Relationship r = tx.getNodeByElementId(entityIds.get(f.s())).createRelationshipTo(tx.getNodeByElementId(entityIds.get(f.o())), AgragGraph.REL);
+                    r.setProperty("factId", f.id());
+                    r.setProperty("subject", f.s());
+                    r.setProperty("predicate", f.p());
+                    r.setProperty("object", f.o());
+                    r.setProperty("text", f.text());
+                    if (f.evidence() != null) r.setProperty("evidence", f.evidence());
+                    r.setProperty("embedding", v);
+                    r.setProperty("pprWeight", (double) weight);
+                    r.setProperty("chunkIds", chunkIds);
+                });
+            }
+        }
+        batch.commit();
+        // chunk -> entity edges
+        for (Map.Entry<String, Set<String>> e : contains.entrySet()) {
+            batch.run(tx -> {
+                Node chunk = tx.findNode(LexicalGraph.CHUNK, "id", e.getKey());
+                Set<String> want = new TreeSet<>(e.getValue());
+                for (Relationship r : chunk.getRelationships(Direction.OUTGOING, AgragGraph.CONTAINS)) {
+                    String name = (String) r.getEndNode().getProperty("name");
+                    if (!want.remove(name)) r.delete();
+                }
+                for (String name : want) {
+                    chunk.createRelationshipTo(tx.getNodeByElementId(entityIds.get(name)), AgragGraph.CONTAINS).setProperty("pprWeight", 1.0);
+                }
+            });
+        }
+        batch.commit();
+        // synonyms of the new entities through the entity vector index
+        for (int i = 0; i < newEntities.size() && cfg.maxSynonymsPerNode() > 0; i++) {
+            String name = newEntities.get(i);
+            if (name.replace(" ", "").length() <= 2) continue;
+            float[] v = entityVectors[i];
+            batch.run(tx -> {
+                Node u = tx.getNodeByElementId(entityIds.get(name));
+                try (Result r = tx.execute("CALL db.index.vector.queryNodes($index, $k, $v) YIELD node, score "
+                                + "WHERE node.corpus = $corpus AND node <> $u RETURN node, score",
+                        Map.of("index", AgragGraph.ENTITY_INDEX, "k", cfg.maxSynonymsPerNode() + 1, "v", v, "corpus", corpus, "u", u))) {
+                    while (r.hasNext()) {
+                        Map<String, Object> row = r.next();
+                        double cos = 2 * ((Number) row.get("score")).doubleValue() - 1;
+                        if (!(cos > cfg.synonymThreshold())) break;
+                        Node w = (Node) row.get("node");
+                        String other = (String) w.getProperty("name");
+                        if (other.replace(" ", "").length() <= 2) continue;
+                        Node lo = name.compareTo(other) < 0 ? u : w, hi = lo == u ? w : u;
+                        boolean exists = false;
+                        for (Relationship s : lo.getRelationships(Direction.OUTGOING, AgragGraph.SYNONYM)) exists |= s.getEndNode().equals(hi);
+                        if (!exists) {
+                            Relationship s = lo.createRelationshipTo(hi, AgragGraph.SYNONYM);
+                            s.setProperty("similarity", cos);
+                            s.setProperty("pprWeight", cos);
+                        }
+                    }
+                }
+            });
+        }
+        batch.commit();
+        try (Transaction tx = db.beginTx(); Result r = tx.execute("MATCH (a:AgEntity {corpus: $c})-[s:AG_SYNONYM]->() RETURN count(s) AS n", Map.of("c", corpus))) {
+            return ((Number) r.next().get("n")).longValue();
+        }
+    }
+
+    /** Write work committed every few thousand operations. */
+    private final class Batch {
+        private final List<java.util.function.Consumer<Transaction>> ops = new ArrayList<>();
+
+        void run(java.util.function.Consumer<Transaction> op) {
+            ops.add(op);
+            if (ops.size() >= 2000) commit();
+        }
+
+        void commit() {
+            if (ops.isEmpty()) return;
+            if (cancelled.getAsBoolean()) throw new RagException("agrag.index: terminated while writing; run it again to finish");
+            try (Transaction tx = db.beginTx()) {
+                for (var op : ops) op.accept(tx);
+                tx.commit();
+            }
+            ops.clear();
+        }
+    }
+
+    static String md5(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

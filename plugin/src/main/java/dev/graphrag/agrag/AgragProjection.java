@@ -1,0 +1,81 @@
+package dev.graphrag.agrag;
+
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.Result;
+import org.neo4j.graphdb.Transaction;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The corpus's GDS projection for PPR (spec §4.3): entities and chunks, AG_REL/AG_SYNONYM/AG_CONTAINS
+ * undirected with pprWeight, rebuilt after each index so it is current and warm for queries. Without GDS
+ * installed the plugin runs the same PPR natively.
+ */
+public final class AgragProjection {
+    private AgragProjection() {}
+
+    public static boolean gdsAvailable(GraphDatabaseService db) {
+        try (Transaction tx = db.beginTx();
+             Result r = tx.execute("SHOW PROCEDURES YIELD name WHERE name = 'gds.pageRank.stream' RETURN count(*) AS n")) {
+            return ((Number) r.next().get("n")).longValue() > 0;
+        }
+    }
+
+    /** Drops and re-creates the projection; false when GDS is not installed. */
+    public static boolean project(GraphDatabaseService db, String corpus) {
+        if (!gdsAvailable(db)) return false;
+        String name = AgragGraph.projectionName(corpus);
+        try (Transaction tx = db.beginTx()) {
+            consume(tx.execute("CALL gds.graph.drop($name, false) YIELD graphName RETURN graphName", Map.of("name", name)));
+            consume(tx.execute("""
+                    MATCH (s)-[r:AG_REL|AG_SYNONYM|AG_CONTAINS]->(t)
+                    WHERE s.corpus = $corpus AND t.corpus = $corpus
+                    WITH gds.graph.project($name, s, t, {relationshipProperties: {pprWeight: coalesce(r.pprWeight, 1.0)}},
+                                           {undirectedRelationshipTypes: ['*']}) AS g
+                    RETURN g.nodeCount AS nodes""", Map.of("corpus", corpus, "name", name)));
+            tx.commit();
+        }
+        return true;
+    }
+
+    public static void drop(GraphDatabaseService db, String corpus) {
+        if (!gdsAvailable(db)) return;
+        try (Transaction tx = db.beginTx()) {
+            consume(tx.execute("CALL gds.graph.drop($name, false) YIELD graphName RETURN graphName", Map.of("name", AgragGraph.projectionName(corpus))));
+            tx.commit();
+        }
+    }
+
+    /** PPR through GDS in the caller's transaction: node element id -> raw score; re-projects when the projection is missing. */
+    public static Map<Long, Double> pageRank(Transaction tx, String corpus, List<Long> sourceNodeIds, double damping, double tolerance,
+                                             int maxIterations, boolean weighted) {
+        String name = AgragGraph.projectionName(corpus);
+        Map<Long, Double> out = new HashMap<>();
+        Map<String, Object> config = new HashMap<>(Map.of("sourceNodes", sourceNodeIds, "dampingFactor", damping, "tolerance", tolerance,
+                "maxIterations", maxIterations));
+        if (weighted) config.put("relationshipWeightProperty", "pprWeight");
+        try (Result r = tx.execute("CALL gds.pageRank.stream($name, $config) YIELD nodeId, score RETURN nodeId, score",
+                Map.of("name", name, "config", config))) {
+            while (r.hasNext()) {
+                Map<String, Object> row = r.next();
+                out.put(((Number) row.get("nodeId")).longValue(), ((Number) row.get("score")).doubleValue());
+            }
+        }
+        return out;
+    }
+
+    /** A nested query runs only as far as its result is read. */
+    private static void consume(Result r) {
+        try (r) {
+            while (r.hasNext()) r.next();
+        }
+    }
+
+    public static boolean exists(Transaction tx, String corpus) {
+        try (Result r = tx.execute("CALL gds.graph.exists($name) YIELD exists RETURN exists", Map.of("name", AgragGraph.projectionName(corpus)))) {
+            return (Boolean) r.next().get("exists");
+        }
+    }
+}

@@ -1,0 +1,285 @@
+package dev.graphrag.agrag;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.graphrag.core.RagException;
+import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.lexical.LexicalGraph;
+import dev.graphrag.core.llm.ChatRequest;
+import dev.graphrag.core.llm.ChatResponse;
+import dev.graphrag.core.llm.LlmClient;
+import dev.graphrag.core.llm.LlmConfig;
+import dev.graphrag.core.search.ChunkSearch;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Relationship;
+import org.neo4j.graphdb.Transaction;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+
+/** AGRAG retrieval (spec §2.3-2.5) over the cached snapshot of a corpus, in the caller's READ transaction. */
+public final class AgragRetriever {
+    private static final Cache<String, AgragSnapshot> SNAPSHOTS = Caffeine.newBuilder().maximumSize(16).build();
+
+    /** The MCMI subgraph and everything about it. */
+    public record Subgraph(List<String> terminals, List<Node> nodes, List<Relationship> relationships, List<String> pathChunkIds,
+                           List<String> graphStrings, List<List<String>> facts, int mcstNodeCount, int mcstEdgeCount, int nodeCount,
+                           int edgeCount, double ratio, int expansions, boolean usedPseudo, double[] hybrid, double[] influence,
+                           long llmCalls, long promptTokens, long completionTokens, long ms) {}
+
+    /** One ranked chunk of agrag.retrieve. source: graph (on the MCMI subgraph), hybrid or ppr. */
+    public record RankedChunk(long rank, String chunkId, String documentId, String text, double score, String source) {}
+
+    /** agrag.answer's result. */
+    public record Answer(String answer, String thought, List<String> graphStrings, List<List<String>> facts, List<String> pathChunkIds,
+                         List<String> retrievedChunkIds, boolean usedGraph, String prompt, long llmCalls, long promptTokens,
+                         long completionTokens, long ms) {}
+
+    private final Transaction tx;
+    private final EmbeddingService embeddings;
+    private final LlmClient llm;
+    private final LlmConfig llmConfig;
+    private final BooleanSupplier cancelled;
+    private final String databaseName;
+
+    public AgragRetriever(Transaction tx, String databaseName, EmbeddingService embeddings, LlmClient llm, LlmConfig llmConfig, BooleanSupplier cancelled) {
+        this.tx = tx;
+        this.databaseName = databaseName;
+        this.embeddings = embeddings;
+        this.llm = llm;
+        this.llmConfig = llmConfig;
+        this.cancelled = cancelled;
+    }
+
+    private AgragSnapshot snapshot(String corpus) {
+        LexicalGraph.requireCorpus(tx, corpus);
+        Node meta = AgragGraph.requireIndexed(tx, corpus);
+        long version = ((Number) meta.getProperty("version", 0L)).longValue();
+        String key = databaseName + "/" + corpus + "/" + version;
+        return SNAPSHOTS.get(key, k -> AgragSnapshot.load(tx, corpus, version));
+    }
+
+    public Subgraph mcmi(String query, AgragQueryConfig cfg) {
+        long t0 = System.nanoTime();
+        ChunkSearch.checkQuery("agrag", query);
+        AgragSnapshot g = snapshot(cfg.corpus());
+        float[] q = embeddings.embed(query);
+        long[] tokens = new long[3];
+        // B1: fact mapping
+        List<Integer> ranked = new ArrayList<>();
+        double[] factSim = new double[g.facts.size()];
+        for (int i = 0; i < factSim.length; i++) {
+            float[] v = g.facts.get(i).vec();
+            factSim[i] = v == null ? 0 : EmbeddingService.cosine(q, v);
+            ranked.add(i);
+        }
+        ranked.sort(Comparator.<Integer>comparingDouble(i -> -factSim[i]).thenComparingInt(i -> i));
+        List<Integer> raw = ranked.subList(0, Math.min(cfg.factTopK(), ranked.size()));
+        List<Integer> kept = raw;
+        // B2: the LLM triple filter
+        if (cfg.filter() && !raw.isEmpty()) {
+            if (llm == null || llmConfig == null) throw new RagException("agrag: filter needs an LLM: " + LlmConfig.HOW_TO_CONFIGURE);
+            List<List<String>> candidates = new ArrayList<>();
+            for (int i : raw) candidates.add(List.of(g.facts.get(i).s(), g.facts.get(i).p(), g.facts.get(i).o()));
+            LlmClient.JsonReply reply = llm.chatJson(llmConfig, ChatRequest.of("agrag triple filter", AgragPrompts.tripleFilter(query, candidates)),
+                    j -> AgragPrompts.triples(j, "fact") == null ? "it has no \"fact\" list" : null, true, cancelled);
+            account(tokens, reply.response());
+            List<Integer> mapped = FactMatcher.map(AgragPrompts.triples(reply.json(), "fact"), candidates, FactMatcher.DEFAULT_MIN_SIMILARITY, cfg.factTopK());
+            kept = mapped.stream().map(raw::get).toList();
+        }
+        List<List<String>> facts = new ArrayList<>();
+        Set<Integer> terminals = new LinkedHashSet<>();
+        for (int i : kept) {
+            AgragSnapshot.FactEdge f = g.facts.get(i);
+            facts.add(List.of(f.s(), f.p(), f.o()));
+            terminals.add(f.u());
+            terminals.add(f.v());
+        }
+        // §2.4 hybrid scores of every chunk, used for costs and for retrieval
+        double[] hybrid = hybridScores(g, query, q, cfg);
+        double[] s = influence(g, terminals, cfg);
+        if (terminals.isEmpty()) {
+            return new Subgraph(List.of(), List.of(), List.of(), List.of(), List.of(), facts, 0, 0, 0, 0, Double.POSITIVE_INFINITY, 0, false,
+                    hybrid, s, tokens[0], tokens[1], tokens[2], (System.nanoTime() - t0) / 1_000_000);
+        }
+        // B5: costs
+        CostGraph cg = new CostGraph(g.nodeCount());
+        EdgeCosts f = cfg.costMode();
+        for (int i = 0; i < g.facts.size(); i++) {
+            AgragSnapshot.FactEdge e = g.facts.get(i);
+            cg.add(e.u(), e.v(), e.vec() == null ? f.unknown() : f.cost(factSim[i]), CostGraph.EdgeType.REL, e.s(), e.p(), e.o(), e.relId());
+        }
+        double[] entitySim = new double[g.entityCount];
+        for (int i = 0; i < g.entityCount; i++) entitySim[i] = EmbeddingService.cosine(q, g.entityVecs.get(i));
+        for (AgragSnapshot.PlainEdge e : g.synonyms) {
+            cg.add(e.u(), e.v(), f.synonym(entitySim[e.u()], entitySim[e.v()]), CostGraph.EdgeType.SYNONYM, null, null, null, e.relId());
+        }
+        for (AgragSnapshot.PlainEdge e : g.contains) {
+            cg.add(e.u(), e.v(), f.cost(hybrid[e.u() - g.entityCount]), CostGraph.EdgeType.CONTAINS, null, null, null, e.relId());
+        }
+        for (int c = 0; c < g.chunkCount(); c++) cg.add(g.pseudo(), g.entityCount + c, EdgeCosts.PSEUDO_COST, CostGraph.EdgeType.PSEUDO);
+        // B6-B8
+        SteinerTree.Tree tree = SteinerTree.mehlhorn(cg, terminals);
+        McmiExpansion.Result r = McmiExpansion.expand(cg, s, tree, cfg.expansionRule(), cfg.expansion(), cfg.maxExpansions(), cfg.inducedOutput(), g.pseudo());
+        Set<Integer> nodes = new LinkedHashSet<>(r.nodes());
+        nodes.remove(g.pseudo());
+        SubgraphText.Rendered text = SubgraphText.render(nodes, r.output(), s, g::isEntity, i -> g.names.get(i));
+        List<String> terminalNames = terminals.stream().map(g.names::get).toList();
+        List<Node> nodeList = new ArrayList<>();
+        for (int v : nodes) nodeList.add(nodeOf(g, v));
+        List<Relationship> rels = new ArrayList<>();
+        for (CostGraph.Edge e : r.output()) if (e.ref() >= 0) rels.add(relationship(e.ref()));
+        List<String> pathChunks = text.pathChunks().stream().map(i -> g.chunkIds.get(i - g.entityCount)).toList();
+        boolean usedPseudo = r.nodes().contains(g.pseudo());
+        int mcstNodes = (int) r.mcstNodes().stream().filter(v -> v != g.pseudo()).count();
+        int mcstEdges = (int) r.mcstEdges().stream().filter(e -> e.type() != CostGraph.EdgeType.PSEUDO).count();
+        return new Subgraph(terminalNames, nodeList, rels, pathChunks, text.graphStrings(), facts, mcstNodes, mcstEdges,
+                nodes.size(), r.output().size(), r.ratio(), r.expansions(), usedPseudo, hybrid, s, tokens[0], tokens[1], tokens[2],
+                (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    @SuppressWarnings("deprecation")
+    private Node nodeOf(AgragSnapshot g, int v) {
+        return tx.getNodeById(g.nodeIds.get(v));
+    }
+
+    @SuppressWarnings("deprecation")
+    private Relationship relationship(long id) {
+        return tx.getRelationshipById(id);
+    }
+
+    /** PPR influence (B4): GDS when installed and projected, else native; normalised, chunks scaled by the passage factor. */
+    private double[] influence(AgragSnapshot g, Set<Integer> terminals, AgragQueryConfig cfg) {
+        double[] s = new double[g.nodeCount()];
+        if (terminals.isEmpty()) return s;
+        boolean gds = cfg.pprEngine() != AgragQueryConfig.PprEngine.NATIVE && AgragProjectionCheck.usable(tx, cfg.corpus());
+        if (cfg.pprEngine() == AgragQueryConfig.PprEngine.GDS && !gds) {
+            throw new RagException("agrag: pprEngine 'gds' but GDS is not installed or the corpus is not projected (CALL agrag.index)");
+        }
+        if (gds) {
+            List<Long> sources = terminals.stream().map(g.nodeIds::get).toList();
+            Map<Long, Double> raw = AgragProjection.pageRank(tx, cfg.corpus(), sources, cfg.damping(), cfg.tolerance(), cfg.maxIterations(), cfg.pprWeighted());
+            double sum = 0;
+            for (Map.Entry<Long, Double> e : raw.entrySet()) {
+                Integer i = g.indexOfNodeId.get(e.getKey());
+                if (i != null) {
+                    s[i] = e.getValue();
+                    sum += e.getValue();
+                }
+            }
+            if (sum > 0) for (int i = 0; i < s.length; i++) s[i] /= sum;
+        } else {
+            s = g.pageRank(terminals.stream().mapToInt(Integer::intValue).toArray(), cfg.damping(), cfg.tolerance(), cfg.maxIterations(), cfg.pprWeighted());
+        }
+        for (int c = 0; c < g.chunkCount(); c++) s[g.entityCount + c] *= cfg.passageScoreFactor();
+        return s;
+    }
+
+    private double[] hybridScores(AgragSnapshot g, String query, float[] q, AgragQueryConfig cfg) {
+        double[] dense = new double[g.chunkCount()];
+        for (int c = 0; c < dense.length; c++) dense[c] = EmbeddingService.cosine(q, g.chunkVecs.get(c));
+        double[] bm25 = new double[g.chunkCount()];
+        if (!cfg.denseOnly()) {
+            Map<Node, Double> hits = new ChunkSearch(tx, embeddings).bm25(query, cfg.corpus(), Math.max(1, g.chunkCount()));
+            for (Map.Entry<Node, Double> e : hits.entrySet()) {
+                Integer idx = g.indexOfChunk.get((String) e.getKey().getProperty("id"));
+                if (idx != null) bm25[idx - g.entityCount] = e.getValue();
+            }
+        }
+        return HybridScores.compute(dense, bm25, cfg.denseOnly());
+    }
+
+    /** agrag.retrieve: chunks by mode. mcmi = path chunks by influence, then hybrid; hybrid = §2.4; ppr = PPR over passages. */
+    public List<RankedChunk> retrieve(String query, AgragQueryConfig cfg) {
+        Subgraph sg = mcmi(query, cfg);
+        AgragSnapshot g = snapshot(cfg.corpus());
+        double[] score = new double[g.chunkCount()];
+        String[] source = new String[g.chunkCount()];
+        Set<Integer> taken = new LinkedHashSet<>();
+        if (cfg.mode() == AgragQueryConfig.RetrieveMode.MCMI) {
+            for (String id : sg.pathChunkIds()) {
+                int c = g.indexOfChunk.get(id) - g.entityCount;
+                if (taken.add(c)) {
+                    score[c] = sg.influence()[c + g.entityCount];
+                    source[c] = "graph";
+                }
+            }
+        }
+        double[] base;
+        String label;
+        if (cfg.mode() == AgragQueryConfig.RetrieveMode.PPR && !sg.terminals().isEmpty()) {
+            base = new double[g.chunkCount()];
+            for (int c = 0; c < base.length; c++) base[c] = sg.influence()[c + g.entityCount];
+            label = "ppr";
+        } else {
+            base = sg.hybrid();
+            label = "hybrid";
+        }
+        List<Integer> rest = new ArrayList<>();
+        for (int c = 0; c < base.length; c++) if (!taken.contains(c)) rest.add(c);
+        rest.sort(Comparator.<Integer>comparingDouble(c -> -base[c]).thenComparingInt(c -> c));
+        for (int c : rest) {
+            if (taken.size() >= cfg.k()) break;
+            taken.add(c);
+            score[c] = base[c];
+            source[c] = label;
+        }
+        List<RankedChunk> out = new ArrayList<>();
+        long rank = 0;
+        for (int c : taken) {
+            if (rank >= cfg.k()) break;
+            String id = g.chunkIds.get(c);
+            Node n = tx.findNode(LexicalGraph.CHUNK, "id", id);
+            out.add(new RankedChunk(++rank, id, g.chunkDocs.get(c), (String) n.getProperty("text"), score[c], source[c]));
+        }
+        return out;
+    }
+
+    /** agrag.answer: the subgraph strings, path chunks and hybrid chunks in the answer prompt (§2.5, hrMode fixed). */
+    public Answer answer(String query, AgragQueryConfig cfg) {
+        long t0 = System.nanoTime();
+        if (llm == null || llmConfig == null) throw new RagException("agrag.answer: " + LlmConfig.HOW_TO_CONFIGURE);
+        Subgraph sg = mcmi(query, cfg);
+        AgragSnapshot g = snapshot(cfg.corpus());
+        List<String> path = cfg.includePathChunks() ? sg.pathChunkIds() : List.of();
+        List<Integer> order = new ArrayList<>();
+        for (int c = 0; c < g.chunkCount(); c++) order.add(c);
+        double[] hs = sg.hybrid();
+        order.sort(Comparator.<Integer>comparingDouble(c -> -hs[c]).thenComparingInt(c -> c));
+        List<String> retrieved = new ArrayList<>();
+        for (int i = 0; i < Math.min(cfg.k(), order.size()); i++) {
+            String id = g.chunkIds.get(order.get(i));
+            if (!path.contains(id)) retrieved.add(id);
+        }
+        List<Map<String, Object>> messages = AgragPrompts.answer(query, sg.graphStrings(), texts(path), texts(retrieved));
+        LlmClient.JsonReply reply = llm.chatJson(llmConfig, new ChatRequest("agrag.answer", messages, null, null, "json_object", null),
+                j -> j.path("answer").isMissingNode() ? "it has no \"answer\"" : null, true, cancelled);
+        String prompt = cfg.returnPrompt() ? (String) messages.get(messages.size() - 1).get("content") : null;
+        ChatResponse r = reply.response();
+        return new Answer(reply.json().path("answer").asText(), reply.json().path("thought").asText(null), sg.graphStrings(), sg.facts(), path,
+                retrieved, !sg.terminals().isEmpty(), prompt, sg.llmCalls() + r.calls(), sg.promptTokens() + r.promptTokens(),
+                sg.completionTokens() + r.completionTokens(), (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    private List<String> texts(List<String> chunkIds) {
+        List<String> out = new ArrayList<>();
+        for (String id : chunkIds) out.add((String) tx.findNode(LexicalGraph.CHUNK, "id", id).getProperty("text"));
+        return out;
+    }
+
+    private static void account(long[] tokens, ChatResponse r) {
+        tokens[0] += r.calls();
+        tokens[1] += r.promptTokens();
+        tokens[2] += r.completionTokens();
+    }
+
+    /** Forgets cached snapshots (after agrag.drop). */
+    public static void invalidate() {
+        SNAPSHOTS.invalidateAll();
+    }
+}

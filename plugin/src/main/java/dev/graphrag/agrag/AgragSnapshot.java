@@ -1,0 +1,99 @@
+package dev.graphrag.agrag;
+
+import dev.graphrag.core.lexical.LexicalGraph;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Relationship;
+import org.neo4j.graphdb.Transaction;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The corpus's AGRAG graph in memory (spec §4.3): entities 0..E-1, chunks E..E+C-1, the virtual pseudo node
+ * E+C; facts, synonym and contains edges with their relationship ids; embeddings as float arrays. Built once
+ * per (corpus, version) and shared by queries.
+ */
+final class AgragSnapshot {
+    record FactEdge(int u, int v, String s, String p, String o, float[] vec, long relId, double weight) {}
+
+    record PlainEdge(int u, int v, long relId, double weight) {}
+
+    final long version;
+    final List<String> names = new ArrayList<>();
+    final List<float[]> entityVecs = new ArrayList<>();
+    final List<String> chunkIds = new ArrayList<>();
+    final List<String> chunkDocs = new ArrayList<>();
+    final List<float[]> chunkVecs = new ArrayList<>();
+    final List<Long> nodeIds = new ArrayList<>(); // Neo4j node id per graph node (entities, then chunks)
+    final Map<Long, Integer> indexOfNodeId = new HashMap<>();
+    final Map<String, Integer> indexOfChunk = new HashMap<>();
+    final List<FactEdge> facts = new ArrayList<>();
+    final List<PlainEdge> synonyms = new ArrayList<>();
+    final List<PlainEdge> contains = new ArrayList<>();
+    int entityCount;
+
+    private AgragSnapshot(long version) {
+        this.version = version;
+    }
+
+    int chunkCount() { return chunkIds.size(); }
+    int nodeCount() { return entityCount + chunkIds.size() + 1; }
+    int pseudo() { return entityCount + chunkIds.size(); }
+    boolean isEntity(int i) { return i < entityCount; }
+
+    @SuppressWarnings("deprecation")
+    static AgragSnapshot load(Transaction tx, String corpus, long version) {
+        AgragSnapshot s = new AgragSnapshot(version);
+        tx.findNodes(AgragGraph.ENTITY, "corpus", corpus).forEachRemaining(n -> {
+            s.indexOfNodeId.put(n.getId(), s.names.size());
+            s.nodeIds.add(n.getId());
+            s.names.add((String) n.getProperty("name"));
+            s.entityVecs.add((float[]) n.getProperty("embedding"));
+        });
+        s.entityCount = s.names.size();
+        tx.findNodes(LexicalGraph.CHUNK, "corpus", corpus).forEachRemaining(n -> {
+            int idx = s.entityCount + s.chunkIds.size();
+            s.indexOfNodeId.put(n.getId(), idx);
+            s.nodeIds.add(n.getId());
+            s.indexOfChunk.put((String) n.getProperty("id"), idx);
+            s.chunkIds.add((String) n.getProperty("id"));
+            s.chunkDocs.add((String) n.getProperty("documentId"));
+            s.chunkVecs.add((float[]) n.getProperty("embedding"));
+        });
+        for (int e = 0; e < s.entityCount; e++) {
+            Node n = tx.getNodeById(s.nodeIds.get(e));
+            for (Relationship r : n.getRelationships(org.neo4j.graphdb.Direction.OUTGOING, AgragGraph.REL, AgragGraph.SYNONYM)) {
+                Integer v = s.indexOfNodeId.get(r.getEndNode().getId());
+                if (v == null) continue;
+                double w = ((Number) r.getProperty("pprWeight", 1.0)).doubleValue();
+                if (r.isType(AgragGraph.REL)) {
+                    s.facts.add(new FactEdge(e, v, (String) r.getProperty("subject"), (String) r.getProperty("predicate"),
+                            (String) r.getProperty("object"), (float[]) r.getProperty("embedding", null), r.getId(), w));
+                } else {
+                    s.synonyms.add(new PlainEdge(e, v, r.getId(), w));
+                }
+            }
+            for (Relationship r : n.getRelationships(org.neo4j.graphdb.Direction.INCOMING, AgragGraph.CONTAINS)) {
+                Integer c = s.indexOfNodeId.get(r.getStartNode().getId());
+                if (c != null) s.contains.add(new PlainEdge(c, e, r.getId(), ((Number) r.getProperty("pprWeight", 1.0)).doubleValue()));
+            }
+        }
+        return s;
+    }
+
+    /** Native PPR over entities and chunks (the pseudo node takes no part), normalised to sum 1. */
+    double[] pageRank(int[] sources, double damping, double tolerance, int maxIterations, boolean weighted) {
+        int m = facts.size() + synonyms.size() + contains.size();
+        int[] from = new int[m], to = new int[m];
+        double[] w = new double[m];
+        int i = 0;
+        for (FactEdge f : facts) { from[i] = f.u(); to[i] = f.v(); w[i++] = f.weight(); }
+        for (PlainEdge e : synonyms) { from[i] = e.u(); to[i] = e.v(); w[i++] = e.weight(); }
+        for (PlainEdge e : contains) { from[i] = e.u(); to[i] = e.v(); w[i++] = e.weight(); }
+        double[] x = PersonalizedPageRank.compute(nodeCount(), from, to, weighted ? w : null, sources, damping, tolerance, maxIterations);
+        x[pseudo()] = 0;
+        return x;
+    }
+}

@@ -1,0 +1,176 @@
+package dev.graphrag.procedures;
+
+import dev.graphrag.agrag.AgragGraph;
+import dev.graphrag.agrag.AgragIndexConfig;
+import dev.graphrag.agrag.AgragIndexer;
+import dev.graphrag.agrag.AgragProjection;
+import dev.graphrag.agrag.AgragQueryConfig;
+import dev.graphrag.agrag.AgragRetriever;
+import dev.graphrag.core.GraphRagRuntime;
+import dev.graphrag.core.config.ConfigReader;
+import dev.graphrag.core.lexical.LexicalGraph;
+import dev.graphrag.core.llm.LlmConfig;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Relationship;
+import org.neo4j.graphdb.Result;
+import org.neo4j.graphdb.Transaction;
+import org.neo4j.logging.Log;
+import org.neo4j.procedure.Context;
+import org.neo4j.procedure.Description;
+import org.neo4j.procedure.Mode;
+import org.neo4j.procedure.Name;
+import org.neo4j.procedure.Procedure;
+import org.neo4j.procedure.TerminationGuard;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/** agrag.*: AGRAG over the shared lexical graph (docs/agrag.md). */
+public class AgragProcedures {
+    @Context public GraphDatabaseService db;
+    @Context public Transaction tx;
+    @Context public Log log;
+    @Context public TerminationGuard guard;
+    @Context public GraphRagRuntime rag;
+
+    public record IndexResult(long chunks, long newChunks, long entities, long facts, long containsEdges, long synonymEdges,
+                              long failedChunks, long llmCalls, long promptTokens, long completionTokens, long ms) {}
+
+    public record McmiResult(List<String> terminals, List<Node> nodes, List<Relationship> relationships, List<String> pathChunkIds,
+                             List<String> graphStrings, List<List<String>> facts, long mcstNodeCount, long mcstEdgeCount, long nodeCount,
+                             long edgeCount, double ratio, long expansions, boolean usedPseudo, long llmCalls, long promptTokens,
+                             long completionTokens, long ms) {}
+
+    public record RetrieveResult(long rank, String chunkId, String documentId, String text, double score, String source) {}
+
+    public record AnswerResult(String answer, String thought, List<String> graphStrings, List<List<String>> facts, List<String> pathChunkIds,
+                               List<String> retrievedChunkIds, boolean usedGraph, String prompt, long llmCalls, long promptTokens,
+                               long completionTokens, long ms) {}
+
+    public record InfoResult(String corpus, long version, String relations, long chunks, long entities, long facts, long synonymEdges,
+                             long containsEdges, String embeddingModel, boolean projected) {}
+
+    public record DropResult(long nodesDeleted, long relationshipsDeleted) {}
+
+    @Procedure(name = "agrag.index", mode = Mode.SCHEMA)
+    @Description("agrag.index(config = {} :: MAP) :: (chunks, newChunks, entities, facts, containsEdges, synonymEdges, failedChunks, llmCalls,"
+            + " promptTokens, completionTokens, ms :: INTEGER) - builds or updates the AGRAG layer of a corpus ingested with rag.ingest:"
+            + " TF-IDF entities, relations (llm, or cooccurrence without an LLM), fact embeddings, contains and synonym edges, GDS projection."
+            + " Commits in its own batches. Config: corpus, relations, maxNgram, entityScoring, entityThreshold, maxEntitiesPerChunk,"
+            + " synonymThreshold, maxSynonymsPerNode, batchSize, project, llm.")
+    public Stream<IndexResult> index(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        AgragIndexConfig cfg = AgragIndexConfig.parse(config, llmConfigured());
+        LlmConfig llm = cfg.relations() == AgragIndexConfig.Relations.LLM ? rag.llmConfig(cfg.llm(), "agrag.index") : null;
+        AgragIndexer.Stats s = new AgragIndexer(db, rag.embeddings(), rag.llm(), llm, log::info, this::terminated).index(cfg);
+        return Stream.of(new IndexResult(s.chunks(), s.newChunks(), s.entities(), s.facts(), s.containsEdges(), s.synonymEdges(),
+                s.failedChunks(), s.llmCalls(), s.promptTokens(), s.completionTokens(), s.ms()));
+    }
+
+    @Procedure(name = "agrag.mcmi", mode = Mode.READ)
+    @Description("agrag.mcmi(query :: STRING, config = {} :: MAP) :: (terminals, nodes :: LIST<NODE>, relationships :: LIST<RELATIONSHIP>,"
+            + " pathChunkIds, graphStrings, facts, mcstNodeCount, mcstEdgeCount, nodeCount, edgeCount, ratio, expansions, usedPseudo,"
+            + " llmCalls, promptTokens, completionTokens, ms) - the Minimum-Cost Maximum-Influence reasoning subgraph of a question."
+            + " Config: corpus, factTopK, filter, damping, pprTolerance, pprMaxIterations, pprWeighted, passageScoreFactor, costMode,"
+            + " expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, llm.")
+    public Stream<McmiResult> mcmi(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        AgragQueryConfig cfg = AgragQueryConfig.parse("agrag.mcmi", config, llmConfigured());
+        AgragRetriever.Subgraph s = retriever(cfg).mcmi(query, cfg);
+        return Stream.of(new McmiResult(s.terminals(), s.nodes(), s.relationships(), s.pathChunkIds(), s.graphStrings(), s.facts(),
+                s.mcstNodeCount(), s.mcstEdgeCount(), s.nodeCount(), s.edgeCount(), s.ratio(), s.expansions(), s.usedPseudo(),
+                s.llmCalls(), s.promptTokens(), s.completionTokens(), s.ms()));
+    }
+
+    @Procedure(name = "agrag.retrieve", mode = Mode.READ)
+    @Description("agrag.retrieve(query :: STRING, config = {} :: MAP) :: (rank, chunkId, documentId, text, score, source) - ranked chunks:"
+            + " mode mcmi (chunks on the reasoning subgraph, then hybrid), hybrid (dense+BM25, AGRAG Eq. 21) or ppr (passages by"
+            + " Personalized PageRank, as HippoRAG 2). Config: the agrag.mcmi keys plus k (5), mode.")
+    public Stream<RetrieveResult> retrieve(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        AgragQueryConfig cfg = AgragQueryConfig.parse("agrag.retrieve", config, llmConfigured());
+        return retriever(cfg).retrieve(query, cfg).stream()
+                .map(c -> new RetrieveResult(c.rank(), c.chunkId(), c.documentId(), c.text(), c.score(), c.source()));
+    }
+
+    @Procedure(name = "agrag.answer", mode = Mode.READ)
+    @Description("agrag.answer(query :: STRING, config = {} :: MAP) :: (answer, thought, graphStrings, facts, pathChunkIds, retrievedChunkIds,"
+            + " usedGraph, prompt, llmCalls, promptTokens, completionTokens, ms) - answers with the LLM from the reasoning subgraph, its"
+            + " chunks and the hybrid chunks; pathChunkIds and retrievedChunkIds are the citations. Config: the agrag.retrieve keys, returnPrompt.")
+    public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        AgragQueryConfig cfg = AgragQueryConfig.parse("agrag.answer", config, llmConfigured());
+        AgragRetriever.Answer a = new AgragRetriever(tx, db.databaseName(), rag.embeddings(), rag.llm(), rag.llmConfig(cfg.llm(), "agrag.answer"),
+                this::terminated).answer(query, cfg);
+        return Stream.of(new AnswerResult(a.answer(), a.thought(), a.graphStrings(), a.facts(), a.pathChunkIds(), a.retrievedChunkIds(),
+                a.usedGraph(), a.prompt(), a.llmCalls(), a.promptTokens(), a.completionTokens(), a.ms()));
+    }
+
+    @Procedure(name = "agrag.info", mode = Mode.READ)
+    @Description("agrag.info(config = {} :: MAP) :: (corpus, version, relations, chunks, entities, facts, synonymEdges, containsEdges,"
+            + " embeddingModel, projected) - the AGRAG layer of a corpus. Config: corpus.")
+    public Stream<InfoResult> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        String corpus = corpusOnly("agrag.info", config);
+        LexicalGraph.requireCorpus(tx, corpus);
+        Node meta = AgragGraph.requireIndexed(tx, corpus);
+        long synonyms;
+        try (Result r = tx.execute("MATCH (:AgEntity {corpus: $c})-[s:AG_SYNONYM]->() RETURN count(s) AS n", Map.of("c", corpus))) {
+            synonyms = ((Number) r.next().get("n")).longValue();
+        }
+        boolean projected = AgragProjection.gdsAvailable(db) && AgragProjection.exists(tx, corpus);
+        return Stream.of(new InfoResult(corpus, (Long) meta.getProperty("version", 0L), (String) meta.getProperty("relations", null),
+                (Long) meta.getProperty("chunks", 0L), (Long) meta.getProperty("entities", 0L), (Long) meta.getProperty("facts", 0L), synonyms,
+                (Long) meta.getProperty("containsEdges", 0L), (String) meta.getProperty("embeddingModel", null), projected));
+    }
+
+    @Procedure(name = "agrag.drop", mode = Mode.WRITE)
+    @Description("agrag.drop(config = {} :: MAP) :: (nodesDeleted, relationshipsDeleted) - removes the AGRAG layer of a corpus (entities,"
+            + " facts, contains and synonym edges, stored LLM triples, meta node, GDS projection) in batches; documents and chunks stay. Config: corpus.")
+    public Stream<DropResult> drop(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        String corpus = corpusOnly("agrag.drop", config);
+        try (Transaction t = db.beginTx()) {
+            LexicalGraph.requireCorpus(t, corpus);
+            AgragGraph.requireIndexed(t, corpus);
+        }
+        long nodes = 0, rels = 0;
+        while (true) {
+            long[] n = db.executeTransactionally("""
+                    MATCH (e:AgEntity {corpus: $c}) WITH e LIMIT 2000
+                    WITH e, COUNT { (e)--() } AS r DETACH DELETE e RETURN count(e) AS n, sum(r) AS r""", Map.of("c", corpus),
+                    r -> { Map<String, Object> row = r.next(); return new long[] {(Long) row.get("n"), ((Number) row.get("r")).longValue()}; });
+            nodes += n[0];
+            rels += n[1];
+            if (n[0] == 0) break;
+        }
+        db.executeTransactionally("MATCH (c:Chunk {corpus: $c}) WHERE c.agragTriples IS NOT NULL REMOVE c.agragTriples, c.agragTriplesModel",
+                Map.of("c", corpus));
+        nodes += db.executeTransactionally("MATCH (m:AgMeta {corpus: $c}) DELETE m RETURN count(*) AS n", Map.of("c", corpus),
+                r -> (Long) r.next().get("n"));
+        AgragProjection.drop(db, corpus);
+        AgragRetriever.invalidate();
+        return Stream.of(new DropResult(nodes, rels));
+    }
+
+    private AgragRetriever retriever(AgragQueryConfig cfg) {
+        LlmConfig llm = cfg.filter() ? rag.llmConfig(cfg.llm(), "agrag") : null;
+        return new AgragRetriever(tx, db.databaseName(), rag.embeddings(), rag.llm(), llm, this::terminated);
+    }
+
+    private boolean llmConfigured() {
+        return !rag.settings().string("graphrag.llm.endpoint").isBlank();
+    }
+
+    private static String corpusOnly(String owner, Map<String, Object> config) {
+        ConfigReader r = ConfigReader.of(owner, config);
+        String corpus = LexicalGraph.checkCorpusName(r.string("corpus", LexicalGraph.DEFAULT_CORPUS));
+        r.finish();
+        return corpus;
+    }
+
+    private boolean terminated() {
+        try {
+            guard.check();
+            return false;
+        } catch (RuntimeException e) {
+            return true;
+        }
+    }
+}
