@@ -35,13 +35,37 @@ public final class Benchmark {
             new Retriever("rag.search dense", "CALL rag.search($q, {corpus: $corpus, k: $k, mode: 'dense'}) YIELD documentId RETURN documentId"),
             new Retriever("rag.search bm25", "CALL rag.search($q, {corpus: $corpus, k: $k, mode: 'bm25'}) YIELD documentId RETURN documentId"),
             new Retriever("rag.search hybrid", "CALL rag.search($q, {corpus: $corpus, k: $k, mode: 'hybrid'}) YIELD documentId RETURN documentId"),
-            new Retriever("rag.search rrf", "CALL rag.search($q, {corpus: $corpus, k: $k, mode: 'rrf'}) YIELD documentId RETURN documentId"));
+            new Retriever("rag.search rrf", "CALL rag.search($q, {corpus: $corpus, k: $k, mode: 'rrf'}) YIELD documentId RETURN documentId"),
+            new Retriever("agrag.retrieve mcmi", "CALL agrag.retrieve($q, {corpus: $corpus, k: $k, mode: 'mcmi'}) YIELD documentId RETURN documentId"),
+            new Retriever("agrag.retrieve hybrid", "CALL agrag.retrieve($q, {corpus: $corpus, k: $k, mode: 'hybrid'}) YIELD documentId RETURN documentId"),
+            new Retriever("agrag.retrieve ppr", "CALL agrag.retrieve($q, {corpus: $corpus, k: $k, mode: 'ppr'}) YIELD documentId RETURN documentId"));
+
+    /** Extra rows for --tune (MuSiQue only: the tuning set). */
+    static List<Retriever> tuning() {
+        List<Retriever> out = new ArrayList<>();
+        for (double w : new double[] {0.5, 1.0, 2.0}) {
+            for (double d : new double[] {0.3, 0.4, 0.5}) {
+                for (int f : new int[] {10, 20}) {
+                    out.add(new Retriever(String.format("agrag ppr w=%.2f d=%.2f facts=%d", w, d, f), String.format(java.util.Locale.ROOT,
+                            "CALL agrag.retrieve($q, {corpus: $corpus, k: $k, mode: 'ppr', passageNodeWeight: %f, damping: %f, factTopK: %d}) YIELD documentId RETURN documentId", w, d, f)));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Builds the method layers a retriever needs after rag.ingest (LLM-free). */
+    static final List<String> INDEXERS = List.of(
+            "CALL agrag.index({corpus: $corpus, relations: 'cooccurrence'}) YIELD entities, facts, synonymEdges RETURN entities, facts, synonymEdges");
 
     record Question(String text, Set<String> goldTitles) {}
 
     static final ObjectMapper JSON = new ObjectMapper();
 
+    static boolean TUNE;
+
     public static void main(String[] argv) throws Exception {
+        TUNE = Arrays.asList(argv).contains("--tune");
         Path data = Path.of(argv.length > 0 ? argv[0] : "../../shared/data");
         boolean skipScale = Arrays.asList(argv).contains("--skip-2wiki");
         PrintStream out = System.out;
@@ -52,8 +76,9 @@ public final class Benchmark {
             GraphDatabaseService db = neo4j.defaultDatabaseService();
             report.append("| set | retriever | Recall@2 | Recall@5 | p50 ms | p95 ms |\n|---|---|---|---|---|---|\n");
             quality(db, "musique", CorpusFiles.read(data.resolve("musique/musique_train_corpus.json")), musique(data), report, out);
-            quality(db, "hotpotqa", CorpusFiles.read(data.resolve("hotpotqa/hotpotqa_train_corpus.json")), hotpot(data), report, out);
-            if (!skipScale) scale(db, CorpusFiles.read(data.resolve("2wikimultihopqa/2wikimultihopqa_corpus.json")), report, out);
+            if (!Arrays.asList(argv).contains("--musique-only"))
+                quality(db, "hotpotqa", CorpusFiles.read(data.resolve("hotpotqa/hotpotqa_train_corpus.json")), hotpot(data), report, out);
+            if (!skipScale && !Arrays.asList(argv).contains("--musique-only")) scale(db, CorpusFiles.read(data.resolve("2wikimultihopqa/2wikimultihopqa_corpus.json")), report, out);
         } finally {
             neo4j.close();
         }
@@ -87,9 +112,12 @@ public final class Benchmark {
         long t0 = System.nanoTime();
         ingest(db, corpus, docs);
         out.printf("%s: ingested %d passages in %.1f s%n", corpus, docs.size(), (System.nanoTime() - t0) / 1e9);
+        buildLayers(db, corpus, report, out);
         Map<String, String> titleOf = new LinkedHashMap<>();
         for (Map<String, Object> d : docs) titleOf.put((String) d.get("id"), (String) d.get("title"));
-        for (Retriever r : RETRIEVERS) {
+        List<Retriever> retrievers = new ArrayList<>(RETRIEVERS);
+        if (TUNE && corpus.equals("musique")) retrievers.addAll(tuning());
+        for (Retriever r : retrievers) {
             double r2 = 0, r5 = 0;
             List<Double> latencies = new ArrayList<>();
             for (Question q : questions) {
@@ -109,6 +137,38 @@ public final class Benchmark {
             out.println(row);
             report.append(row).append('\n');
         }
+        mcmiStats(db, corpus, questions, report, out);
+    }
+
+    static void buildLayers(GraphDatabaseService db, String corpus, StringBuilder report, PrintStream out) {
+        for (String indexer : INDEXERS) {
+            long t0 = System.nanoTime();
+            Map<String, Object> row = db.executeTransactionally(indexer, Map.of("corpus", corpus), r -> r.next());
+            String line = String.format("%s: %s in %.1f s: %s", corpus, indexer.substring(5, indexer.indexOf('(')), (System.nanoTime() - t0) / 1e9, row);
+            out.println(line);
+            report.append("\n").append(line).append("\n\n");
+        }
+    }
+
+    /** Average MCST and MCMI sizes per question (the paper's Table II columns) and agrag.mcmi latency. */
+    static void mcmiStats(GraphDatabaseService db, String corpus, List<Question> questions, StringBuilder report, PrintStream out) {
+        double[] sums = new double[4];
+        List<Double> latencies = new ArrayList<>();
+        for (Question q : questions) {
+            long s = System.nanoTime();
+            Map<String, Object> row = db.executeTransactionally("CALL agrag.mcmi($q, {corpus: $corpus}) YIELD mcstNodeCount, mcstEdgeCount, nodeCount, edgeCount "
+                    + "RETURN mcstNodeCount, mcstEdgeCount, nodeCount, edgeCount", Map.of("q", q.text(), "corpus", corpus), r -> r.next());
+            latencies.add((System.nanoTime() - s) / 1e6);
+            sums[0] += (Long) row.get("mcstNodeCount");
+            sums[1] += (Long) row.get("mcstEdgeCount");
+            sums[2] += (Long) row.get("nodeCount");
+            sums[3] += (Long) row.get("edgeCount");
+        }
+        int n = questions.size();
+        String line = String.format("%s agrag.mcmi: MCST %.1f nodes / %.1f edges, MCMI %.1f nodes / %.1f edges on average; latency p50 %.1f ms, p95 %.1f ms",
+                corpus, sums[0] / n, sums[1] / n, sums[2] / n, sums[3] / n, percentile(latencies, 50), percentile(latencies, 95));
+        out.println(line);
+        report.append("\n").append(line).append("\n\n");
     }
 
     /** Share of gold titles among the titles of the first k distinct retrieved documents. */

@@ -30,7 +30,7 @@ public final class AgragRetriever {
     public record Subgraph(List<String> terminals, List<Node> nodes, List<Relationship> relationships, List<String> pathChunkIds,
                            List<String> graphStrings, List<List<String>> facts, int mcstNodeCount, int mcstEdgeCount, int nodeCount,
                            int edgeCount, double ratio, int expansions, boolean usedPseudo, double[] hybrid, double[] influence,
-                           long llmCalls, long promptTokens, long completionTokens, long ms) {}
+                           long llmCalls, long promptTokens, long completionTokens, long ms, FactMapping mapping, float[] queryVector) {}
 
     /** One ranked chunk of agrag.retrieve. source: graph (on the MCMI subgraph), hybrid or ppr. */
     public record RankedChunk(long rank, String chunkId, String documentId, String text, double score, String source) {}
@@ -69,32 +69,12 @@ public final class AgragRetriever {
         ChunkSearch.checkQuery("agrag", query);
         AgragSnapshot g = snapshot(cfg.corpus());
         float[] q = embeddings.embed(query);
-        long[] tokens = new long[3];
-        // B1: fact mapping
-        List<Integer> ranked = new ArrayList<>();
-        double[] factSim = new double[g.facts.size()];
-        for (int i = 0; i < factSim.length; i++) {
-            float[] v = g.facts.get(i).vec();
-            factSim[i] = v == null ? 0 : EmbeddingService.cosine(q, v);
-            ranked.add(i);
-        }
-        ranked.sort(Comparator.<Integer>comparingDouble(i -> -factSim[i]).thenComparingInt(i -> i));
-        List<Integer> raw = ranked.subList(0, Math.min(cfg.factTopK(), ranked.size()));
-        List<Integer> kept = raw;
-        // B2: the LLM triple filter
-        if (cfg.filter() && !raw.isEmpty()) {
-            if (llm == null || llmConfig == null) throw new RagException("agrag: filter needs an LLM: " + LlmConfig.HOW_TO_CONFIGURE);
-            List<List<String>> candidates = new ArrayList<>();
-            for (int i : raw) candidates.add(List.of(g.facts.get(i).s(), g.facts.get(i).p(), g.facts.get(i).o()));
-            LlmClient.JsonReply reply = llm.chatJson(llmConfig, ChatRequest.of("agrag triple filter", AgragPrompts.tripleFilter(query, candidates)),
-                    j -> AgragPrompts.triples(j, "fact") == null ? "it has no \"fact\" list" : null, true, cancelled);
-            account(tokens, reply.response());
-            List<Integer> mapped = FactMatcher.map(AgragPrompts.triples(reply.json(), "fact"), candidates, FactMatcher.DEFAULT_MIN_SIMILARITY, cfg.factTopK());
-            kept = mapped.stream().map(raw::get).toList();
-        }
+        FactMapping fm = mapFacts(g, query, q, cfg);
+        long[] tokens = fm.tokens();
+        double[] factSim = fm.similarity();
         List<List<String>> facts = new ArrayList<>();
         Set<Integer> terminals = new LinkedHashSet<>();
-        for (int i : kept) {
+        for (int i : fm.kept()) {
             AgragSnapshot.FactEdge f = g.facts.get(i);
             facts.add(List.of(f.s(), f.p(), f.o()));
             terminals.add(f.u());
@@ -105,7 +85,7 @@ public final class AgragRetriever {
         double[] s = influence(g, terminals, cfg);
         if (terminals.isEmpty()) {
             return new Subgraph(List.of(), List.of(), List.of(), List.of(), List.of(), facts, 0, 0, 0, 0, Double.POSITIVE_INFINITY, 0, false,
-                    hybrid, s, tokens[0], tokens[1], tokens[2], (System.nanoTime() - t0) / 1_000_000);
+                    hybrid, s, tokens[0], tokens[1], tokens[2], (System.nanoTime() - t0) / 1_000_000, fm, q);
         }
         // B5: costs
         CostGraph cg = new CostGraph(g.nodeCount());
@@ -140,7 +120,59 @@ public final class AgragRetriever {
         int mcstEdges = (int) r.mcstEdges().stream().filter(e -> e.type() != CostGraph.EdgeType.PSEUDO).count();
         return new Subgraph(terminalNames, nodeList, rels, pathChunks, text.graphStrings(), facts, mcstNodes, mcstEdges,
                 nodes.size(), r.output().size(), r.ratio(), r.expansions(), usedPseudo, hybrid, s, tokens[0], tokens[1], tokens[2],
-                (System.nanoTime() - t0) / 1_000_000);
+                (System.nanoTime() - t0) / 1_000_000, fm, q);
+    }
+
+    /** B1-B2: facts by cosine, then the LLM filter when asked. tokens = {calls, prompt, completion}. */
+    record FactMapping(List<Integer> kept, double[] similarity, long[] tokens) {}
+
+    private FactMapping mapFacts(AgragSnapshot g, String query, float[] q, AgragQueryConfig cfg) {
+        long[] tokens = new long[3];
+        List<Integer> ranked = new ArrayList<>();
+        double[] factSim = new double[g.facts.size()];
+        for (int i = 0; i < factSim.length; i++) {
+            float[] v = g.facts.get(i).vec();
+            factSim[i] = v == null ? 0 : EmbeddingService.cosine(q, v);
+            ranked.add(i);
+        }
+        ranked.sort(Comparator.<Integer>comparingDouble(i -> -factSim[i]).thenComparingInt(i -> i));
+        List<Integer> raw = ranked.subList(0, Math.min(cfg.factTopK(), ranked.size()));
+        List<Integer> kept = raw;
+        if (cfg.filter() && !raw.isEmpty()) {
+            if (llm == null || llmConfig == null) throw new RagException("agrag: filter needs an LLM: " + LlmConfig.HOW_TO_CONFIGURE);
+            List<List<String>> candidates = new ArrayList<>();
+            for (int i : raw) candidates.add(List.of(g.facts.get(i).s(), g.facts.get(i).p(), g.facts.get(i).o()));
+            LlmClient.JsonReply reply = llm.chatJson(llmConfig, ChatRequest.of("agrag triple filter", AgragPrompts.tripleFilter(query, candidates)),
+                    j -> AgragPrompts.triples(j, "fact") == null ? "it has no \"fact\" list" : null, true, cancelled);
+            account(tokens, reply.response());
+            List<Integer> mapped = FactMatcher.map(AgragPrompts.triples(reply.json(), "fact"), candidates, FactMatcher.DEFAULT_MIN_SIMILARITY, cfg.factTopK());
+            kept = mapped.stream().map(raw::get).toList();
+        }
+        return new FactMapping(List.copyOf(kept), factSim, tokens);
+    }
+
+    /**
+     * HippoRAG 2's passage ranking: PPR reset on the kept facts' entities (fact score over the entity's chunk count)
+     * and on every passage (its min-max dense score times passageNodeWeight); passages ranked by PPR.
+     */
+    private double[] hippoPageRank(AgragSnapshot g, FactMapping fm, double[] dense, AgragQueryConfig cfg) {
+        double[] reset = new double[g.nodeCount()];
+        int[] degree = g.chunkDegree();
+        ChunkSearch.MinMax fmm = new ChunkSearch.MinMax();
+        for (double x : fm.similarity()) fmm.add(x);
+        for (int i : fm.kept()) {
+            AgragSnapshot.FactEdge f = g.facts.get(i);
+            double w = Math.max(fmm.scale(fm.similarity()[i]), 1e-6);
+            reset[f.u()] += w / Math.max(1, degree[f.u()]);
+            reset[f.v()] += w / Math.max(1, degree[f.v()]);
+        }
+        ChunkSearch.MinMax dmm = new ChunkSearch.MinMax();
+        for (double x : dense) dmm.add(x);
+        for (int c = 0; c < g.chunkCount(); c++) reset[g.entityCount + c] = dmm.scale(dense[c]) * cfg.passageNodeWeight();
+        double[] x = g.pageRank(reset, cfg.damping(), cfg.tolerance(), cfg.maxIterations(), cfg.pprWeighted());
+        double[] out = new double[g.chunkCount()];
+        for (int c = 0; c < out.length; c++) out[c] = x[g.entityCount + c];
+        return out;
     }
 
     @SuppressWarnings("deprecation")
@@ -196,8 +228,22 @@ public final class AgragRetriever {
 
     /** agrag.retrieve: chunks by mode. mcmi = path chunks by influence, then hybrid; hybrid = §2.4; ppr = PPR over passages. */
     public List<RankedChunk> retrieve(String query, AgragQueryConfig cfg) {
-        Subgraph sg = mcmi(query, cfg);
+        ChunkSearch.checkQuery("agrag.retrieve", query);
         AgragSnapshot g = snapshot(cfg.corpus());
+        if (cfg.mode() != AgragQueryConfig.RetrieveMode.MCMI) {
+            float[] q = embeddings.embed(query);
+            double[] base;
+            String label;
+            if (cfg.mode() == AgragQueryConfig.RetrieveMode.PPR) {
+                base = hippoPageRank(g, mapFacts(g, query, q, cfg), dense(g, q), cfg);
+                label = "ppr";
+            } else {
+                base = hybridScores(g, query, q, cfg);
+                label = "hybrid";
+            }
+            return ranked(g, base, label, new LinkedHashSet<>(), new double[g.chunkCount()], new String[g.chunkCount()], cfg.k());
+        }
+        Subgraph sg = mcmi(query, cfg);
         double[] score = new double[g.chunkCount()];
         String[] source = new String[g.chunkCount()];
         Set<Integer> taken = new LinkedHashSet<>();
@@ -210,21 +256,23 @@ public final class AgragRetriever {
                 }
             }
         }
-        double[] base;
-        String label;
-        if (cfg.mode() == AgragQueryConfig.RetrieveMode.PPR && !sg.terminals().isEmpty()) {
-            base = new double[g.chunkCount()];
-            for (int c = 0; c < base.length; c++) base[c] = sg.influence()[c + g.entityCount];
-            label = "ppr";
-        } else {
-            base = sg.hybrid();
-            label = "hybrid";
-        }
+        // after the subgraph's chunks: HippoRAG 2 passage ranking from the same kept facts
+        double[] fill = hippoPageRank(g, sg.mapping(), dense(g, sg.queryVector()), cfg);
+        return ranked(g, fill, "ppr", taken, score, source, cfg.k());
+    }
+
+    private static double[] dense(AgragSnapshot g, float[] q) {
+        double[] dense = new double[g.chunkCount()];
+        for (int c = 0; c < dense.length; c++) dense[c] = EmbeddingService.cosine(q, g.chunkVecs.get(c));
+        return dense;
+    }
+
+    private List<RankedChunk> ranked(AgragSnapshot g, double[] base, String label, Set<Integer> taken, double[] score, String[] source, int k) {
         List<Integer> rest = new ArrayList<>();
         for (int c = 0; c < base.length; c++) if (!taken.contains(c)) rest.add(c);
         rest.sort(Comparator.<Integer>comparingDouble(c -> -base[c]).thenComparingInt(c -> c));
         for (int c : rest) {
-            if (taken.size() >= cfg.k()) break;
+            if (taken.size() >= k) break;
             taken.add(c);
             score[c] = base[c];
             source[c] = label;
@@ -232,7 +280,7 @@ public final class AgragRetriever {
         List<RankedChunk> out = new ArrayList<>();
         long rank = 0;
         for (int c : taken) {
-            if (rank >= cfg.k()) break;
+            if (rank >= k) break;
             String id = g.chunkIds.get(c);
             Node n = tx.findNode(LexicalGraph.CHUNK, "id", id);
             out.add(new RankedChunk(++rank, id, g.chunkDocs.get(c), (String) n.getProperty("text"), score[c], source[c]));

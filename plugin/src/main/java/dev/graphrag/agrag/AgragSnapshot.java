@@ -39,6 +39,13 @@ final class AgragSnapshot {
     }
 
     int chunkCount() { return chunkIds.size(); }
+
+    /** Chunks linked to each entity (AG_CONTAINS degree), for HippoRAG 2's entity weighting. */
+    int[] chunkDegree() {
+        int[] d = new int[nodeCount()];
+        for (PlainEdge e : contains) d[e.v()]++;
+        return d;
+    }
     int nodeCount() { return entityCount + chunkIds.size() + 1; }
     int pseudo() { return entityCount + chunkIds.size(); }
     boolean isEntity(int i) { return i < entityCount; }
@@ -85,6 +92,13 @@ final class AgragSnapshot {
 
     /** Native PPR over entities and chunks (the pseudo node takes no part), normalised to sum 1. */
     double[] pageRank(int[] sources, double damping, double tolerance, int maxIterations, boolean weighted) {
+        double[] reset = new double[nodeCount()];
+        for (int s : sources) reset[s] += 1;
+        return pageRank(reset, damping, tolerance, maxIterations, weighted);
+    }
+
+    /** Native PPR with a weighted reset distribution over the graph nodes. */
+    double[] pageRank(double[] reset, double damping, double tolerance, int maxIterations, boolean weighted) {
         int m = facts.size() + synonyms.size() + contains.size();
         int[] from = new int[m], to = new int[m];
         double[] w = new double[m];
@@ -92,7 +106,7 @@ final class AgragSnapshot {
         for (FactEdge f : facts) { from[i] = f.u(); to[i] = f.v(); w[i++] = f.weight(); }
         for (PlainEdge e : synonyms) { from[i] = e.u(); to[i] = e.v(); w[i++] = e.weight(); }
         for (PlainEdge e : contains) { from[i] = e.u(); to[i] = e.v(); w[i++] = e.weight(); }
-        double[] x = PersonalizedPageRank.compute(nodeCount(), from, to, weighted ? w : null, sources, damping, tolerance, maxIterations);
+        double[] x = PersonalizedPageRank.compute(nodeCount(), from, to, weighted ? w : null, reset, damping, tolerance, maxIterations);
         x[pseudo()] = 0;
         return x;
     }

@@ -11,17 +11,26 @@ import java.util.Arrays;
 public final class PersonalizedPageRank {
     private PersonalizedPageRank() {}
 
-    /** Edges as parallel arrays (each undirected edge once); weights null = unweighted. */
+    /** Edges as parallel arrays (each undirected edge once); weights null = unweighted; reset uniform over the sources. */
     public static double[] compute(int n, int[] from, int[] to, double[] weight, int[] sources, double damping, double tolerance,
                                    int maxIterations) {
+        double[] p = new double[n];
+        for (int s : sources) p[s] += 1.0 / sources.length;
+        return compute(n, from, to, weight, p, damping, tolerance, maxIterations);
+    }
+
+    /** As above with an explicit reset distribution p (normalised here). */
+    public static double[] compute(int n, int[] from, int[] to, double[] weight, double[] reset, double damping, double tolerance,
+                                   int maxIterations) {
+        double total = Arrays.stream(reset).sum();
+        double[] p = new double[n];
+        if (total > 0) for (int v = 0; v < n; v++) p[v] = reset[v] / total;
         double[] out = new double[n];
         for (int i = 0; i < from.length; i++) {
             double w = weight == null ? 1 : weight[i];
             out[from[i]] += w;
             out[to[i]] += w;
         }
-        double[] p = new double[n];
-        for (int s : sources) p[s] += 1.0 / sources.length;
         double[] x = p.clone();
         double[] next = new double[n];
         for (int it = 0; it < maxIterations; it++) {
