@@ -161,6 +161,8 @@ public final class DemoServer {
             }
         }
         out.println();
+        agrag(db, a, out);
+        out.println();
         if (a.llmEndpoint() == null) {
             out.println("""
                     No LLM configured. To also answer questions with an LLM, start one, e.g. Ollama:
@@ -179,6 +181,30 @@ public final class DemoServer {
         out.println("Press Ctrl-C to stop.");
         stopped.await();
         return 0;
+    }
+
+    /** The AGRAG layer of the corpus (LLM-free here) and the reasoning subgraph of the first question. */
+    static void agrag(GraphDatabaseService db, Args a, PrintStream out) {
+        long t0 = System.nanoTime();
+        Map<String, Object> stats = db.executeTransactionally("CALL agrag.index({corpus: $corpus, relations: 'cooccurrence'})",
+                Map.of("corpus", a.corpusName()), r -> r.next());
+        out.printf("AGRAG index in %.1f s: %s entities, %s facts, %s synonym edges%n", (System.nanoTime() - t0) / 1e9,
+                stats.get("entities"), stats.get("facts"), stats.get("synonymEdges"));
+        String q = a.queries().get(0);
+        db.executeTransactionally("CALL agrag.mcmi($q, {corpus: $corpus}) YIELD terminals, graphStrings, pathChunkIds, nodeCount, edgeCount RETURN *",
+                Map.of("q", q, "corpus", a.corpusName()), r -> {
+                    Map<String, Object> row = r.next();
+                    out.printf("MCMI subgraph of \"%s\": %s nodes, %s edges; terminals %s%n", q, row.get("nodeCount"), row.get("edgeCount"), row.get("terminals"));
+                    for (Object g : (List<?>) row.get("graphStrings")) {
+                        String s = String.valueOf(g);
+                        out.println("  " + (s.length() > 300 ? s.substring(0, 300) + "..." : s));
+                    }
+                    out.println("  path chunks: " + row.get("pathChunkIds"));
+                    return null;
+                });
+        db.executeTransactionally("CALL agrag.retrieve($q, {corpus: $corpus, k: 3, mode: 'ppr'})", Map.of("q", q, "corpus", a.corpusName()),
+                r -> print(out, "agrag.retrieve ppr", r));
+        out.println("Draw it in Neo4j Browser: CALL agrag.mcmi('" + q.replace("'", "\\'") + "', {corpus: '" + a.corpusName() + "'})");
     }
 
     static void answer(GraphDatabaseService db, Args a, PrintStream out) {

@@ -23,6 +23,8 @@ class DemoServerTest {
         assertTrue(out.contains("[hybrid]") && out.contains("1. "), out);
         assertTrue(out.contains("default:gods-of-mars-"), out);
         assertTrue(out.contains("No LLM configured"), out);
+        assertTrue(out.contains("AGRAG index in") && out.contains("MCMI subgraph of"), out);
+        assertTrue(out.contains("[agrag.retrieve ppr]"), out);
     }
 
     @Test

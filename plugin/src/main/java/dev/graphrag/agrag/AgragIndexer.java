@@ -101,6 +101,7 @@ public final class AgragIndexer {
             }
             candidates.put(chunks.get(i).id(), vt);
         }
+        log.accept(String.format("agrag.index corpus=%s: %d chunks, entity candidates ready (%.1f s)", cfg.corpus(), chunks.size(), (System.nanoTime() - t0) / 1e9));
         Map<String, List<List<String>>> triples = cfg.relations() == AgragIndexConfig.Relations.LLM
                 ? llmTriples(chunks, candidates, cfg) : cooccurrenceTriples(chunks, candidates, cfg);
         // the desired layer
@@ -128,6 +129,8 @@ public final class AgragIndexer {
             entities.add(f.o());
         }
         if (cancelled.getAsBoolean()) throw new RagException("agrag.index: terminated before writing the graph");
+        log.accept(String.format("agrag.index corpus=%s: %d entities, %d facts derived (%.1f s); syncing the graph", cfg.corpus(), entities.size(),
+                facts.size(), (System.nanoTime() - t0) / 1e9));
         long synonyms = sync(cfg, entities, facts, occurrences, contains);
         long containsEdges = contains.values().stream().mapToLong(Set::size).sum();
         try (Transaction tx = db.beginTx()) {
@@ -147,6 +150,8 @@ public final class AgragIndexer {
             tx.commit();
         }
         if (cfg.project()) AgragProjection.project(db, cfg.corpus());
+        log.accept(String.format("agrag.index corpus=%s: done in %.1f s (%d synonym edges, %d LLM calls)", cfg.corpus(), (System.nanoTime() - t0) / 1e9,
+                synonyms, llmCalls));
         return new Stats(chunks.size(), newChunks, entities.size(), facts.size(), containsEdges, synonyms, failedChunks, llmCalls,
                 promptTokens, completionTokens, (System.nanoTime() - t0) / 1_000_000);
     }
@@ -217,7 +222,10 @@ public final class AgragIndexer {
                 log.accept("agrag.index: chunk " + c.id() + " got no triples: " + e.getMessage());
                 out.put(c.id(), List.of());
             }
-            if (pending.size() >= 20) store(pending);
+            if (pending.size() >= 20) {
+                store(pending);
+                log.accept("agrag.index corpus=" + cfg.corpus() + ": relation extraction " + newChunks + "/" + todo.size() + " chunks");
+            }
         }
         store(pending);
         return out;
