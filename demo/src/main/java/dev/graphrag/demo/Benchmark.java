@@ -75,8 +75,9 @@ public final class Benchmark {
         try {
             GraphDatabaseService db = neo4j.defaultDatabaseService();
             report.append("| set | retriever | Recall@2 | Recall@5 | p50 ms | p95 ms |\n|---|---|---|---|---|---|\n");
-            quality(db, "musique", CorpusFiles.read(data.resolve("musique/musique_train_corpus.json")), musique(data), report, out);
-            if (!Arrays.asList(argv).contains("--musique-only"))
+            boolean wikiOnly = Arrays.asList(argv).contains("--2wiki-only");
+            if (!wikiOnly) quality(db, "musique", CorpusFiles.read(data.resolve("musique/musique_train_corpus.json")), musique(data), report, out);
+            if (!wikiOnly && !Arrays.asList(argv).contains("--musique-only"))
                 quality(db, "hotpotqa", CorpusFiles.read(data.resolve("hotpotqa/hotpotqa_train_corpus.json")), hotpot(data), report, out);
             if (!skipScale && !Arrays.asList(argv).contains("--musique-only")) scale(db, CorpusFiles.read(data.resolve("2wikimultihopqa/2wikimultihopqa_corpus.json")), report, out, data);
         } finally {
@@ -224,6 +225,7 @@ public final class Benchmark {
         List<Question> questions = new ArrayList<>(musique(data));
         questions.addAll(hotpot(data));
         for (String call : List.of("CALL agrag.mcmi($q, {corpus: '2wiki'}) YIELD nodeCount RETURN nodeCount",
+                "CALL agrag.mcmi($q, {corpus: '2wiki', pprEngine: 'native'}) YIELD nodeCount RETURN nodeCount",
                 "CALL agrag.retrieve($q, {corpus: '2wiki', k: 5}) YIELD chunkId RETURN chunkId",
                 "CALL agrag.retrieve($q, {corpus: '2wiki', k: 5, mode: 'ppr'}) YIELD chunkId RETURN chunkId",
                 "CALL rag.search($q, {corpus: '2wiki', k: 5, mode: 'dense'}) YIELD chunkId RETURN chunkId")) {

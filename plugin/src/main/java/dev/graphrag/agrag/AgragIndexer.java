@@ -83,7 +83,6 @@ public final class AgragIndexer {
                 }
             }
         }
-        AgragGraph.setup(db, embeddings.dimensions());
         // entity candidates with document frequencies over the corpus's current chunks
         List<EntityStatistics.Terms> terms = new ArrayList<>(chunks.size());
         Map<String, Integer> df = new HashMap<>();
@@ -131,6 +130,8 @@ public final class AgragIndexer {
         if (cancelled.getAsBoolean()) throw new RagException("agrag.index: terminated before writing the graph");
         log.accept(String.format("agrag.index corpus=%s: %d entities, %d facts derived (%.1f s); syncing the graph", cfg.corpus(), entities.size(),
                 facts.size(), (System.nanoTime() - t0) / 1e9));
+        // schema only once extraction succeeded: a failed run changes nothing of the layer or the schema
+        AgragGraph.setup(db, embeddings.dimensions());
         long synonyms = sync(cfg, entities, facts, occurrences, contains);
         long containsEdges = contains.values().stream().mapToLong(Set::size).sum();
         try (Transaction tx = db.beginTx()) {

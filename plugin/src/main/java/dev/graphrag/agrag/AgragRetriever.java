@@ -24,6 +24,7 @@ import java.util.function.BooleanSupplier;
 
 /** AGRAG retrieval (spec §2.3-2.5) over the cached snapshot of a corpus, in the caller's READ transaction. */
 public final class AgragRetriever {
+    static final int BM25_CANDIDATES = 1000;
     private static final Cache<String, AgragSnapshot> SNAPSHOTS = Caffeine.newBuilder().maximumSize(16).build();
 
     /** The MCMI subgraph and everything about it. */
@@ -87,22 +88,28 @@ public final class AgragRetriever {
             return new Subgraph(List.of(), List.of(), List.of(), List.of(), List.of(), facts, 0, 0, 0, 0, Double.POSITIVE_INFINITY, 0, false,
                     hybrid, s, tokens[0], tokens[1], tokens[2], (System.nanoTime() - t0) / 1_000_000, fm, q);
         }
-        // B5: costs
-        CostGraph cg = new CostGraph(g.nodeCount());
+        // B5: costs over the snapshot's fixed topology
         EdgeCosts f = cfg.costMode();
-        for (int i = 0; i < g.facts.size(); i++) {
+        double[] entitySim = g.cosines(q, AgragSnapshot.ENTITIES);
+        CostGraph.Edge[] edges = new CostGraph.Edge[g.edgeCount()];
+        int id = 0;
+        for (int i = 0; i < g.facts.size(); i++, id++) {
             AgragSnapshot.FactEdge e = g.facts.get(i);
-            cg.add(e.u(), e.v(), e.vec() == null ? f.unknown() : f.cost(factSim[i]), CostGraph.EdgeType.REL, e.s(), e.p(), e.o(), e.relId());
+            edges[id] = new CostGraph.Edge(id, e.u(), e.v(), e.vec() == null ? f.unknown() : f.cost(factSim[i]), CostGraph.EdgeType.REL,
+                    e.s(), e.p(), e.o(), e.relId());
         }
-        double[] entitySim = new double[g.entityCount];
-        for (int i = 0; i < g.entityCount; i++) entitySim[i] = EmbeddingService.cosine(q, g.entityVecs.get(i));
         for (AgragSnapshot.PlainEdge e : g.synonyms) {
-            cg.add(e.u(), e.v(), f.synonym(entitySim[e.u()], entitySim[e.v()]), CostGraph.EdgeType.SYNONYM, null, null, null, e.relId());
+            edges[id] = new CostGraph.Edge(id++, e.u(), e.v(), f.synonym(entitySim[e.u()], entitySim[e.v()]), CostGraph.EdgeType.SYNONYM,
+                    null, null, null, e.relId());
         }
         for (AgragSnapshot.PlainEdge e : g.contains) {
-            cg.add(e.u(), e.v(), f.cost(hybrid[e.u() - g.entityCount]), CostGraph.EdgeType.CONTAINS, null, null, null, e.relId());
+            edges[id] = new CostGraph.Edge(id++, e.u(), e.v(), f.cost(hybrid[e.u() - g.entityCount]), CostGraph.EdgeType.CONTAINS,
+                    null, null, null, e.relId());
         }
-        for (int c = 0; c < g.chunkCount(); c++) cg.add(g.pseudo(), g.entityCount + c, EdgeCosts.PSEUDO_COST, CostGraph.EdgeType.PSEUDO);
+        for (int c = 0; c < g.chunkCount(); c++) {
+            edges[id] = new CostGraph.Edge(id++, g.pseudo(), g.entityCount + c, EdgeCosts.PSEUDO_COST, CostGraph.EdgeType.PSEUDO, null, null, null, -1);
+        }
+        CostGraph cg = CostGraph.of(g.nodeCount(), edges, g.adjacency());
         // B6-B8
         SteinerTree.Tree tree = SteinerTree.mehlhorn(cg, terminals);
         McmiExpansion.Result r = McmiExpansion.expand(cg, s, tree, cfg.expansionRule(), cfg.expansion(), cfg.maxExpansions(), cfg.inducedOutput(), g.pseudo());
@@ -129,12 +136,8 @@ public final class AgragRetriever {
     private FactMapping mapFacts(AgragSnapshot g, String query, float[] q, AgragQueryConfig cfg) {
         long[] tokens = new long[3];
         List<Integer> ranked = new ArrayList<>();
-        double[] factSim = new double[g.facts.size()];
-        for (int i = 0; i < factSim.length; i++) {
-            float[] v = g.facts.get(i).vec();
-            factSim[i] = v == null ? 0 : EmbeddingService.cosine(q, v);
-            ranked.add(i);
-        }
+        double[] factSim = g.cosines(q, AgragSnapshot.FACTS);
+        for (int i = 0; i < factSim.length; i++) ranked.add(i);
         ranked.sort(Comparator.<Integer>comparingDouble(i -> -factSim[i]).thenComparingInt(i -> i));
         List<Integer> raw = ranked.subList(0, Math.min(cfg.factTopK(), ranked.size()));
         List<Integer> kept = raw;
@@ -213,13 +216,13 @@ public final class AgragRetriever {
     }
 
     private double[] hybridScores(AgragSnapshot g, String query, float[] q, AgragQueryConfig cfg) {
-        double[] dense = new double[g.chunkCount()];
-        for (int c = 0; c < dense.length; c++) dense[c] = EmbeddingService.cosine(q, g.chunkVecs.get(c));
+        double[] dense = dense(g, q);
         double[] bm25 = new double[g.chunkCount()];
         if (!cfg.denseOnly()) {
-            Map<Node, Double> hits = new ChunkSearch(tx, embeddings).bm25(query, cfg.corpus(), Math.max(1, g.chunkCount()));
+            // chunks past the top BM25_CANDIDATES keep 0, the min-max floor they would be close to anyway
+            Map<Node, Double> hits = new ChunkSearch(tx, embeddings).bm25(query, cfg.corpus(), Math.max(1, Math.min(g.chunkCount(), BM25_CANDIDATES)));
             for (Map.Entry<Node, Double> e : hits.entrySet()) {
-                Integer idx = g.indexOfChunk.get((String) e.getKey().getProperty("id"));
+                @SuppressWarnings("deprecation") Integer idx = g.indexOfNodeId.get(e.getKey().getId());
                 if (idx != null) bm25[idx - g.entityCount] = e.getValue();
             }
         }
@@ -262,9 +265,7 @@ public final class AgragRetriever {
     }
 
     private static double[] dense(AgragSnapshot g, float[] q) {
-        double[] dense = new double[g.chunkCount()];
-        for (int c = 0; c < dense.length; c++) dense[c] = EmbeddingService.cosine(q, g.chunkVecs.get(c));
-        return dense;
+        return g.cosines(q, AgragSnapshot.CHUNKS);
     }
 
     private List<RankedChunk> ranked(AgragSnapshot g, double[] base, String label, Set<Integer> taken, double[] score, String[] source, int k) {

@@ -33,12 +33,75 @@ final class AgragSnapshot {
     final List<PlainEdge> synonyms = new ArrayList<>();
     final List<PlainEdge> contains = new ArrayList<>();
     int entityCount;
+    private volatile double[][] norms; // facts, entities, chunks
+
+    /** Cosine of the query (with its norm) and each vector of a group, from cached norms: one dot product each. */
+    double[] cosines(float[] q, int group) {
+        double[][] n = norms;
+        if (n == null) {
+            n = new double[3][];
+            n[0] = facts.stream().mapToDouble(f -> f.vec() == null ? 0 : dev.graphrag.core.embed.EmbeddingService.norm(f.vec())).toArray();
+            n[1] = entityVecs.stream().mapToDouble(dev.graphrag.core.embed.EmbeddingService::norm).toArray();
+            n[2] = chunkVecs.stream().mapToDouble(dev.graphrag.core.embed.EmbeddingService::norm).toArray();
+            norms = n;
+        }
+        double qn = dev.graphrag.core.embed.EmbeddingService.norm(q);
+        double[] out = new double[n[group].length];
+        for (int i = 0; i < out.length; i++) {
+            float[] v = group == 0 ? facts.get(i).vec() : group == 1 ? entityVecs.get(i) : chunkVecs.get(i);
+            double d = n[group][i] * qn;
+            out[i] = v == null || d == 0 ? 0 : dev.graphrag.core.embed.EmbeddingService.dot(q, v) / d;
+        }
+        return out;
+    }
+
+    static final int FACTS = 0, ENTITIES = 1, CHUNKS = 2;
 
     private AgragSnapshot(long version) {
         this.version = version;
     }
 
+    private volatile int[][] adjacency; // edge ids per node over: facts, synonyms, contains, pseudo edges (in that order)
+
     int chunkCount() { return chunkIds.size(); }
+
+    /** The cost graph's fixed topology, built once per snapshot; edge i of {@link #edgeEnds(int)} order. */
+    int[][] adjacency() {
+        int[][] a = adjacency;
+        if (a != null) return a;
+        int n = nodeCount();
+        int[] degree = new int[n];
+        int m = edgeCount();
+        for (int i = 0; i < m; i++) {
+            int[] uv = edgeEnds(i);
+            degree[uv[0]]++;
+            degree[uv[1]]++;
+        }
+        a = new int[n][];
+        for (int v = 0; v < n; v++) a[v] = new int[degree[v]];
+        int[] fill = new int[n];
+        for (int i = 0; i < m; i++) {
+            int[] uv = edgeEnds(i);
+            a[uv[0]][fill[uv[0]]++] = i;
+            a[uv[1]][fill[uv[1]]++] = i;
+        }
+        adjacency = a;
+        return a;
+    }
+
+    int edgeCount() {
+        return facts.size() + synonyms.size() + contains.size() + chunkIds.size();
+    }
+
+    int[] edgeEnds(int i) {
+        if (i < facts.size()) return new int[] {facts.get(i).u(), facts.get(i).v()};
+        i -= facts.size();
+        if (i < synonyms.size()) return new int[] {synonyms.get(i).u(), synonyms.get(i).v()};
+        i -= synonyms.size();
+        if (i < contains.size()) return new int[] {contains.get(i).u(), contains.get(i).v()};
+        i -= contains.size();
+        return new int[] {pseudo(), entityCount + i};
+    }
 
     /** Chunks linked to each entity (AG_CONTAINS degree), for HippoRAG 2's entity weighting. */
     int[] chunkDegree() {

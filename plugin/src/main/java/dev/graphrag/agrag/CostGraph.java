@@ -33,6 +33,20 @@ public final class CostGraph {
         for (int i = 0; i < n; i++) adjacency.add(new ArrayList<>());
     }
 
+    /**
+     * A graph over a fixed topology with per-query costs: {@code edges[i].id() == i}, adjacency lists hold edge ids.
+     * Parallel edges are kept (Dijkstra and the expansion take the cheapest; the induced output keeps one per pair).
+     */
+    public static CostGraph of(int n, Edge[] edges, int[][] adjacency) {
+        CostGraph g = new CostGraph(n);
+        g.edges.addAll(java.util.Arrays.asList(edges));
+        for (int u = 0; u < n; u++) {
+            List<Edge> list = g.adjacency.get(u);
+            for (int id : adjacency[u]) list.add(edges[id]);
+        }
+        return g;
+    }
+
     public int nodeCount() { return n; }
     public List<Edge> edges() { return edges; }
     public List<Edge> adjacent(int u) { return adjacency.get(u); }

@@ -74,10 +74,15 @@ public final class McmiExpansion {
         }
         List<CostGraph.Edge> output;
         if (induced) {
-            output = new ArrayList<>();
-            for (CostGraph.Edge e : g.edges()) {
-                if (e.type() != CostGraph.EdgeType.PSEUDO && nodes.contains(e.u()) && nodes.contains(e.v())) output.add(e);
+            java.util.Map<Long, CostGraph.Edge> byPair = new java.util.HashMap<>();
+            for (int u : nodes) {
+                for (CostGraph.Edge e : g.adjacent(u)) {
+                    if (e.type() == CostGraph.EdgeType.PSEUDO || !nodes.contains(e.other(u))) continue;
+                    long key = ((long) Math.min(e.u(), e.v()) << 32) | Math.max(e.u(), e.v());
+                    byPair.merge(key, e, (a, b) -> b.cost() < a.cost() || (b.cost() == a.cost() && b.id() < a.id()) ? b : a);
+                }
             }
+            output = new ArrayList<>(byPair.values());
         } else {
             output = new ArrayList<>(selected);
             output.removeIf(e -> e.type() == CostGraph.EdgeType.PSEUDO);

@@ -118,6 +118,16 @@ public final class EmbeddingService implements AutoCloseable {
         if (text.isBlank()) throw new RagException("cannot embed an empty text");
     }
 
+    public static double dot(float[] a, float[] b) {
+        double dot = 0;
+        for (int i = 0; i < a.length; i++) dot += a[i] * b[i];
+        return dot;
+    }
+
+    public static double norm(float[] a) {
+        return Math.sqrt(dot(a, a));
+    }
+
     public static double cosine(float[] a, float[] b) {
         if (a.length != b.length) throw new RagException("vectors have different dimensions: " + a.length + " vs " + b.length);
         double dot = 0, na = 0, nb = 0;
