@@ -63,9 +63,14 @@ public final class Benchmark {
     static final ObjectMapper JSON = new ObjectMapper();
 
     static boolean TUNE;
+    static boolean INGEST_ONLY;
+    static long INGEST_BATCH = -1;
 
     public static void main(String[] argv) throws Exception {
         TUNE = Arrays.asList(argv).contains("--tune");
+        INGEST_ONLY = Arrays.asList(argv).contains("--ingest-only");
+        int b = Arrays.asList(argv).indexOf("--ingest-batch");
+        if (b >= 0) INGEST_BATCH = Long.parseLong(argv[b + 1]);
         Path data = Path.of(argv.length > 0 ? argv[0] : "../../shared/data");
         boolean skipScale = Arrays.asList(argv).contains("--skip-2wiki");
         PrintStream out = System.out;
@@ -190,8 +195,10 @@ public final class Benchmark {
     }
 
     static long ingest(GraphDatabaseService db, String corpus, List<Map<String, Object>> docs) {
-        return db.executeTransactionally("CALL rag.ingest($docs, {corpus: $corpus}) YIELD chunks RETURN sum(chunks) AS n",
-                Map.of("docs", docs, "corpus", corpus), r -> (Long) r.next().get("n"));
+        Map<String, Object> config = new java.util.HashMap<>(Map.of("corpus", corpus));
+        if (INGEST_BATCH > 0) config.put("batchSize", INGEST_BATCH);
+        return db.executeTransactionally("CALL rag.ingest($docs, $config) YIELD chunks RETURN sum(chunks) AS n",
+                Map.of("docs", docs, "config", config), r -> (Long) r.next().get("n"));
     }
 
     static void scale(GraphDatabaseService db, List<Map<String, Object>> docs, StringBuilder report, PrintStream out, Path data) throws Exception {
@@ -215,6 +222,7 @@ public final class Benchmark {
                 docs.size(), chunks, ingestS, chunks / ingestS, rawS, texts.size() / rawS, 100 * (chunks / ingestS) / (texts.size() / rawS));
         out.print(line);
         report.append(line);
+        if (INGEST_ONLY) return;
         // the AGRAG layer on the same graph, LLM-free, and query latency over the 200 questions (excluding any LLM time)
         long t2 = System.nanoTime();
         buildLayers(db, "2wiki", report, out);

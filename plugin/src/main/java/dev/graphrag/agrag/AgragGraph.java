@@ -6,7 +6,6 @@ import org.neo4j.graphdb.Label;
 import org.neo4j.graphdb.RelationshipType;
 import org.neo4j.graphdb.Transaction;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,23 +45,7 @@ public final class AgragGraph {
                 + " OPTIONS {indexConfig: {`vector.dimensions`: " + dimensions + ", `vector.similarity_function`: 'cosine'}}");
         statements.put(FACT_INDEX, "CREATE VECTOR INDEX " + FACT_INDEX + " IF NOT EXISTS FOR ()-[r:AG_REL]-() ON (r.embedding)"
                 + " OPTIONS {indexConfig: {`vector.dimensions`: " + dimensions + ", `vector.similarity_function`: 'cosine'}}");
-        List<String> created = new ArrayList<>();
-        for (Map.Entry<String, String> s : statements.entrySet()) {
-            boolean exists;
-            try (Transaction tx = db.beginTx()) {
-                exists = false;
-                for (var i : tx.schema().getIndexes()) exists |= i.getName().equals(s.getKey());
-                for (var c : tx.schema().getConstraints()) exists |= c.getName().equals(s.getKey());
-            }
-            if (!exists) {
-                db.executeTransactionally(s.getValue());
-                created.add(s.getKey());
-            }
-        }
-        try (Transaction tx = db.beginTx()) {
-            tx.schema().awaitIndexesOnline(5, java.util.concurrent.TimeUnit.MINUTES);
-        }
-        return created;
+        return dev.graphrag.core.lexical.LexicalGraph.ensureSchema(db, statements);
     }
 
     public static org.neo4j.graphdb.Node requireIndexed(Transaction tx, String corpus) {

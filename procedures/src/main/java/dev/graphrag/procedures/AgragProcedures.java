@@ -63,7 +63,7 @@ public class AgragProcedures {
     public Stream<IndexResult> index(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragIndexConfig cfg = AgragIndexConfig.parse(config, llmConfigured());
         LlmConfig llm = cfg.relations() == AgragIndexConfig.Relations.LLM ? rag.llmConfig(cfg.llm(), "agrag.index") : null;
-        AgragIndexer.Stats s = new AgragIndexer(db, rag.embeddings(), rag.llm(), llm, log::info, this::terminated).index(cfg);
+        AgragIndexer.Stats s = new AgragIndexer(db, rag.embeddings(), rag.llm(), llm, log::info, Termination.of(guard)).index(cfg);
         return Stream.of(new IndexResult(s.chunks(), s.newChunks(), s.entities(), s.facts(), s.containsEdges(), s.synonymEdges(),
                 s.failedChunks(), s.llmCalls(), s.promptTokens(), s.completionTokens(), s.ms()));
     }
@@ -99,7 +99,7 @@ public class AgragProcedures {
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse("agrag.answer", config, llmConfigured());
         AgragRetriever.Answer a = new AgragRetriever(tx, db.databaseName(), rag.embeddings(), rag.llm(), rag.llmConfig(cfg.llm(), "agrag.answer"),
-                this::terminated).answer(query, cfg);
+                Termination.of(guard)).answer(query, cfg);
         return Stream.of(new AnswerResult(a.answer(), a.thought(), a.graphStrings(), a.facts(), a.pathChunkIds(), a.retrievedChunkIds(),
                 a.usedGraph(), a.prompt(), a.llmCalls(), a.promptTokens(), a.completionTokens(), a.ms()));
     }
@@ -151,7 +151,7 @@ public class AgragProcedures {
 
     private AgragRetriever retriever(AgragQueryConfig cfg) {
         LlmConfig llm = cfg.filter() ? rag.llmConfig(cfg.llm(), "agrag") : null;
-        return new AgragRetriever(tx, db.databaseName(), rag.embeddings(), rag.llm(), llm, this::terminated);
+        return new AgragRetriever(tx, db.databaseName(), rag.embeddings(), rag.llm(), llm, Termination.of(guard));
     }
 
     private boolean llmConfigured() {
@@ -165,12 +165,4 @@ public class AgragProcedures {
         return corpus;
     }
 
-    private boolean terminated() {
-        try {
-            guard.check();
-            return false;
-        } catch (RuntimeException e) {
-            return true;
-        }
-    }
 }

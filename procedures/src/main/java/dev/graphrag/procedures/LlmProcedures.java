@@ -45,7 +45,7 @@ public class LlmProcedures {
         r.finish();
         List<Map<String, Object>> msgs = ChatRequest.checkMessages("rag.llm.chat", messages);
         LlmConfig cfg = rag.llmConfig(llmMap, "rag.llm.chat");
-        ChatResponse resp = rag.llm().chat(cfg, new ChatRequest("rag.llm.chat", msgs, tools, toolChoice, responseFormat, stop), cache, this::terminated);
+        ChatResponse resp = rag.llm().chat(cfg, new ChatRequest("rag.llm.chat", msgs, tools, toolChoice, responseFormat, stop), cache, Termination.of(guard));
         return Stream.of(new ChatResult(resp.content(), resp.toolCalls(), resp.finishReason(), resp.promptTokens(), resp.completionTokens(),
                 resp.tokensEstimated(), resp.cached(), resp.ms()));
     }
@@ -63,12 +63,4 @@ public class LlmProcedures {
         return Stream.of(new InfoResult(cfg.host(), cfg.model(), ok, (System.nanoTime() - t0) / 1_000_000));
     }
 
-    private boolean terminated() {
-        try {
-            guard.check();
-            return false;
-        } catch (RuntimeException e) {
-            return true;
-        }
-    }
 }

@@ -44,7 +44,7 @@ public class RagProcedures {
         EmbeddingService embeddings = rag.embeddings();
         IngestConfig cfg = IngestConfig.parse(config, rag.settings(), embeddings.maxLength());
         List<Ingestor.Document> docs = Ingestor.validate(documents, cfg.maxDocumentChars());
-        Ingestor ingestor = new Ingestor(db, embeddings, log::info, this::terminated);
+        Ingestor ingestor = new Ingestor(db, embeddings, log::info, Termination.of(guard));
         return ingestor.ingest(docs, cfg).stream()
                 .map(o -> new Results.DocumentResult(o.documentId(), o.chunks(), o.status(), o.ms()));
     }
@@ -57,7 +57,7 @@ public class RagProcedures {
         ConfigReader r = ConfigReader.of("rag.delete", config);
         String corpus = LexicalGraph.checkCorpusName(r.string("corpus", LexicalGraph.DEFAULT_CORPUS));
         r.finish();
-        return new Ingestor(db, null, log::info, this::terminated).delete(documentIds, corpus).stream()
+        return new Ingestor(db, null, log::info, Termination.of(guard)).delete(documentIds, corpus).stream()
                 .map(o -> new Results.DocumentResult(o.documentId(), o.chunks(), o.status(), o.ms()));
     }
 
@@ -125,12 +125,4 @@ public class RagProcedures {
         return out;
     }
 
-    private boolean terminated() {
-        try {
-            guard.check();
-            return false;
-        } catch (RuntimeException e) {
-            return true;
-        }
-    }
 }

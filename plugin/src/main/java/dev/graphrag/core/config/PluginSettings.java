@@ -39,7 +39,7 @@ public final class PluginSettings {
         d.put("graphrag.embedding.cacheSize", 10000L);
         d.put("graphrag.ingest.chunkSize", 256L);
         d.put("graphrag.ingest.chunkOverlap", 32L);
-        d.put("graphrag.ingest.batchSize", 256L);
+        d.put("graphrag.ingest.batchSize", 2048L);
         d.put("graphrag.ingest.maxDocumentChars", 5_000_000L);
         d.put("graphrag.llm.endpoint", "");
         d.put("graphrag.llm.model", "");

@@ -61,6 +61,13 @@ public final class LexicalGraph {
             throw new RagException("vector index " + VECTOR_INDEX + " has " + existing + " dimensions but the embedding model has "
                     + dimensions + "; drop the index and re-ingest, or configure the model the graph was built with");
         }
+        created.addAll(ensureSchema(db, statements));
+        return created;
+    }
+
+    /** Runs each named schema statement whose object does not exist yet, then waits for the indexes; returns the names created. */
+    public static List<String> ensureSchema(GraphDatabaseService db, Map<String, String> statements) {
+        List<String> created = new ArrayList<>();
         for (Map.Entry<String, String> s : statements.entrySet()) {
             if (!schemaObjectExists(db, s.getKey())) {
                 db.executeTransactionally(s.getValue());
