@@ -280,7 +280,7 @@ public final class AgragIndexer {
                 }
             }
         }
-        Batch batch = new Batch();
+        Batch batch = new Batch(cfg.batchSize());
         // stale facts, then stale entities (with their edges)
         Set<String> wantedFacts = new java.util.HashSet<>();
         for (Fact f : facts.values()) wantedFacts.add(f.id());
@@ -401,13 +401,18 @@ public final class AgragIndexer {
         }
     }
 
-    /** Write work committed every few thousand operations. */
+    /** Write work committed every {@code batchSize} operations (an entity, a fact, a chunk's edges, ...). */
     private final class Batch {
         private final List<java.util.function.Consumer<Transaction>> ops = new ArrayList<>();
+        private final int size;
+
+        Batch(int size) {
+            this.size = size;
+        }
 
         void run(java.util.function.Consumer<Transaction> op) {
             ops.add(op);
-            if (ops.size() >= 2000) commit();
+            if (ops.size() >= size) commit();
         }
 
         void commit() {
