@@ -16,11 +16,24 @@ import java.util.Map;
 public final class AgragProjection {
     private AgragProjection() {}
 
+    private static volatile Boolean gds;
+
     public static boolean gdsAvailable(GraphDatabaseService db) {
-        try (Transaction tx = db.beginTx();
-             Result r = tx.execute("SHOW PROCEDURES YIELD name WHERE name = 'gds.pageRank.stream' RETURN count(*) AS n")) {
-            return ((Number) r.next().get("n")).longValue() > 0;
+        try (Transaction tx = db.beginTx()) {
+            return gdsAvailable(tx);
         }
+    }
+
+    /** Whether GDS's procedures are installed; asked once (plugins do not come and go while the server runs). */
+    public static boolean gdsAvailable(Transaction tx) {
+        Boolean known = gds;
+        if (known == null) {
+            try (Result r = tx.execute("SHOW PROCEDURES YIELD name WHERE name = 'gds.pageRank.stream' RETURN count(*) AS n")) {
+                known = ((Number) r.next().get("n")).longValue() > 0;
+            }
+            gds = known;
+        }
+        return known;
     }
 
     /** Drops and re-creates the projection; false when GDS is not installed. */

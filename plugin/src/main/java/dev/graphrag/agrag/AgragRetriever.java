@@ -192,7 +192,7 @@ public final class AgragRetriever {
     private double[] influence(AgragSnapshot g, Set<Integer> terminals, AgragQueryConfig cfg) {
         double[] s = new double[g.nodeCount()];
         if (terminals.isEmpty()) return s;
-        boolean gds = cfg.pprEngine() != AgragQueryConfig.PprEngine.NATIVE && AgragProjectionCheck.usable(tx, cfg.corpus());
+        boolean gds = cfg.pprEngine() != AgragQueryConfig.PprEngine.NATIVE && AgragProjection.gdsAvailable(tx) && AgragProjection.exists(tx, cfg.corpus());
         if (cfg.pprEngine() == AgragQueryConfig.PprEngine.GDS && !gds) {
             throw new RagException("agrag: pprEngine 'gds' but GDS is not installed or the corpus is not projected (CALL agrag.index)");
         }

@@ -79,11 +79,6 @@ public final class CostGraph {
         return e;
     }
 
-    public Edge between(int u, int v) {
-        Integer id = byPair.get(pairKey(u, v));
-        return id == null ? null : edges.get(id);
-    }
-
     private static void replaceIn(List<Edge> list, Edge e) {
         for (int i = 0; i < list.size(); i++) {
             if (list.get(i).id() == e.id()) list.set(i, e);

@@ -49,10 +49,6 @@ public final class EntityStatistics {
         }
     }
 
-    public static boolean isStopWord(String word) {
-        return STOP_WORDS.contains(word);
-    }
-
     /** Tokens of the text: lower case, stop words removed, at least two characters. */
     public static List<String> tokens(String text) {
         List<String> out = new ArrayList<>();

@@ -115,7 +115,7 @@ public class AgragProcedures {
         try (Result r = tx.execute("MATCH (:AgEntity {corpus: $c})-[s:AG_SYNONYM]->() RETURN count(s) AS n", Map.of("c", corpus))) {
             synonyms = ((Number) r.next().get("n")).longValue();
         }
-        boolean projected = AgragProjection.gdsAvailable(db) && AgragProjection.exists(tx, corpus);
+        boolean projected = AgragProjection.gdsAvailable(tx) && AgragProjection.exists(tx, corpus);
         return Stream.of(new InfoResult(corpus, (Long) meta.getProperty("version", 0L), (String) meta.getProperty("relations", null),
                 (Long) meta.getProperty("chunks", 0L), (Long) meta.getProperty("entities", 0L), (Long) meta.getProperty("facts", 0L), synonyms,
                 (Long) meta.getProperty("containsEdges", 0L), (String) meta.getProperty("embeddingModel", null), projected));

@@ -45,12 +45,6 @@ public final class ConfigReader {
         return s;
     }
 
-    public String nonBlank(String key, String dflt) {
-        String s = string(key, dflt);
-        if (s != null && s.isBlank()) throw new RagException(owner + ": config key '" + key + "' must not be empty");
-        return s;
-    }
-
     public <E extends Enum<E>> E choice(String key, Class<E> type, E dflt) {
         String s = string(key, null);
         if (s == null) return dflt;

@@ -31,7 +31,7 @@ public final class EmbeddingService implements AutoCloseable {
     /** One text, through the cache (queries repeat). */
     public float[] embed(String text) {
         checkText(text);
-        float[] v = cache.get(text, t -> model.embedIds(new int[][] {model.tokenizer().encode(t, maxLength())})[0]);
+        float[] v = cache.get(text, this::embedOne);
         return v.clone();
     }
 
@@ -65,7 +65,7 @@ public final class EmbeddingService implements AutoCloseable {
         float[][] out = new float[texts.size()][];
         for (int i = 0; i < out.length; i++) {
             checkText(texts.get(i));
-            out[i] = model.embedIds(new int[][] {model.tokenizer().encode(texts.get(i), maxLength())})[0];
+            out[i] = embedOne(texts.get(i));
         }
         return out;
     }
@@ -104,13 +104,8 @@ public final class EmbeddingService implements AutoCloseable {
         return out;
     }
 
-    /** Embeds pre-tokenised, already length-sorted batches as given: the raw-throughput baseline. */
-    public float[][] embedIds(int[][] batch) {
-        return model.embedIds(batch);
-    }
-
-    public long cachedTexts() {
-        return cache.estimatedSize();
+    private float[] embedOne(String text) {
+        return model.embedIds(new int[][] {model.tokenizer().encode(text, maxLength())})[0];
     }
 
     private static void checkText(String text) {

@@ -45,7 +45,6 @@ public final class LexicalGraph {
 
     /** Constraints and indexes; idempotent. Schema changes need their own transaction. */
     public static List<String> setup(GraphDatabaseService db, int dimensions) {
-        List<String> created = new ArrayList<>();
         Map<String, String> statements = new java.util.LinkedHashMap<>();
         statements.put("rag_document_key", "CREATE CONSTRAINT rag_document_key IF NOT EXISTS FOR (d:Document) REQUIRE (d.corpus, d.id) IS UNIQUE");
         statements.put("rag_chunk_id", "CREATE CONSTRAINT rag_chunk_id IF NOT EXISTS FOR (c:Chunk) REQUIRE c.id IS UNIQUE");
@@ -61,8 +60,7 @@ public final class LexicalGraph {
             throw new RagException("vector index " + VECTOR_INDEX + " has " + existing + " dimensions but the embedding model has "
                     + dimensions + "; drop the index and re-ingest, or configure the model the graph was built with");
         }
-        created.addAll(ensureSchema(db, statements));
-        return created;
+        return ensureSchema(db, statements);
     }
 
     /** Runs each named schema statement whose object does not exist yet, then waits for the indexes; returns the names created. */
@@ -79,10 +77,6 @@ public final class LexicalGraph {
             tx.commit();
         }
         return created;
-    }
-
-    public static boolean isSetUp(GraphDatabaseService db) {
-        return schemaObjectExists(db, VECTOR_INDEX) && schemaObjectExists(db, FULLTEXT_INDEX) && schemaObjectExists(db, "rag_chunk_id");
     }
 
     private static boolean schemaObjectExists(GraphDatabaseService db, String name) {

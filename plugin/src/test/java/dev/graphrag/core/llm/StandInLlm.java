@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -84,8 +83,6 @@ public final class StandInLlm implements AutoCloseable {
     private final HttpServer server;
     private final List<Rule> rules = new CopyOnWriteArrayList<>();
     private final List<Request> requests = new CopyOnWriteArrayList<>();
-    private final AtomicInteger inFlight = new AtomicInteger();
-    private final AtomicInteger maxInFlight = new AtomicInteger();
 
     private StandInLlm() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -139,58 +136,46 @@ public final class StandInLlm implements AutoCloseable {
     }
 
     public List<Request> requests() { return List.copyOf(requests); }
-    public int maxConcurrentRequests() { return maxInFlight.get(); }
 
     public void reset() {
         rules.clear();
         requests.clear();
-        maxInFlight.set(0);
     }
 
     private void chat(HttpExchange ex) throws IOException {
-        int now = inFlight.incrementAndGet();
-        maxInFlight.accumulateAndGet(now, Math::max);
-        boolean counted = true;
-        try {
-            Request req = new Request(JSON.readTree(ex.getRequestBody().readAllBytes()), ex.getRequestHeaders().getFirst("Authorization"));
-            requests.add(req);
-            Rule rule = null;
-            synchronized (rules) {
-                for (Rule r : rules) {
-                    if (r.usesLeft > 0 && r.match.test(req)) {
-                        r.usesLeft--;
-                        rule = r;
-                        break;
-                    }
+        Request req = new Request(JSON.readTree(ex.getRequestBody().readAllBytes()), ex.getRequestHeaders().getFirst("Authorization"));
+        requests.add(req);
+        Rule rule = null;
+        synchronized (rules) {
+            for (Rule r : rules) {
+                if (r.usesLeft > 0 && r.match.test(req)) {
+                    r.usesLeft--;
+                    rule = r;
+                    break;
                 }
             }
-            if (rule == null) {
-                send(ex, 500, "{\"error\":{\"message\":\"stand-in: no rule matches this request\"}}", null);
-                return;
-            }
-            rule.maxInFlight.accumulateAndGet(rule.inFlight.incrementAndGet(), Math::max);
-            try {
-                if (rule.delayMs > 0) Thread.sleep(rule.delayMs);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                rule.inFlight.decrementAndGet();
-            }
-            // the reply is decided: this request no longer counts as in flight (before the client can see it)
-            inFlight.decrementAndGet();
-            counted = false;
-            if (rule.dropConnection) {
-                ex.close(); // no status line: the client sees the connection end
-                return;
-            }
-            if (rule.rawBody != null || rule.status != 200) {
-                send(ex, rule.status, rule.rawBody != null ? rule.rawBody : "{\"error\":{\"message\":\"stand-in fault " + rule.status + "\"}}", rule.retryAfter);
-                return;
-            }
-            send(ex, 200, completion(req, rule).toString(), null);
-        } finally {
-            if (counted) inFlight.decrementAndGet();
         }
+        if (rule == null) {
+            send(ex, 500, "{\"error\":{\"message\":\"stand-in: no rule matches this request\"}}", null);
+            return;
+        }
+        rule.maxInFlight.accumulateAndGet(rule.inFlight.incrementAndGet(), Math::max);
+        try {
+            if (rule.delayMs > 0) Thread.sleep(rule.delayMs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            rule.inFlight.decrementAndGet();
+        }
+        if (rule.dropConnection) {
+            ex.close(); // no status line: the client sees the connection end
+            return;
+        }
+        if (rule.rawBody != null || rule.status != 200) {
+            send(ex, rule.status, rule.rawBody != null ? rule.rawBody : "{\"error\":{\"message\":\"stand-in fault " + rule.status + "\"}}", rule.retryAfter);
+            return;
+        }
+        send(ex, 200, completion(req, rule).toString(), null);
     }
 
     private static ObjectNode completion(Request req, Rule rule) {
@@ -224,12 +209,5 @@ public final class StandInLlm implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
-    }
-
-    /** Snapshot of recorded request bodies, for assertions. */
-    public List<JsonNode> bodies() {
-        List<JsonNode> out = new ArrayList<>();
-        for (Request r : requests) out.add(r.body());
-        return out;
     }
 }
