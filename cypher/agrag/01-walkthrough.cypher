@@ -24,3 +24,6 @@ YIELD rank, documentId, score, source RETURN rank, documentId, score, source;
 
 CALL agrag.retrieve('Who is the jeddak of the Tharks?', {corpus: 'agrag_demo', k: 2, mode: 'ppr'})
 YIELD rank, documentId, score, source RETURN rank, documentId, score, source;
+
+// Remove the AGRAG layer again (documents and chunks stay).
+CALL agrag.drop({corpus: 'agrag_demo'}) YIELD nodesDeleted, relationshipsDeleted RETURN nodesDeleted, relationshipsDeleted;

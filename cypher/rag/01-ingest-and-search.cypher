@@ -25,4 +25,7 @@ CALL rag.info() YIELD version, model, dimensions, device, corpora RETURN version
 
 RETURN size(rag.embed('hello world')) AS dimensions;
 
+CALL rag.embed.batch(['hello world', 'a second, longer text about Barsoom']) YIELD index, embedding
+RETURN index, size(embedding) AS dimensions;
+
 CALL rag.delete(['mars-3'], {corpus: 'example'}) YIELD documentId, chunks, status RETURN documentId, chunks, status;

@@ -1,5 +1,7 @@
 package dev.graphrag.demo;
 
+import dev.graphrag.core.llm.StandInLlm;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -8,14 +10,24 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Every file in cypher/ runs, statement by statement, and every statement returns rows. */
+/**
+ * Every file in cypher/ runs, statement by statement, and every statement returns rows. The {@code $llm}
+ * parameter points at the stand-in LLM, which answers every step with JSON the step accepts.
+ */
 class CypherExamplesTest {
     static final Path CYPHER = Path.of("..", "cypher");
+    static final StandInLlm LLM = StandInLlm.start();
+
+    @AfterAll
+    static void stop() {
+        LLM.close();
+    }
 
     @TestFactory
     Stream<DynamicTest> everyCypherFileRuns() throws IOException {
@@ -24,9 +36,13 @@ class CypherExamplesTest {
             files = s.filter(p -> p.toString().endsWith(".cypher")).sorted().toList();
         }
         assertFalse(files.isEmpty(), "no cypher/ examples found");
+        LLM.always().replyJson(Map.of("thought", "Dejah Thoris is the granddaughter of Tardos Mors.", "answer", "Tardos Mors",
+                "fact", List.of(), "triples", List.of(List.of("Dejah Thoris", "granddaughter of", "Tardos Mors"),
+                        List.of("John Carter", "married", "Dejah Thoris"))));
+        Map<String, Object> params = Map.of("llm", Map.of("endpoint", LLM.endpoint(), "model", "stand-in"));
         return files.stream().map(f -> DynamicTest.dynamicTest(CYPHER.relativize(f).toString(), () -> {
             for (String statement : statements(Files.readString(f))) {
-                assertFalse(TestServer.rows(statement).isEmpty(), "no rows from: " + statement);
+                assertFalse(TestServer.rows(statement, params).isEmpty(), "no rows from: " + statement);
             }
         }));
     }
