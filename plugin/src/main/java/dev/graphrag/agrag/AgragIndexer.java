@@ -150,7 +150,9 @@ public final class AgragIndexer {
             meta.setProperty("indexedAt", ZonedDateTime.now());
             tx.commit();
         }
+        // without project the old projection would be stale: drop it (queries re-project it on demand)
         if (cfg.project()) AgragProjection.project(db, cfg.corpus());
+        else AgragProjection.drop(db, cfg.corpus());
         log.accept(String.format("agrag.index corpus=%s: done in %.1f s (%d synonym edges, %d LLM calls)", cfg.corpus(), (System.nanoTime() - t0) / 1e9,
                 synonyms, llmCalls));
         return new Stats(chunks.size(), newChunks, entities.size(), facts.size(), containsEdges, synonyms, failedChunks, llmCalls,

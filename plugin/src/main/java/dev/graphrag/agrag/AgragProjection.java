@@ -36,21 +36,54 @@ public final class AgragProjection {
         return known;
     }
 
-    /** Drops and re-creates the projection; false when GDS is not installed. */
+    /** The projection's name and size. */
+    public record Projected(String graphName, long nodeCount, long relationshipCount) {}
+
+    /** Drops and re-creates the projection in its own transaction; false when GDS is not installed. */
     public static boolean project(GraphDatabaseService db, String corpus) {
         if (!gdsAvailable(db)) return false;
-        String name = AgragGraph.projectionName(corpus);
         try (Transaction tx = db.beginTx()) {
+            project(tx, corpus);
+            tx.commit();
+        }
+        return true;
+    }
+
+    /** Drops and re-creates the projection in the caller's transaction (GDS procedures are READ); null without GDS. */
+    public static Projected project(Transaction tx, String corpus) {
+        if (!gdsAvailable(tx)) return null;
+        String name = AgragGraph.projectionName(corpus);
+        synchronized (lock(corpus)) {
             consume(tx.execute("CALL gds.graph.drop($name, false) YIELD graphName RETURN graphName", Map.of("name", name)));
-            consume(tx.execute("""
+            try (Result r = tx.execute("""
                     MATCH (s)-[r:AG_REL|AG_SYNONYM|AG_CONTAINS]->(t)
                     WHERE s.corpus = $corpus AND t.corpus = $corpus
                     WITH gds.graph.project($name, s, t, {relationshipProperties: {pprWeight: coalesce(r.pprWeight, 1.0)}},
                                            {undirectedRelationshipTypes: ['*']}) AS g
-                    RETURN g.nodeCount AS nodes""", Map.of("corpus", corpus, "name", name)));
-            tx.commit();
+                    RETURN g.nodeCount AS nodes, g.relationshipCount AS relationships""", Map.of("corpus", corpus, "name", name))) {
+                Map<String, Object> row = r.next();
+                return new Projected(name, ((Number) row.get("nodes")).longValue(), ((Number) row.get("relationships")).longValue());
+            }
+        }
+    }
+
+    /**
+     * Projects the corpus when GDS is installed and the projection is missing (projections live in memory, so a
+     * restart loses them); true when a projection is there afterwards.
+     */
+    public static boolean ensureProjected(Transaction tx, String corpus) {
+        if (!gdsAvailable(tx)) return false;
+        if (exists(tx, corpus)) return true;
+        synchronized (lock(corpus)) {
+            if (!exists(tx, corpus)) project(tx, corpus);
         }
         return true;
+    }
+
+    private static final Map<String, Object> LOCKS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static Object lock(String corpus) {
+        return LOCKS.computeIfAbsent(corpus, c -> new Object());
     }
 
     public static void drop(GraphDatabaseService db, String corpus) {
@@ -61,7 +94,7 @@ public final class AgragProjection {
         }
     }
 
-    /** PPR through GDS in the caller's transaction: node element id -> raw score; re-projects when the projection is missing. */
+    /** PPR through GDS in the caller's transaction: node id -> raw score. */
     public static Map<Long, Double> pageRank(Transaction tx, String corpus, List<Long> sourceNodeIds, double damping, double tolerance,
                                              int maxIterations, boolean weighted) {
         String name = AgragGraph.projectionName(corpus);

@@ -13,7 +13,8 @@ public record AgragQueryConfig(String corpus, int factTopK, boolean filter, doub
                                double passageNodeWeight, Map<String, Object> llm) {
     public enum RetrieveMode { MCMI, HYBRID, PPR }
 
-    public enum PprEngine { AUTO, GDS, NATIVE }
+    /** NATIVE: power iteration on the snapshot's cached CSR; GDS: gds.pageRank.stream on the corpus projection. Same iteration. */
+    public enum PprEngine { NATIVE, GDS }
 
     public static AgragQueryConfig parse(String owner, Map<String, Object> config, boolean llmConfigured) {
         ConfigReader r = ConfigReader.of(owner, config);
@@ -42,7 +43,8 @@ public record AgragQueryConfig(String corpus, int factTopK, boolean filter, doub
             throw new dev.graphrag.core.RagException(owner + ": config key 'retrievalMode' must be one of [hybrid, dense], got '" + retrievalMode + "'");
         }
         int k = r.integer("k", 5, 1, 1000);
-        PprEngine engine = r.choice("pprEngine", PprEngine.class, PprEngine.AUTO);
+        // native by default: on the 2Wiki graph GDS's PageRank call alone takes ~100 ms per query (docs/benchmarks.md)
+        PprEngine engine = r.choice("pprEngine", PprEngine.class, PprEngine.NATIVE);
         boolean includePath = r.bool("includePathChunks", true);
         boolean returnPrompt = r.bool("returnPrompt", false);
         double passageNodeWeight = r.number("passageNodeWeight", 1.0, 0, 100);

@@ -30,8 +30,8 @@ public final class AgragRetriever {
     /** The MCMI subgraph and everything about it. */
     public record Subgraph(List<String> terminals, List<Node> nodes, List<Relationship> relationships, List<String> pathChunkIds,
                            List<String> graphStrings, List<List<String>> facts, int mcstNodeCount, int mcstEdgeCount, int nodeCount,
-                           int edgeCount, double ratio, int expansions, boolean usedPseudo, double[] hybrid, double[] influence,
-                           long llmCalls, long promptTokens, long completionTokens, long ms, FactMapping mapping, float[] queryVector) {}
+                           int edgeCount, double ratio, int expansions, boolean usedPseudo, double[] dense, double[] hybrid, double[] influence,
+                           long llmCalls, long promptTokens, long completionTokens, long ms, FactMapping mapping) {}
 
     /** One ranked chunk of agrag.retrieve. source: graph (on the MCMI subgraph), hybrid or ppr. */
     public record RankedChunk(long rank, String chunkId, String documentId, String text, double score, String source) {}
@@ -82,34 +82,23 @@ public final class AgragRetriever {
             terminals.add(f.v());
         }
         // §2.4 hybrid scores of every chunk, used for costs and for retrieval
-        double[] hybrid = hybridScores(g, query, q, cfg);
+        double[] dense = dense(g, q);
+        double[] hybrid = hybridScores(g, query, dense, cfg);
         double[] s = influence(g, terminals, cfg);
         if (terminals.isEmpty()) {
             return new Subgraph(List.of(), List.of(), List.of(), List.of(), List.of(), facts, 0, 0, 0, 0, Double.POSITIVE_INFINITY, 0, false,
-                    hybrid, s, tokens[0], tokens[1], tokens[2], (System.nanoTime() - t0) / 1_000_000, fm, q);
+                    dense, hybrid, s, tokens[0], tokens[1], tokens[2], (System.nanoTime() - t0) / 1_000_000, fm);
         }
-        // B5: costs over the snapshot's fixed topology
+        // B5: this query's costs over the snapshot's fixed topology (edge order: facts, synonyms, contains, pseudo)
         EdgeCosts f = cfg.costMode();
-        double[] entitySim = g.cosines(q, AgragSnapshot.ENTITIES);
-        CostGraph.Edge[] edges = new CostGraph.Edge[g.edgeCount()];
+        double[] entitySim = g.entityVectors.cosines(q);
+        double[] cost = new double[g.edgeCount()];
         int id = 0;
-        for (int i = 0; i < g.facts.size(); i++, id++) {
-            AgragSnapshot.FactEdge e = g.facts.get(i);
-            edges[id] = new CostGraph.Edge(id, e.u(), e.v(), e.vec() == null ? f.unknown() : f.cost(factSim[i]), CostGraph.EdgeType.REL,
-                    e.s(), e.p(), e.o(), e.relId());
-        }
-        for (AgragSnapshot.PlainEdge e : g.synonyms) {
-            edges[id] = new CostGraph.Edge(id++, e.u(), e.v(), f.synonym(entitySim[e.u()], entitySim[e.v()]), CostGraph.EdgeType.SYNONYM,
-                    null, null, null, e.relId());
-        }
-        for (AgragSnapshot.PlainEdge e : g.contains) {
-            edges[id] = new CostGraph.Edge(id++, e.u(), e.v(), f.cost(hybrid[e.u() - g.entityCount]), CostGraph.EdgeType.CONTAINS,
-                    null, null, null, e.relId());
-        }
-        for (int c = 0; c < g.chunkCount(); c++) {
-            edges[id] = new CostGraph.Edge(id++, g.pseudo(), g.entityCount + c, EdgeCosts.PSEUDO_COST, CostGraph.EdgeType.PSEUDO, null, null, null, -1);
-        }
-        CostGraph cg = CostGraph.of(g.nodeCount(), edges, g.adjacency());
+        for (int i = 0; i < g.facts.size(); i++) cost[id++] = g.factVectors.has(i) ? f.cost(factSim[i]) : f.unknown();
+        for (AgragSnapshot.PlainEdge e : g.synonyms) cost[id++] = f.synonym(entitySim[e.u()], entitySim[e.v()]);
+        for (AgragSnapshot.PlainEdge e : g.contains) cost[id++] = f.cost(hybrid[e.u() - g.entityCount]);
+        while (id < cost.length) cost[id++] = EdgeCosts.PSEUDO_COST;
+        CostGraph cg = new CostGraph(g.topology, cost);
         // B6-B8
         SteinerTree.Tree tree = SteinerTree.mehlhorn(cg, terminals);
         McmiExpansion.Result r = McmiExpansion.expand(cg, s, tree, cfg.expansionRule(), cfg.expansion(), cfg.maxExpansions(), cfg.inducedOutput(), g.pseudo());
@@ -126,8 +115,8 @@ public final class AgragRetriever {
         int mcstNodes = (int) r.mcstNodes().stream().filter(v -> v != g.pseudo()).count();
         int mcstEdges = (int) r.mcstEdges().stream().filter(e -> e.type() != CostGraph.EdgeType.PSEUDO).count();
         return new Subgraph(terminalNames, nodeList, rels, pathChunks, text.graphStrings(), facts, mcstNodes, mcstEdges,
-                nodes.size(), r.output().size(), r.ratio(), r.expansions(), usedPseudo, hybrid, s, tokens[0], tokens[1], tokens[2],
-                (System.nanoTime() - t0) / 1_000_000, fm, q);
+                nodes.size(), r.output().size(), r.ratio(), r.expansions(), usedPseudo, dense, hybrid, s, tokens[0], tokens[1], tokens[2],
+                (System.nanoTime() - t0) / 1_000_000, fm);
     }
 
     /** B1-B2: facts by cosine, then the LLM filter when asked. tokens = {calls, prompt, completion}. */
@@ -135,11 +124,8 @@ public final class AgragRetriever {
 
     private FactMapping mapFacts(AgragSnapshot g, String query, float[] q, AgragQueryConfig cfg) {
         long[] tokens = new long[3];
-        List<Integer> ranked = new ArrayList<>();
-        double[] factSim = g.cosines(q, AgragSnapshot.FACTS);
-        for (int i = 0; i < factSim.length; i++) ranked.add(i);
-        ranked.sort(Comparator.<Integer>comparingDouble(i -> -factSim[i]).thenComparingInt(i -> i));
-        List<Integer> raw = ranked.subList(0, Math.min(cfg.factTopK(), ranked.size()));
+        double[] factSim = g.factVectors.cosines(q);
+        List<Integer> raw = topK(factSim, cfg.factTopK());
         List<Integer> kept = raw;
         if (cfg.filter() && !raw.isEmpty()) {
             if (llm == null || llmConfig == null) throw new RagException("agrag: filter needs an LLM: " + LlmConfig.HOW_TO_CONFIGURE);
@@ -188,15 +174,14 @@ public final class AgragRetriever {
         return tx.getRelationshipById(id);
     }
 
-    /** PPR influence (B4): GDS when installed and projected, else native; normalised, chunks scaled by the passage factor. */
+    /** PPR influence (B4), native or through GDS (re-projecting a lost projection); normalised, chunks scaled by the passage factor. */
     private double[] influence(AgragSnapshot g, Set<Integer> terminals, AgragQueryConfig cfg) {
         double[] s = new double[g.nodeCount()];
         if (terminals.isEmpty()) return s;
-        boolean gds = cfg.pprEngine() != AgragQueryConfig.PprEngine.NATIVE && AgragProjection.gdsAvailable(tx) && AgragProjection.exists(tx, cfg.corpus());
-        if (cfg.pprEngine() == AgragQueryConfig.PprEngine.GDS && !gds) {
-            throw new RagException("agrag: pprEngine 'gds' but GDS is not installed or the corpus is not projected (CALL agrag.index)");
-        }
-        if (gds) {
+        if (cfg.pprEngine() == AgragQueryConfig.PprEngine.GDS) {
+            if (!AgragProjection.ensureProjected(tx, cfg.corpus())) {
+                throw new RagException("agrag: pprEngine 'gds' but the Graph Data Science plugin is not installed; use pprEngine 'native'");
+            }
             List<Long> sources = terminals.stream().map(g.nodeIds::get).toList();
             Map<Long, Double> raw = AgragProjection.pageRank(tx, cfg.corpus(), sources, cfg.damping(), cfg.tolerance(), cfg.maxIterations(), cfg.pprWeighted());
             double sum = 0;
@@ -215,8 +200,7 @@ public final class AgragRetriever {
         return s;
     }
 
-    private double[] hybridScores(AgragSnapshot g, String query, float[] q, AgragQueryConfig cfg) {
-        double[] dense = dense(g, q);
+    private double[] hybridScores(AgragSnapshot g, String query, double[] dense, AgragQueryConfig cfg) {
         double[] bm25 = new double[g.chunkCount()];
         if (!cfg.denseOnly()) {
             // chunks past the top BM25_CANDIDATES keep 0, the min-max floor they would be close to anyway
@@ -241,7 +225,7 @@ public final class AgragRetriever {
                 base = hippoPageRank(g, mapFacts(g, query, q, cfg), dense(g, q), cfg);
                 label = "ppr";
             } else {
-                base = hybridScores(g, query, q, cfg);
+                base = hybridScores(g, query, dense(g, q), cfg);
                 label = "hybrid";
             }
             return ranked(g, base, label, new LinkedHashSet<>(), new double[g.chunkCount()], new String[g.chunkCount()], cfg.k());
@@ -260,21 +244,36 @@ public final class AgragRetriever {
             }
         }
         // after the subgraph's chunks: HippoRAG 2 passage ranking from the same kept facts
-        double[] fill = hippoPageRank(g, sg.mapping(), dense(g, sg.queryVector()), cfg);
+        double[] fill = hippoPageRank(g, sg.mapping(), sg.dense(), cfg);
         return ranked(g, fill, "ppr", taken, score, source, cfg.k());
     }
 
+    /** Indexes of the k largest scores, best first, ties to the smaller index; one pass with a bounded heap. */
+    static List<Integer> topK(double[] score, int k) {
+        Comparator<Integer> worstFirst = Comparator.<Integer>comparingDouble(i -> score[i]).thenComparing(Comparator.<Integer>reverseOrder());
+        java.util.PriorityQueue<Integer> heap = new java.util.PriorityQueue<>(worstFirst);
+        for (int i = 0; i < score.length; i++) {
+            if (heap.size() < k) heap.add(i);
+            else if (worstFirst.compare(i, heap.peek()) > 0) {
+                heap.poll();
+                heap.add(i);
+            }
+        }
+        List<Integer> out = new ArrayList<>(heap);
+        out.sort(worstFirst.reversed());
+        return out;
+    }
+
     private static double[] dense(AgragSnapshot g, float[] q) {
-        return g.cosines(q, AgragSnapshot.CHUNKS);
+        return g.chunkVectors.cosines(q);
     }
 
     private List<RankedChunk> ranked(AgragSnapshot g, double[] base, String label, Set<Integer> taken, double[] score, String[] source, int k) {
-        List<Integer> rest = new ArrayList<>();
-        for (int c = 0; c < base.length; c++) if (!taken.contains(c)) rest.add(c);
-        rest.sort(Comparator.<Integer>comparingDouble(c -> -base[c]).thenComparingInt(c -> c));
-        for (int c : rest) {
+        double[] rest = base.clone();
+        for (int c : taken) rest[c] = Double.NEGATIVE_INFINITY;
+        for (int c : topK(rest, k)) {
             if (taken.size() >= k) break;
-            taken.add(c);
+            if (!taken.add(c)) continue;
             score[c] = base[c];
             source[c] = label;
         }
@@ -296,13 +295,9 @@ public final class AgragRetriever {
         Subgraph sg = mcmi(query, cfg);
         AgragSnapshot g = snapshot(cfg.corpus());
         List<String> path = cfg.includePathChunks() ? sg.pathChunkIds() : List.of();
-        List<Integer> order = new ArrayList<>();
-        for (int c = 0; c < g.chunkCount(); c++) order.add(c);
-        double[] hs = sg.hybrid();
-        order.sort(Comparator.<Integer>comparingDouble(c -> -hs[c]).thenComparingInt(c -> c));
         List<String> retrieved = new ArrayList<>();
-        for (int i = 0; i < Math.min(cfg.k(), order.size()); i++) {
-            String id = g.chunkIds.get(order.get(i));
+        for (int c : topK(sg.hybrid(), cfg.k())) {
+            String id = g.chunkIds.get(c);
             if (!path.contains(id)) retrieved.add(id);
         }
         List<Map<String, Object>> messages = AgragPrompts.answer(query, sg.graphStrings(), texts(path), texts(retrieved));
@@ -325,6 +320,12 @@ public final class AgragRetriever {
         tokens[0] += r.calls();
         tokens[1] += r.promptTokens();
         tokens[2] += r.completionTokens();
+    }
+
+    /** Loads (or finds) the corpus's in-memory snapshot, so the first query does not pay for it: {nodes, relationships}. */
+    public long[] warm(String corpus) {
+        AgragSnapshot g = snapshot(corpus);
+        return new long[] {g.nodeCount() - 1, g.edgeCount() - g.chunkCount()};
     }
 
     /** Forgets cached snapshots (after agrag.drop). */

@@ -1,13 +1,16 @@
 package dev.graphrag.agrag;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The per-query weighted graph of AGRAG's retrieval (spec §2.3 B5-B8): undirected, nodes 0..n-1, one edge
- * per node pair (parallel edges collapse to the cheapest, as B5 says). Plain Java, no Neo4j.
+ * The per-query weighted graph of AGRAG's retrieval (spec §2.3 B5-B8): undirected, nodes 0..n-1, edges 0..m-1.
+ * A fixed {@link Topology} (ends, types, fact labels, adjacency) is built once per corpus snapshot and shared;
+ * each query only supplies a cost array, so a query allocates no per-edge objects. Edges are materialised as
+ * {@link Edge} records only for the few that end up in a result. Plain Java, no Neo4j.
  */
 public final class CostGraph {
     public enum EdgeType { REL, SYNONYM, CONTAINS, PSEUDO, OTHER }
@@ -22,71 +25,199 @@ public final class CostGraph {
         }
     }
 
-    private final int n;
-    private final List<Edge> edges = new ArrayList<>();
-    private final List<List<Edge>> adjacency;
-    private final Map<Long, Integer> byPair = new HashMap<>();
+    /** The query-independent part: edge ends, types, references, fact labels (null where not REL) and edge ids per node. */
+    public static final class Topology {
+        final int n;
+        final int[] u, v;
+        final EdgeType[] type;
+        final long[] ref;
+        final String[] subject, predicate, object;
+        final int[][] adjacency, neighbours; // per node: edge ids, and the node at the other end of each
 
-    public CostGraph(int n) {
-        this.n = n;
-        this.adjacency = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) adjacency.add(new ArrayList<>());
-    }
-
-    /**
-     * A graph over a fixed topology with per-query costs: {@code edges[i].id() == i}, adjacency lists hold edge ids.
-     * Parallel edges are kept (Dijkstra and the expansion take the cheapest; the induced output keeps one per pair).
-     */
-    public static CostGraph of(int n, Edge[] edges, int[][] adjacency) {
-        CostGraph g = new CostGraph(n);
-        g.edges.addAll(java.util.Arrays.asList(edges));
-        for (int u = 0; u < n; u++) {
-            List<Edge> list = g.adjacency.get(u);
-            for (int id : adjacency[u]) list.add(edges[id]);
+        public Topology(int n, int[] u, int[] v, EdgeType[] type, long[] ref, String[] subject, String[] predicate, String[] object) {
+            int m = u.length;
+            if (v.length != m || type.length != m || ref.length != m || subject.length != m || predicate.length != m || object.length != m) {
+                throw new IllegalArgumentException("edge arrays differ in length");
+            }
+            int[] degree = new int[n];
+            for (int e = 0; e < m; e++) {
+                if (u[e] < 0 || v[e] < 0 || u[e] >= n || v[e] >= n) throw new IllegalArgumentException("node out of range: " + u[e] + "-" + v[e]);
+                degree[u[e]]++;
+                if (v[e] != u[e]) degree[v[e]]++;
+            }
+            int[][] adj = new int[n][], nb = new int[n][];
+            for (int x = 0; x < n; x++) {
+                adj[x] = new int[degree[x]];
+                nb[x] = new int[degree[x]];
+            }
+            int[] fill = new int[n];
+            for (int e = 0; e < m; e++) {
+                nb[u[e]][fill[u[e]]] = v[e];
+                adj[u[e]][fill[u[e]]++] = e;
+                if (v[e] != u[e]) {
+                    nb[v[e]][fill[v[e]]] = u[e];
+                    adj[v[e]][fill[v[e]]++] = e;
+                }
+            }
+            this.n = n;
+            this.u = u;
+            this.v = v;
+            this.type = type;
+            this.ref = ref;
+            this.subject = subject;
+            this.predicate = predicate;
+            this.object = object;
+            this.adjacency = adj;
+            this.neighbours = nb;
         }
-        return g;
+
+        public int nodeCount() { return n; }
+        public int edgeCount() { return u.length; }
     }
 
-    public int nodeCount() { return n; }
-    public List<Edge> edges() { return edges; }
-    public List<Edge> adjacent(int u) { return adjacency.get(u); }
+    private final Topology t;
+    private final double[] cost;
 
-    public Edge add(int u, int v, double cost, EdgeType type) {
-        return add(u, v, cost, type, null, null, null, -1);
-    }
-
-    /** Adds u-v, or keeps the existing pair edge when it is at least as cheap. Self loops are ignored. */
-    public Edge add(int u, int v, double cost, EdgeType type, String subject, String predicate, String object, long ref) {
-        if (u == v) return null;
-        if (u < 0 || v < 0 || u >= n || v >= n) throw new IllegalArgumentException("node out of range: " + u + "-" + v);
-        if (!(cost >= 0) || Double.isInfinite(cost)) throw new IllegalArgumentException("edge cost must be finite and >= 0, got " + cost);
-        long key = pairKey(u, v);
-        Integer existing = byPair.get(key);
-        if (existing != null) {
-            Edge old = edges.get(existing);
-            if (old.cost() <= cost) return old;
-            Edge replaced = new Edge(old.id(), u, v, cost, type, subject, predicate, object, ref);
-            edges.set(old.id(), replaced);
-            replaceIn(adjacency.get(u), replaced);
-            replaceIn(adjacency.get(v), replaced);
-            return replaced;
+    /** The topology with this query's costs ({@code cost[e]} for edge e, finite and >= 0). */
+    public CostGraph(Topology topology, double[] cost) {
+        if (cost.length != topology.edgeCount()) throw new IllegalArgumentException("one cost per edge: " + cost.length + " for " + topology.edgeCount());
+        for (int e = 0; e < cost.length; e++) {
+            if (!(cost[e] >= 0) || Double.isInfinite(cost[e])) throw new IllegalArgumentException("edge cost must be finite and >= 0, got " + cost[e]);
         }
-        Edge e = new Edge(edges.size(), u, v, cost, type, subject, predicate, object, ref);
-        edges.add(e);
-        byPair.put(key, e.id());
-        adjacency.get(u).add(e);
-        adjacency.get(v).add(e);
-        return e;
+        this.t = topology;
+        this.cost = cost;
     }
 
-    private static void replaceIn(List<Edge> list, Edge e) {
-        for (int i = 0; i < list.size(); i++) {
-            if (list.get(i).id() == e.id()) list.set(i, e);
+    public int nodeCount() { return t.n; }
+    public int edgeCount() { return cost.length; }
+    public int u(int e) { return t.u[e]; }
+    public int v(int e) { return t.v[e]; }
+    public int other(int e, int x) { return t.u[e] == x ? t.v[e] : t.u[e]; }
+    public double cost(int e) { return cost[e]; }
+    public EdgeType type(int e) { return t.type[e]; }
+
+    /** Edge ids at node x (do not modify). */
+    public int[] adjacent(int x) { return t.adjacency[x]; }
+
+    /** The other end of each edge of {@link #adjacent(int)}, in the same order (do not modify). */
+    public int[] neighbours(int x) { return t.neighbours[x]; }
+
+    public Edge edge(int e) {
+        return new Edge(e, t.u[e], t.v[e], cost[e], t.type[e], t.subject[e], t.predicate[e], t.object[e], t.ref[e]);
+    }
+
+    public List<Edge> edges() {
+        List<Edge> out = new ArrayList<>(cost.length);
+        for (int e = 0; e < cost.length; e++) out.add(edge(e));
+        return out;
+    }
+
+    public static Builder builder(int n) {
+        return new Builder(n);
+    }
+
+    /** A small graph edge by edge (tests, hand-worked cases): one edge per node pair, the cheapest kept; self loops ignored. */
+    public static final class Builder {
+        private final int n;
+        private final List<Edge> edges = new ArrayList<>();
+        private final Map<Long, Integer> byPair = new HashMap<>();
+
+        private Builder(int n) {
+            this.n = n;
+        }
+
+        public Builder add(int u, int v, double cost, EdgeType type) {
+            return add(u, v, cost, type, null, null, null, -1);
+        }
+
+        public Builder add(int u, int v, double cost, EdgeType type, String subject, String predicate, String object, long ref) {
+            if (u == v) return this;
+            if (u < 0 || v < 0 || u >= n || v >= n) throw new IllegalArgumentException("node out of range: " + u + "-" + v);
+            if (!(cost >= 0) || Double.isInfinite(cost)) throw new IllegalArgumentException("edge cost must be finite and >= 0, got " + cost);
+            long key = ((long) Math.min(u, v) << 32) | Math.max(u, v);
+            Integer existing = byPair.get(key);
+            if (existing == null) {
+                byPair.put(key, edges.size());
+                edges.add(new Edge(edges.size(), u, v, cost, type, subject, predicate, object, ref));
+            } else if (cost < edges.get(existing).cost()) {
+                edges.set(existing, new Edge(existing, u, v, cost, type, subject, predicate, object, ref));
+            }
+            return this;
+        }
+
+        public CostGraph build() {
+            int m = edges.size();
+            int[] u = new int[m], v = new int[m];
+            EdgeType[] type = new EdgeType[m];
+            long[] ref = new long[m];
+            String[] s = new String[m], p = new String[m], o = new String[m];
+            double[] cost = new double[m];
+            for (Edge e : edges) {
+                int i = e.id();
+                u[i] = e.u();
+                v[i] = e.v();
+                type[i] = e.type();
+                ref[i] = e.ref();
+                s[i] = e.subject();
+                p[i] = e.predicate();
+                o[i] = e.object();
+                cost[i] = e.cost();
+            }
+            return new CostGraph(new Topology(n, u, v, type, ref, s, p, o), cost);
         }
     }
 
-    private static long pairKey(int u, int v) {
-        int a = Math.min(u, v), b = Math.max(u, v);
-        return ((long) a << 32) | (b & 0xffffffffL);
+    /** A binary min-heap of (key, node), ties to the smaller node; stale entries are skipped by the caller. */
+    static final class NodeHeap {
+        private double[] key = new double[64];
+        private int[] node = new int[64];
+        private int size;
+
+        boolean isEmpty() { return size == 0; }
+
+        void push(double k, int x) {
+            if (size == key.length) {
+                key = Arrays.copyOf(key, size * 2);
+                node = Arrays.copyOf(node, size * 2);
+            }
+            int i = size++;
+            while (i > 0) {
+                int parent = (i - 1) >>> 1;
+                if (!less(k, x, key[parent], node[parent])) break;
+                key[i] = key[parent];
+                node[i] = node[parent];
+                i = parent;
+            }
+            key[i] = k;
+            node[i] = x;
+        }
+
+        double topKey() { return key[0]; }
+
+        int topNode() { return node[0]; }
+
+        /** Removes the smallest entry and returns its node. */
+        int pop() {
+            int top = node[0];
+            double k = key[--size];
+            int x = node[size];
+            int i = 0;
+            while (true) {
+                int c = 2 * i + 1;
+                if (c >= size) break;
+                if (c + 1 < size && less(key[c + 1], node[c + 1], key[c], node[c])) c++;
+                if (!less(key[c], node[c], k, x)) break;
+                key[i] = key[c];
+                node[i] = node[c];
+                i = c;
+            }
+            key[i] = k;
+            node[i] = x;
+            return top;
+        }
+
+        private static boolean less(double k1, int n1, double k2, int n2) {
+            return k1 < k2 || (k1 == k2 && n1 < n2);
+        }
     }
 }

@@ -43,23 +43,20 @@ public final class McmiExpansion {
             }
             refThreshold = k == 0 ? 0 : sum / k;
         }
+        Frontier frontier = new Frontier(g, s, pseudo);
+        if (expansion) for (int u : nodes) frontier.add(u);
         int expansions = 0;
         while (expansion && expansions < maxExpansions) {
             int best = -1;
-            CostGraph.Edge bestEdge = null;
             double bestKey = 0;
-            for (int u : nodes) {
-                for (CostGraph.Edge e : g.adjacent(u)) {
-                    int v = e.other(u);
-                    if (nodes.contains(v) || v == pseudo || e.type() == CostGraph.EdgeType.PSEUDO || !(s[v] > 0)) continue;
-                    CostGraph.Edge via = cheapestInto(g, v, nodes, pseudo);
-                    if (bestEdge != null && v == best) continue;
-                    double key = rule == Rule.REFERENCE ? -(via.cost() == 0 ? Double.POSITIVE_INFINITY : s[v] / via.cost()) : via.cost() / s[v];
-                    if (best < 0 || better(key, s[v], via.cost(), v, bestKey, s[best], bestEdge.cost(), best)) {
-                        best = v;
-                        bestEdge = via;
-                        bestKey = key;
-                    }
+            for (int i = 0; i < frontier.candidates.size(); i++) {
+                int v = frontier.candidates.get(i);
+                if (frontier.in[v]) continue;
+                double c = g.cost(frontier.via[v]);
+                double key = rule == Rule.REFERENCE ? -(c == 0 ? Double.POSITIVE_INFINITY : s[v] / c) : c / s[v];
+                if (best < 0 || better(key, s[v], c, v, bestKey, s[best], g.cost(frontier.via[best]), best)) {
+                    best = v;
+                    bestKey = key;
                 }
             }
             if (best < 0) break;
@@ -69,20 +66,22 @@ public final class McmiExpansion {
                 break;
             }
             nodes.add(best);
-            selected.add(bestEdge);
+            selected.add(g.edge(frontier.via[best]));
+            frontier.add(best);
             expansions++;
         }
         List<CostGraph.Edge> output;
         if (induced) {
-            java.util.Map<Long, CostGraph.Edge> byPair = new java.util.HashMap<>();
+            java.util.Map<Long, Integer> byPair = new java.util.HashMap<>();
             for (int u : nodes) {
-                for (CostGraph.Edge e : g.adjacent(u)) {
-                    if (e.type() == CostGraph.EdgeType.PSEUDO || !nodes.contains(e.other(u))) continue;
-                    long key = ((long) Math.min(e.u(), e.v()) << 32) | Math.max(e.u(), e.v());
-                    byPair.merge(key, e, (a, b) -> b.cost() < a.cost() || (b.cost() == a.cost() && b.id() < a.id()) ? b : a);
+                for (int e : g.adjacent(u)) {
+                    if (g.type(e) == CostGraph.EdgeType.PSEUDO || !nodes.contains(g.other(e, u))) continue;
+                    long key = ((long) Math.min(g.u(e), g.v(e)) << 32) | Math.max(g.u(e), g.v(e));
+                    byPair.merge(key, e, (a, b) -> g.cost(b) < g.cost(a) || (g.cost(b) == g.cost(a) && b < a) ? b : a);
                 }
             }
-            output = new ArrayList<>(byPair.values());
+            output = new ArrayList<>();
+            for (int e : byPair.values()) output.add(g.edge(e));
         } else {
             output = new ArrayList<>(selected);
             output.removeIf(e -> e.type() == CostGraph.EdgeType.PSEUDO);
@@ -92,15 +91,45 @@ public final class McmiExpansion {
                 ratio(selected, s, rule == Rule.REFERENCE ? Rule.MEAN : rule), expansions);
     }
 
-    /** min over non-pseudo edges u-v with u in the set of (cost, u). */
-    private static CostGraph.Edge cheapestInto(CostGraph g, int v, Set<Integer> nodes, int pseudo) {
-        CostGraph.Edge best = null;
-        for (CostGraph.Edge e : g.adjacent(v)) {
-            int u = e.other(v);
-            if (!nodes.contains(u) || u == pseudo || e.type() == CostGraph.EdgeType.PSEUDO) continue;
-            if (best == null || e.cost() < best.cost() || (e.cost() == best.cost() && u < best.other(v))) best = e;
+    /**
+     * The expansion candidates: nodes outside the set with influence > 0 that a non-pseudo edge joins to a set
+     * node other than the pseudo node, each with its cheapest such edge (ties to the smaller set node). Kept up
+     * to date as nodes join, so a step costs one pass over the candidates instead of a rescan of every set
+     * node's neighbourhood.
+     */
+    private static final class Frontier {
+        final CostGraph g;
+        final double[] s;
+        final int pseudo;
+        final boolean[] in;
+        final int[] via;
+        final List<Integer> candidates = new ArrayList<>();
+
+        Frontier(CostGraph g, double[] s, int pseudo) {
+            this.g = g;
+            this.s = s;
+            this.pseudo = pseudo;
+            this.in = new boolean[g.nodeCount()];
+            this.via = new int[g.nodeCount()];
+            java.util.Arrays.fill(via, -1);
         }
-        return best;
+
+        void add(int u) {
+            in[u] = true;
+            if (u == pseudo) return;
+            for (int e : g.adjacent(u)) {
+                if (g.type(e) == CostGraph.EdgeType.PSEUDO) continue;
+                int v = g.other(e, u);
+                if (in[v] || v == pseudo || !(s[v] > 0)) continue;
+                int cur = via[v];
+                if (cur < 0) {
+                    candidates.add(v);
+                    via[v] = e;
+                } else if (g.cost(e) < g.cost(cur) || (g.cost(e) == g.cost(cur) && u < g.other(cur, v))) {
+                    via[v] = e;
+                }
+            }
+        }
     }
 
     /** Smaller key first; then larger s, then smaller c, then smaller id. */

@@ -1,54 +1,93 @@
 package dev.graphrag.agrag;
 
-import java.util.Arrays;
-
 /**
  * Native Personalized PageRank (spec §2.3 B4): x <- (1-d) p + d P^T x over an undirected weighted graph,
- * P[u][v] = w(u,v) / sum_z w(u,z), reset p uniform over the sources, until the L1 change is below the
- * tolerance; the result is normalised to sum 1. The same iteration GDS runs; used where GDS is absent and
- * as the tests' oracle.
+ * P[u][v] = w(u,v) / sum_z w(u,z), reset p normalised, until the L1 change is below the tolerance; the
+ * result is normalised to sum 1. The same iteration GDS runs; used where GDS is absent, by the HippoRAG 2
+ * passage ranking, and as the tests' oracle.
  */
 public final class PersonalizedPageRank {
     private PersonalizedPageRank() {}
 
-    /** Edges as parallel arrays (each undirected edge once); weights null = unweighted; reset uniform over the sources. */
+    /**
+     * P^T in compressed rows, built once per graph: for node v, {@code source[offset[v] .. offset[v+1])} are its
+     * neighbours u and {@code coefficient[k]} = w(u,v) / out(u). Each iteration is then one pass of
+     * multiply-adds with no division, and queries share it.
+     */
+    public static final class Transition {
+        final int n;
+        final int[] offset, source;
+        final double[] coefficient;
+
+        /** Edges as parallel arrays (each undirected edge once); weights null = unweighted. */
+        public Transition(int n, int[] from, int[] to, double[] weight) {
+            double[] out = new double[n];
+            int[] degree = new int[n];
+            for (int i = 0; i < from.length; i++) {
+                double w = weight == null ? 1 : weight[i];
+                out[from[i]] += w;
+                out[to[i]] += w;
+                degree[from[i]]++;
+                degree[to[i]]++;
+            }
+            offset = new int[n + 1];
+            for (int v = 0; v < n; v++) offset[v + 1] = offset[v] + degree[v];
+            source = new int[offset[n]];
+            coefficient = new double[offset[n]];
+            int[] fill = offset.clone();
+            for (int i = 0; i < from.length; i++) {
+                double w = weight == null ? 1 : weight[i];
+                int a = from[i], b = to[i];
+                if (out[a] > 0) {
+                    source[fill[b]] = a;
+                    coefficient[fill[b]++] = w / out[a];
+                }
+                if (out[b] > 0) {
+                    source[fill[a]] = b;
+                    coefficient[fill[a]++] = w / out[b];
+                }
+            }
+            this.n = n;
+        }
+
+        public int nodeCount() { return n; }
+    }
+
+    /** Reset uniform over the sources. */
     public static double[] compute(int n, int[] from, int[] to, double[] weight, int[] sources, double damping, double tolerance,
                                    int maxIterations) {
         double[] p = new double[n];
         for (int s : sources) p[s] += 1.0 / sources.length;
-        return compute(n, from, to, weight, p, damping, tolerance, maxIterations);
+        return compute(new Transition(n, from, to, weight), p, damping, tolerance, maxIterations);
     }
 
-    /** As above with an explicit reset distribution p (normalised here). */
-    public static double[] compute(int n, int[] from, int[] to, double[] weight, double[] reset, double damping, double tolerance,
-                                   int maxIterations) {
-        double total = Arrays.stream(reset).sum();
+    /** With an explicit reset distribution (normalised here). */
+    public static double[] compute(Transition t, double[] reset, double damping, double tolerance, int maxIterations) {
+        int n = t.n;
+        double total = 0;
+        for (double r : reset) total += r;
         double[] p = new double[n];
         if (total > 0) for (int v = 0; v < n; v++) p[v] = reset[v] / total;
-        double[] out = new double[n];
-        for (int i = 0; i < from.length; i++) {
-            double w = weight == null ? 1 : weight[i];
-            out[from[i]] += w;
-            out[to[i]] += w;
-        }
         double[] x = p.clone();
         double[] next = new double[n];
+        int[] offset = t.offset, source = t.source;
+        double[] coefficient = t.coefficient;
         for (int it = 0; it < maxIterations; it++) {
-            for (int v = 0; v < n; v++) next[v] = (1 - damping) * p[v];
-            for (int i = 0; i < from.length; i++) {
-                double w = weight == null ? 1 : weight[i];
-                int a = from[i], b = to[i];
-                if (out[a] > 0) next[b] += damping * x[a] * w / out[a];
-                if (out[b] > 0) next[a] += damping * x[b] * w / out[b];
-            }
             double change = 0;
-            for (int v = 0; v < n; v++) change += Math.abs(next[v] - x[v]);
-            double[] t = x;
+            for (int v = 0; v < n; v++) {
+                double in = 0;
+                for (int k = offset[v], end = offset[v + 1]; k < end; k++) in += x[source[k]] * coefficient[k];
+                double value = (1 - damping) * p[v] + damping * in;
+                change += Math.abs(value - x[v]);
+                next[v] = value;
+            }
+            double[] swap = x;
             x = next;
-            next = t;
+            next = swap;
             if (change < tolerance) break;
         }
-        double sum = Arrays.stream(x).sum();
+        double sum = 0;
+        for (double value : x) sum += value;
         if (sum > 0) for (int v = 0; v < n; v++) x[v] /= sum;
         return x;
     }

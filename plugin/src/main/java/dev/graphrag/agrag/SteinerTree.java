@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -17,8 +16,11 @@ import java.util.TreeSet;
  * that, then non-terminal leaves pruned. Ties go to smaller node ids, so the result is deterministic.
  */
 public final class SteinerTree {
-    /** The tree: its nodes and edges (a forest when terminals lie in different components). */
-    public record Tree(Set<Integer> nodes, List<CostGraph.Edge> edges) {
+    /**
+     * The tree: its nodes and edges (a forest when terminals lie in different components); settledNodes = how
+     * many nodes the Voronoi search settled before it could stop.
+     */
+    public record Tree(Set<Integer> nodes, List<CostGraph.Edge> edges, long settledNodes) {
         public double cost() {
             return edges.stream().mapToDouble(CostGraph.Edge::cost).sum();
         }
@@ -27,69 +29,78 @@ public final class SteinerTree {
     private SteinerTree() {}
 
     public static Tree mehlhorn(CostGraph g, Set<Integer> terminals) {
+        return mehlhorn(g, terminals, 64);
+    }
+
+    /** @param firstCheck settled nodes before the first early-stop check (then at every doubling); tests vary it */
+    static Tree mehlhorn(CostGraph g, Set<Integer> terminals, long firstCheck) {
         Set<Integer> terms = new TreeSet<>(terminals);
-        if (terms.isEmpty()) return new Tree(Set.of(), List.of());
-        if (terms.size() == 1) return new Tree(new LinkedHashSet<>(terms), List.of());
+        if (terms.isEmpty()) return new Tree(Set.of(), List.of(), 0);
+        if (terms.size() == 1) return new Tree(new LinkedHashSet<>(terms), List.of(), 0);
         int n = g.nodeCount();
         double[] dist = new double[n];
         int[] src = new int[n];
-        CostGraph.Edge[] pred = new CostGraph.Edge[n];
+        int[] pred = new int[n]; // edge id into the node on its shortest path from its terminal, -1 at terminals
         Arrays.fill(dist, Double.POSITIVE_INFINITY);
         Arrays.fill(src, -1);
-        PriorityQueue<double[]> pq = new PriorityQueue<>(Comparator.<double[]>comparingDouble(a -> a[0]).thenComparingDouble(a -> a[1]));
+        Arrays.fill(pred, -1);
+        CostGraph.NodeHeap pq = new CostGraph.NodeHeap();
         for (int t : terms) {
             dist[t] = 0;
             src[t] = t;
-            pq.add(new double[] {0, t});
+            pq.push(0, t);
         }
         boolean[] done = new boolean[n];
+        // Bridge edges (ends in different regions) are recorded as their second end settles. The search stops
+        // early once the bridges cheaper than every unsettled distance already join all terminals: any other
+        // bridge sorts after those, so Kruskal below picks exactly what the full search would.
+        List<Integer> bridges = new ArrayList<>();
+        List<long[]> h = null;
+        long settled = 0, nextCheck = firstCheck;
         while (!pq.isEmpty()) {
-            double[] top = pq.poll();
-            int u = (int) top[1];
+            int u = pq.pop();
             if (done[u]) continue;
             done[u] = true;
-            for (CostGraph.Edge e : g.adjacent(u)) {
-                int v = e.other(u);
-                double d = dist[u] + e.cost();
-                if (d < dist[v] || (d == dist[v] && !done[v] && src[u] < src[v])) {
+            int[] edges = g.adjacent(u), ends = g.neighbours(u);
+            for (int k = 0; k < edges.length; k++) {
+                int e = edges[k], v = ends[k];
+                if (done[v]) {
+                    if (src[v] != src[u]) bridges.add(e);
+                    continue;
+                }
+                double d = dist[u] + g.cost(e);
+                if (d < dist[v] || (d == dist[v] && src[u] < src[v])) {
                     dist[v] = d;
                     src[v] = src[u];
                     pred[v] = e;
-                    pq.add(new double[] {d, v});
+                    pq.push(d, v);
+                }
+            }
+            if (++settled == nextCheck) {
+                nextCheck *= 2;
+                while (!pq.isEmpty() && done[pq.topNode()]) pq.pop();
+                if (pq.isEmpty()) break;
+                List<long[]> order = bridgeOrder(g, bridges, dist, src, pq.topKey());
+                if (joins(order, terms)) {
+                    h = order;
+                    break;
                 }
             }
         }
-        // terminal distance graph: cheapest bridge edge per pair of Voronoi regions
-        Map<Long, double[]> bridge = new HashMap<>(); // (a,b) -> {distance, edge id}
-        for (CostGraph.Edge e : g.edges()) {
-            int a = src[e.u()], b = src[e.v()];
-            if (a < 0 || b < 0 || a == b) continue;
-            double d = dist[e.u()] + e.cost() + dist[e.v()];
-            long key = ((long) Math.min(a, b) << 32) | Math.max(a, b);
-            double[] cur = bridge.get(key);
-            if (cur == null || d < cur[0]) bridge.put(key, new double[] {d, e.id()});
-        }
-        List<long[]> h = new ArrayList<>(); // {a, b, edge id}, sorted by distance, a, b
-        Map<long[], Double> hd = new HashMap<>();
-        for (Map.Entry<Long, double[]> en : bridge.entrySet()) {
-            long[] item = {en.getKey() >>> 32, en.getKey() & 0xffffffffL, (long) en.getValue()[1]};
-            h.add(item);
-            hd.put(item, en.getValue()[0]);
-        }
-        h.sort(Comparator.<long[]>comparingDouble(hd::get).thenComparingLong(x -> x[0]).thenComparingLong(x -> x[1]));
+        if (h == null) h = bridgeOrder(g, bridges, dist, src, Double.POSITIVE_INFINITY);
         UnionFind uf = new UnionFind(n);
         Set<Integer> g3 = new TreeSet<>();
         for (long[] item : h) {
             if (!uf.union((int) item[0], (int) item[1])) continue;
-            CostGraph.Edge e = g.edges().get((int) item[2]);
-            g3.add(e.id());
-            for (int end : new int[] {e.u(), e.v()}) {
-                for (int x = end; pred[x] != null; x = pred[x].other(x)) g3.add(pred[x].id());
+            int e = (int) item[2];
+            g3.add(e);
+            for (int end : new int[] {g.u(e), g.v(e)}) {
+                for (int x = end; pred[x] >= 0; x = g.other(pred[x], x)) g3.add(pred[x]);
             }
         }
         // MST of the expanded paths, then prune non-terminal leaves
         List<CostGraph.Edge> candidates = new ArrayList<>();
-        for (int id : g3) candidates.add(g.edges().get(id));
+        for (int id : g3) candidates.add(g.edge(id));
         candidates.sort(Comparator.comparingDouble(CostGraph.Edge::cost).thenComparingInt(CostGraph.Edge::id));
         UnionFind mst = new UnionFind(n);
         List<CostGraph.Edge> tree = new ArrayList<>();
@@ -115,7 +126,52 @@ public final class SteinerTree {
             nodes.add(e.u());
             nodes.add(e.v());
         }
-        return new Tree(nodes, tree);
+        return new Tree(nodes, tree, settled);
+    }
+
+    /**
+     * The terminal distance graph's edges below {@code limit}: the cheapest bridge per pair of regions (ties to
+     * the smaller edge id) as {a, b, edge id}, sorted by distance, then a, then b.
+     */
+    private static List<long[]> bridgeOrder(CostGraph g, List<Integer> bridges, double[] dist, int[] src, double limit) {
+        Map<Long, double[]> best = new HashMap<>(); // (a,b) -> {distance, edge id}
+        for (int e : bridges) {
+            int a = src[g.u(e)], b = src[g.v(e)];
+            double d = dist[g.u(e)] + g.cost(e) + dist[g.v(e)];
+            if (!(d < limit)) continue;
+            long key = ((long) Math.min(a, b) << 32) | Math.max(a, b);
+            double[] cur = best.get(key);
+            if (cur == null || d < cur[0] || (d == cur[0] && e < cur[1])) best.put(key, new double[] {d, e});
+        }
+        List<long[]> h = new ArrayList<>();
+        Map<long[], Double> hd = new HashMap<>();
+        for (Map.Entry<Long, double[]> en : best.entrySet()) {
+            long[] item = {en.getKey() >>> 32, en.getKey() & 0xffffffffL, (long) en.getValue()[1]};
+            h.add(item);
+            hd.put(item, en.getValue()[0]);
+        }
+        h.sort(Comparator.<long[]>comparingDouble(hd::get).thenComparingLong(x -> x[0]).thenComparingLong(x -> x[1]));
+        return h;
+    }
+
+    /** Whether these distance-graph edges connect all terminals. */
+    private static boolean joins(List<long[]> order, Set<Integer> terms) {
+        Map<Integer, Integer> parent = new HashMap<>();
+        for (int t : terms) parent.put(t, t);
+        int unions = 0;
+        for (long[] item : order) {
+            int ra = root(parent, (int) item[0]), rb = root(parent, (int) item[1]);
+            if (ra != rb) {
+                parent.put(ra, rb);
+                if (++unions == terms.size() - 1) return true;
+            }
+        }
+        return false;
+    }
+
+    private static int root(Map<Integer, Integer> parent, int x) {
+        while (parent.get(x) != x) x = parent.get(x);
+        return x;
     }
 
     static final class UnionFind {

@@ -96,14 +96,14 @@ class AgragHandWorkedTest {
     @Test
     void t5MehlhornReturnsTheTwoApproximation() {
         int t1 = 0, t2 = 1, t3 = 2, x = 3;
-        CostGraph g = new CostGraph(4);
+        CostGraph.Builder g = CostGraph.builder(4);
         g.add(x, t1, 1.0, CostGraph.EdgeType.OTHER);
         g.add(x, t2, 1.05, CostGraph.EdgeType.OTHER);
         g.add(x, t3, 1.1, CostGraph.EdgeType.OTHER);
         g.add(t1, t2, 1.7, CostGraph.EdgeType.OTHER);
         g.add(t2, t3, 1.8, CostGraph.EdgeType.OTHER);
         g.add(t1, t3, 1.9, CostGraph.EdgeType.OTHER);
-        SteinerTree.Tree tree = SteinerTree.mehlhorn(g, Set.of(t1, t2, t3));
+        SteinerTree.Tree tree = SteinerTree.mehlhorn(g.build(), Set.of(t1, t2, t3));
         assertEquals(Set.of(t1, t2, t3), tree.nodes());
         assertEquals(Set.of(Set.of(t1, t2), Set.of(t2, t3)), pairs(tree.edges()));
         assertEquals(3.5, tree.cost(), 1e-9);
@@ -112,14 +112,15 @@ class AgragHandWorkedTest {
 
     @Test
     void steinerEdgeCasesSingleTerminalAndPaths() {
-        CostGraph g = new CostGraph(4);
+        CostGraph.Builder g = CostGraph.builder(4);
         g.add(0, 1, 0.1, CostGraph.EdgeType.OTHER);
         g.add(1, 2, 0.1, CostGraph.EdgeType.OTHER);
         g.add(0, 2, 0.5, CostGraph.EdgeType.OTHER);
         g.add(2, 3, 0.1, CostGraph.EdgeType.OTHER);
-        assertEquals(Set.of(1), SteinerTree.mehlhorn(g, Set.of(1)).nodes());
-        assertTrue(SteinerTree.mehlhorn(g, Set.of(1)).edges().isEmpty());
-        SteinerTree.Tree path = SteinerTree.mehlhorn(g, Set.of(0, 2));
+        CostGraph built = g.build();
+        assertEquals(Set.of(1), SteinerTree.mehlhorn(built, Set.of(1)).nodes());
+        assertTrue(SteinerTree.mehlhorn(built, Set.of(1)).edges().isEmpty());
+        SteinerTree.Tree path = SteinerTree.mehlhorn(built, Set.of(0, 2));
         assertEquals(Set.of(0, 1, 2), path.nodes(), "a cheaper path through a Steiner node, and no dangling leaf 3");
         assertEquals(0.2, path.cost(), 1e-9);
     }
@@ -128,11 +129,11 @@ class AgragHandWorkedTest {
     static final String NAMES = "ABCDEFG";
 
     static CostGraph t6Graph() {
-        CostGraph g = new CostGraph(7);
+        CostGraph.Builder g = CostGraph.builder(7);
         Object[][] edges = {{"A", "B", .10}, {"B", "C", .10}, {"A", "C", .45}, {"B", "D", .30}, {"C", "D", .04}, {"A", "F", .20},
                 {"C", "E", .10}, {"A", "G", .10}};
         for (Object[] e : edges) g.add(id((String) e[0]), id((String) e[1]), (Double) e[2], CostGraph.EdgeType.OTHER);
-        return g;
+        return g.build();
     }
 
     static final double[] T6_S = {.30, .10, .30, .20, .01, .04, .25};
@@ -188,14 +189,14 @@ class AgragHandWorkedTest {
     @Test
     void t7SerialisationAndPathChunks() {
         String[] names = {"alice", "bob", "paris", "c0", "paris city"};
-        CostGraph g = new CostGraph(5);
+        CostGraph.Builder g = CostGraph.builder(5);
         g.add(0, 2, 0.3, CostGraph.EdgeType.REL, "alice", "visited", "paris", 2);
         g.add(1, 0, 0.2, CostGraph.EdgeType.REL, "alice", "met", "bob", 1);
         g.add(3, 0, 0.1, CostGraph.EdgeType.CONTAINS);
         g.add(3, 1, 0.1, CostGraph.EdgeType.CONTAINS);
         g.add(3, 2, 0.1, CostGraph.EdgeType.CONTAINS);
         Set<Integer> v = new java.util.LinkedHashSet<>(List.of(0, 1, 2, 3));
-        List<CostGraph.Edge> out = g.edges().stream().filter(e -> v.contains(e.u()) && v.contains(e.v())).toList();
+        List<CostGraph.Edge> out = g.build().edges().stream().filter(e -> v.contains(e.u()) && v.contains(e.v())).toList();
         SubgraphText.Rendered r = SubgraphText.render(v, out, new double[] {.3, .3, .2, .01, 0}, i -> i != 3, i -> names[i]);
         assertEquals(List.of("(alice [SEP] met [SEP] bob) [SEP_REC] (alice [SEP] visited [SEP] paris)"), r.graphStrings());
         assertEquals(List.of(3), r.pathChunks());

@@ -113,9 +113,23 @@ public final class EmbeddingService implements AutoCloseable {
         if (text.isBlank()) throw new RagException("cannot embed an empty text");
     }
 
+    /** Four independent accumulators: a single running sum is one long dependency chain the JIT may not reorder. */
     public static double dot(float[] a, float[] b) {
-        double dot = 0;
-        for (int i = 0; i < a.length; i++) dot += a[i] * b[i];
+        return dot(a, b, 0);
+    }
+
+    /** a . b[offset .. offset + a.length) (b may hold many vectors back to back). */
+    public static double dot(float[] a, float[] b, int offset) {
+        float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        int n = a.length, i = 0;
+        for (; i + 3 < n; i += 4) {
+            s0 += a[i] * b[offset + i];
+            s1 += a[i + 1] * b[offset + i + 1];
+            s2 += a[i + 2] * b[offset + i + 2];
+            s3 += a[i + 3] * b[offset + i + 3];
+        }
+        double dot = (double) s0 + s1 + s2 + s3;
+        for (; i < n; i++) dot += a[i] * b[offset + i];
         return dot;
     }
 

@@ -1,0 +1,209 @@
+package dev.graphrag.agrag;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The fast array-based Steiner tree, expansion and PPR against slow, obviously correct references on random
+ * small graphs: exact Steiner trees by enumeration, the expansion rule re-evaluated from scratch at every
+ * step, and PPR by dense matrix iteration.
+ */
+class AgragAlgorithmsRandomTest {
+
+    static CostGraph randomGraph(Random rnd, int n, double density) {
+        CostGraph.Builder b = CostGraph.builder(n);
+        for (int i = 1; i < n; i++) b.add(i, rnd.nextInt(i), 0.05 + rnd.nextInt(20) / 20.0, CostGraph.EdgeType.OTHER); // connected
+        for (int i = 0; i < n; i++) {
+            for (int j = i + 1; j < n; j++) if (rnd.nextDouble() < density) b.add(i, j, 0.05 + rnd.nextInt(20) / 20.0, CostGraph.EdgeType.OTHER);
+        }
+        return b.build();
+    }
+
+    /** Minimum spanning tree cost of the subgraph induced by the node mask, or +inf when it is disconnected. */
+    static double mstCost(CostGraph g, boolean[] in) {
+        List<Integer> edges = new ArrayList<>();
+        for (int e = 0; e < g.edgeCount(); e++) if (in[g.u(e)] && in[g.v(e)]) edges.add(e);
+        edges.sort((a, b) -> Double.compare(g.cost(a), g.cost(b)));
+        SteinerTree.UnionFind uf = new SteinerTree.UnionFind(g.nodeCount());
+        double cost = 0;
+        int joined = 0, size = 0;
+        for (boolean x : in) if (x) size++;
+        for (int e : edges) {
+            if (uf.union(g.u(e), g.v(e))) {
+                cost += g.cost(e);
+                joined++;
+            }
+        }
+        return joined == size - 1 ? cost : Double.POSITIVE_INFINITY;
+    }
+
+    /** The optimal Steiner tree cost: the best MST over terminals plus every subset of the other nodes. */
+    static double exactSteiner(CostGraph g, Set<Integer> terminals) {
+        List<Integer> others = new ArrayList<>();
+        for (int v = 0; v < g.nodeCount(); v++) if (!terminals.contains(v)) others.add(v);
+        double best = Double.POSITIVE_INFINITY;
+        for (int mask = 0; mask < (1 << others.size()); mask++) {
+            boolean[] in = new boolean[g.nodeCount()];
+            for (int t : terminals) in[t] = true;
+            for (int i = 0; i < others.size(); i++) if ((mask & (1 << i)) != 0) in[others.get(i)] = true;
+            best = Math.min(best, mstCost(g, in));
+        }
+        return best;
+    }
+
+    @Test
+    void mehlhornIsATreeOverTheTerminalsWithinTwiceTheOptimum() {
+        Random rnd = new Random(7);
+        for (int round = 0; round < 300; round++) {
+            int n = 4 + rnd.nextInt(7);
+            CostGraph g = randomGraph(rnd, n, 0.3);
+            Set<Integer> terminals = new TreeSet<>();
+            int k = 2 + rnd.nextInt(Math.min(4, n - 1));
+            while (terminals.size() < k) terminals.add(rnd.nextInt(n));
+            SteinerTree.Tree tree = SteinerTree.mehlhorn(g, terminals);
+            assertTrue(tree.nodes().containsAll(terminals), "round " + round);
+            assertEquals(tree.nodes().size() - 1, tree.edges().size(), "a tree, round " + round);
+            boolean[] in = new boolean[n];
+            for (int v : tree.nodes()) in[v] = true;
+            assertTrue(mstCost(g, in) < Double.POSITIVE_INFINITY, "connected, round " + round);
+            double opt = exactSteiner(g, terminals);
+            assertTrue(tree.cost() <= 2 * (1 - 1.0 / terminals.size()) * opt + 1e-9,
+                    "round " + round + ": " + tree.cost() + " vs optimum " + opt);
+        }
+    }
+
+    @Test
+    void stoppingTheVoronoiSearchEarlyGivesTheSameTree() {
+        Random rnd = new Random(5);
+        int stoppedEarly = 0;
+        for (int round = 0; round < 300; round++) {
+            int n = 20 + rnd.nextInt(200);
+            CostGraph g = randomGraph(rnd, n, 4.0 / n);
+            Set<Integer> terminals = new TreeSet<>();
+            int k = 2 + rnd.nextInt(6);
+            while (terminals.size() < k) terminals.add(rnd.nextInt(n));
+            SteinerTree.Tree full = SteinerTree.mehlhorn(g, terminals, Long.MAX_VALUE);
+            for (long first : new long[] {1, 4, 64}) {
+                SteinerTree.Tree early = SteinerTree.mehlhorn(g, terminals, first);
+                assertEquals(full.nodes(), early.nodes(), "round " + round + ", first check " + first);
+                assertEquals(full.edges(), early.edges(), "round " + round + ", first check " + first);
+            }
+            if (SteinerTree.mehlhorn(g, terminals, 1).settledNodes() < full.settledNodes()) stoppedEarly++;
+        }
+        assertTrue(stoppedEarly > 50, "the early stop is exercised: " + stoppedEarly);
+    }
+
+    /** The expansion as the spec states it: at each step rescan every set node's neighbours for the best candidate. */
+    static Set<Integer> referenceExpansion(CostGraph g, double[] s, SteinerTree.Tree tree, McmiExpansion.Rule rule, int max) {
+        Set<Integer> nodes = new LinkedHashSet<>(tree.nodes());
+        List<CostGraph.Edge> selected = new ArrayList<>(tree.edges());
+        double threshold = 0;
+        for (CostGraph.Edge e : tree.edges()) threshold += (s[e.u()] + s[e.v()]) / 2 * e.cost() / tree.edges().size();
+        for (int step = 0; step < max; step++) {
+            int best = -1;
+            CostGraph.Edge bestVia = null;
+            double bestKey = 0;
+            for (int v = 0; v < g.nodeCount(); v++) {
+                if (nodes.contains(v) || !(s[v] > 0)) continue;
+                CostGraph.Edge via = null;
+                for (int e : g.adjacent(v)) {
+                    int u = g.other(e, v);
+                    if (!nodes.contains(u)) continue;
+                    if (via == null || g.cost(e) < via.cost() || (g.cost(e) == via.cost() && u < via.other(v))) via = g.edge(e);
+                }
+                if (via == null) continue;
+                double key = rule == McmiExpansion.Rule.REFERENCE ? -(via.cost() == 0 ? Double.POSITIVE_INFINITY : s[v] / via.cost()) : via.cost() / s[v];
+                boolean better = best < 0 || key < bestKey || (key == bestKey && (s[v] > s[best] || (s[v] == s[best]
+                        && (via.cost() < bestVia.cost() || (via.cost() == bestVia.cost() && v < best)))));
+                if (better) {
+                    best = v;
+                    bestVia = via;
+                    bestKey = key;
+                }
+            }
+            if (best < 0) break;
+            if (rule == McmiExpansion.Rule.REFERENCE ? -bestKey < threshold : bestKey >= McmiExpansion.ratio(selected, s, rule)) break;
+            nodes.add(best);
+            selected.add(bestVia);
+        }
+        return nodes;
+    }
+
+    @Test
+    void expansionMatchesTheRuleEvaluatedFromScratch() {
+        Random rnd = new Random(11);
+        for (int round = 0; round < 300; round++) {
+            int n = 5 + rnd.nextInt(25);
+            CostGraph g = randomGraph(rnd, n, 0.15);
+            double[] s = new double[n];
+            for (int v = 0; v < n; v++) s[v] = rnd.nextInt(5) == 0 ? 0 : rnd.nextInt(100) / 100.0;
+            Set<Integer> terminals = new TreeSet<>();
+            while (terminals.size() < 2) terminals.add(rnd.nextInt(n));
+            SteinerTree.Tree tree = SteinerTree.mehlhorn(g, terminals);
+            for (McmiExpansion.Rule rule : McmiExpansion.Rule.values()) {
+                McmiExpansion.Result r = McmiExpansion.expand(g, s, tree, rule, true, 20, true, -1);
+                assertEquals(List.copyOf(referenceExpansion(g, s, tree, rule, 20)), List.copyOf(r.nodes()), "round " + round + " " + rule);
+                if (rule == McmiExpansion.Rule.MEAN && r.expansions() > 0) {
+                    assertTrue(r.ratio() < McmiExpansion.ratio(r.mcstEdges(), s, rule), "the mean rule lowers r, round " + round);
+                }
+            }
+        }
+    }
+
+    @Test
+    void pageRankMatchesDenseIteration() {
+        Random rnd = new Random(3);
+        for (int round = 0; round < 50; round++) {
+            int n = 3 + rnd.nextInt(20);
+            List<int[]> pairs = new ArrayList<>();
+            for (int i = 0; i < n; i++) for (int j = i + 1; j < n; j++) if (rnd.nextDouble() < 0.25) pairs.add(new int[] {i, j});
+            int[] from = pairs.stream().mapToInt(p -> p[0]).toArray(), to = pairs.stream().mapToInt(p -> p[1]).toArray();
+            double[] w = new double[from.length];
+            for (int i = 0; i < w.length; i++) w[i] = 0.1 + rnd.nextDouble();
+            double[][] a = new double[n][n];
+            for (int i = 0; i < from.length; i++) {
+                a[from[i]][to[i]] += w[i];
+                a[to[i]][from[i]] += w[i];
+            }
+            double[] reset = new double[n];
+            reset[rnd.nextInt(n)] = 1;
+            reset[rnd.nextInt(n)] += 0.5;
+            double[] x = dense(a, reset, 0.5, 200);
+            double[] y = PersonalizedPageRank.compute(new PersonalizedPageRank.Transition(n, from, to, w), reset, 0.5, 1e-12, 200);
+            assertArrayEquals(x, y, 1e-9, "round " + round);
+        }
+    }
+
+    static double[] dense(double[][] a, double[] reset, double d, int iterations) {
+        int n = a.length;
+        double total = 0;
+        for (double r : reset) total += r;
+        double[] p = new double[n];
+        for (int v = 0; v < n; v++) p[v] = reset[v] / total;
+        double[] out = new double[n];
+        for (int u = 0; u < n; u++) for (int v = 0; v < n; v++) out[u] += a[u][v];
+        double[] x = p.clone();
+        for (int it = 0; it < iterations; it++) {
+            double[] next = new double[n];
+            for (int v = 0; v < n; v++) {
+                next[v] = (1 - d) * p[v];
+                for (int u = 0; u < n; u++) if (out[u] > 0) next[v] += d * x[u] * a[u][v] / out[u];
+            }
+            x = next;
+        }
+        double sum = 0;
+        for (double v : x) sum += v;
+        for (int v = 0; v < n; v++) x[v] /= sum;
+        return x;
+    }
+}
