@@ -75,7 +75,10 @@ public final class Benchmark {
         boolean skipScale = Arrays.asList(argv).contains("--skip-2wiki");
         PrintStream out = System.out;
         Path work = Files.createTempDirectory("graphrag-bench");
-        Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, null, "127.0.0.1", -1, -1));
+        // --data DIR keeps the store between runs, so latency work can skip the 2Wiki ingest and index
+        int d = Arrays.asList(argv).indexOf("--data");
+        Path store = d >= 0 ? Path.of(argv[d + 1]) : null;
+        Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, store, "127.0.0.1", -1, -1));
         StringBuilder report = new StringBuilder();
         try {
             GraphDatabaseService db = neo4j.defaultDatabaseService();
@@ -202,6 +205,12 @@ public final class Benchmark {
     }
 
     static void scale(GraphDatabaseService db, List<Map<String, Object>> docs, StringBuilder report, PrintStream out, Path data) throws Exception {
+        boolean reused = db.executeTransactionally("MATCH (m:AgMeta {corpus: '2wiki'}) RETURN count(m) AS n", Map.of(), r -> (Long) r.next().get("n")) > 0;
+        if (reused) {
+            out.println("2Wiki: reusing the indexed corpus in the --data store; timing queries only");
+            latency(db, report, out, data);
+            return;
+        }
         long t0 = System.nanoTime();
         long chunks = ingest(db, "2wiki", docs);
         double ingestS = (System.nanoTime() - t0) / 1e9;
@@ -230,10 +239,20 @@ public final class Benchmark {
                 (System.nanoTime() - t2) / 1e9 / ingestS);
         out.print(idx);
         report.append(idx);
+        latency(db, report, out, data);
+    }
+
+    static void latency(GraphDatabaseService db, StringBuilder report, PrintStream out, Path data) throws Exception {
         List<Question> questions = new ArrayList<>(musique(data));
         questions.addAll(hotpot(data));
+        // what an operator runs after a restart: the snapshot and the GDS projection, so no timed call pays for loading them
+        long w = System.nanoTime();
+        Map<String, Object> warm = db.executeTransactionally("CALL agrag.project({corpus: '2wiki'})", Map.of(), r -> r.next());
+        String wl = String.format("2Wiki: agrag.project %s in %.1f s%n", warm, (System.nanoTime() - w) / 1e9);
+        out.print(wl);
+        report.append(wl);
         for (String call : List.of("CALL agrag.mcmi($q, {corpus: '2wiki'}) YIELD nodeCount RETURN nodeCount",
-                "CALL agrag.mcmi($q, {corpus: '2wiki', pprEngine: 'native'}) YIELD nodeCount RETURN nodeCount",
+                "CALL agrag.mcmi($q, {corpus: '2wiki', pprEngine: 'gds'}) YIELD nodeCount RETURN nodeCount",
                 "CALL agrag.retrieve($q, {corpus: '2wiki', k: 5}) YIELD chunkId RETURN chunkId",
                 "CALL agrag.retrieve($q, {corpus: '2wiki', k: 5, mode: 'ppr'}) YIELD chunkId RETURN chunkId",
                 "CALL rag.search($q, {corpus: '2wiki', k: 5, mode: 'dense'}) YIELD chunkId RETURN chunkId")) {

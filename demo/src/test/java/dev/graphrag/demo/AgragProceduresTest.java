@@ -77,12 +77,38 @@ class AgragProceduresTest {
             assertEquals(3, hits.stream().map(h -> h.get("chunkId")).distinct().count());
             assertTrue(hits.stream().anyMatch(h -> h.get("documentId").equals("tharks")), mode);
         }
-        // GDS and the native engine agree
-        List<Object> gds = rows("CALL agrag.retrieve('Who is the jeddak of the Tharks?', {corpus: 'ag1', k: 4, mode: 'ppr', pprEngine: 'gds'}) YIELD chunkId RETURN chunkId")
-                .stream().map(r -> r.get("chunkId")).toList();
-        List<Object> nat = rows("CALL agrag.retrieve('Who is the jeddak of the Tharks?', {corpus: 'ag1', k: 4, mode: 'ppr', pprEngine: 'native'}) YIELD chunkId RETURN chunkId")
-                .stream().map(r -> r.get("chunkId")).toList();
-        assertEquals(gds, nat);
+        // GDS and the native engine compute the same influence, hence the same subgraph
+        String q = "Who is the jeddak of the Tharks?";
+        Map<String, Object> viaGds = rows("CALL agrag.mcmi($q, {corpus: 'ag1', pprEngine: 'gds'}) YIELD graphStrings, pathChunkIds, nodeCount "
+                + "RETURN graphStrings, pathChunkIds, nodeCount", Map.of("q", q)).get(0);
+        Map<String, Object> native_ = rows("CALL agrag.mcmi($q, {corpus: 'ag1', pprEngine: 'native'}) YIELD graphStrings, pathChunkIds, nodeCount "
+                + "RETURN graphStrings, pathChunkIds, nodeCount", Map.of("q", q)).get(0);
+        assertEquals(native_, viaGds);
+    }
+
+    @Test
+    void aLostProjectionIsRecreatedOnDemandAndByAgragProject() {
+        ingest("agproj", DOCS);
+        index("agproj");
+        // projections live in memory: a restart loses them, as this drop does
+        rows("CALL gds.graph.drop('agrag_agproj')");
+        assertEquals(false, rows("CALL agrag.info({corpus: 'agproj'})").get(0).get("projected"));
+        Map<String, Object> m = rows("CALL agrag.mcmi('Who is the jeddak of the Tharks?', {corpus: 'agproj', pprEngine: 'gds'}) YIELD nodeCount RETURN nodeCount").get(0);
+        assertTrue((Long) m.get("nodeCount") > 0);
+        assertEquals(true, rows("CALL agrag.info({corpus: 'agproj'})").get(0).get("projected"));
+
+        rows("CALL gds.graph.drop('agrag_agproj')");
+        Map<String, Object> p = rows("CALL agrag.project({corpus: 'agproj'})").get(0);
+        assertEquals("agrag_agproj", p.get("graphName"));
+        assertEquals(true, p.get("projected"));
+        long entities = count("MATCH (e:AgEntity {corpus: 'agproj'}) RETURN count(e)", Map.of());
+        long chunks = count("MATCH (c:Chunk {corpus: 'agproj'}) WHERE (c)-[:AG_CONTAINS]->() RETURN count(c)", Map.of());
+        assertEquals(entities + chunks, p.get("nodeCount"), "entities and the chunks that contain them");
+        long rels = count("MATCH (:AgEntity {corpus: 'agproj'})<-[r:AG_REL|AG_SYNONYM|AG_CONTAINS]-() RETURN count(r)", Map.of());
+        assertEquals(2 * rels, p.get("relationshipCount"), "undirected: each relationship counted both ways");
+        assertEquals(true, rows("CALL agrag.info({corpus: 'agproj'})").get(0).get("projected"));
+        assertFailsCleanly("CALL agrag.project({corpus: 'nosuchcorpus'})", Map.of(), "nosuchcorpus");
+        assertFailsCleanly("CALL agrag.project({corpsu: 'agproj'})", Map.of(), "unknown config key 'corpsu'");
     }
 
     static Set<String> layer(String corpus) {

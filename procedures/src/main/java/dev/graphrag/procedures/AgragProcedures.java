@@ -54,6 +54,8 @@ public class AgragProcedures {
 
     public record DropResult(long nodesDeleted, long relationshipsDeleted) {}
 
+    public record ProjectResult(String graphName, boolean projected, long nodeCount, long relationshipCount, long ms) {}
+
     @Procedure(name = "agrag.index", mode = Mode.SCHEMA)
     @Description("agrag.index(config = {} :: MAP) :: (chunks, newChunks, entities, facts, containsEdges, synonymEdges, failedChunks, llmCalls,"
             + " promptTokens, completionTokens, ms :: INTEGER) - builds or updates the AGRAG layer of a corpus ingested with rag.ingest:"
@@ -119,6 +121,20 @@ public class AgragProcedures {
         return Stream.of(new InfoResult(corpus, (Long) meta.getProperty("version", 0L), (String) meta.getProperty("relations", null),
                 (Long) meta.getProperty("chunks", 0L), (Long) meta.getProperty("entities", 0L), (Long) meta.getProperty("facts", 0L), synonyms,
                 (Long) meta.getProperty("containsEdges", 0L), (String) meta.getProperty("embeddingModel", null), projected));
+    }
+
+    @Procedure(name = "agrag.project", mode = Mode.READ)
+    @Description("agrag.project(config = {} :: MAP) :: (graphName, projected, nodeCount, relationshipCount, ms) - (re)creates the corpus's"
+            + " GDS projection (lost on restart; queries also re-create it on demand) and loads the in-memory snapshot queries use, so the"
+            + " next query starts warm. Without GDS only the snapshot is loaded (projected false, counts from it). Config: corpus.")
+    public Stream<ProjectResult> project(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        long t0 = System.nanoTime();
+        String corpus = corpusOnly("agrag.project", config);
+        long[] snapshot = new AgragRetriever(tx, db.databaseName(), rag.embeddings(), null, null, Termination.of(guard)).warm(corpus);
+        AgragProjection.Projected p = AgragProjection.project(tx, corpus);
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        return Stream.of(p == null ? new ProjectResult(null, false, snapshot[0], snapshot[1], ms)
+                : new ProjectResult(p.graphName(), true, p.nodeCount(), p.relationshipCount(), ms));
     }
 
     @Procedure(name = "agrag.drop", mode = Mode.WRITE)
