@@ -15,12 +15,20 @@ RETURN chunks, entities, facts, containsEdges, synonymEdges, llmCalls, ms;
 CALL agrag.info({corpus: 'agrag_demo'}) YIELD corpus, version, entities, facts, projected
 RETURN corpus, version, entities, facts, projected;
 
+// After a server restart: load the query snapshot and re-create the GDS projection before the first query.
+CALL agrag.project({corpus: 'agrag_demo'}) YIELD graphName, projected, nodeCount, relationshipCount
+RETURN graphName, projected, nodeCount, relationshipCount;
+
 CALL agrag.mcmi('Who is the grandfather of the wife of John Carter?', {corpus: 'agrag_demo'})
 YIELD terminals, nodes, relationships, graphStrings, pathChunkIds, nodeCount, edgeCount, ratio
 RETURN terminals, nodes, relationships, graphStrings, pathChunkIds, nodeCount, edgeCount, ratio;
 
 CALL agrag.retrieve('Who is the grandfather of the wife of John Carter?', {corpus: 'agrag_demo', k: 3})
 YIELD rank, documentId, score, source RETURN rank, documentId, score, source;
+
+// The same subgraph with PPR computed by GDS on the projection instead of the plugin's engine.
+CALL agrag.mcmi('Who is the grandfather of the wife of John Carter?', {corpus: 'agrag_demo', pprEngine: 'gds'})
+YIELD graphStrings, nodeCount RETURN graphStrings, nodeCount;
 
 CALL agrag.retrieve('Who is the jeddak of the Tharks?', {corpus: 'agrag_demo', k: 2, mode: 'ppr'})
 YIELD rank, documentId, score, source RETURN rank, documentId, score, source;

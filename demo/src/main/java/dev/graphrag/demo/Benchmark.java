@@ -43,12 +43,10 @@ public final class Benchmark {
     /** Extra rows for --tune (MuSiQue only: the tuning set). */
     static List<Retriever> tuning() {
         List<Retriever> out = new ArrayList<>();
-        for (double w : new double[] {0.5, 1.0, 2.0}) {
-            for (double d : new double[] {0.3, 0.4, 0.5}) {
-                for (int f : new int[] {10, 20}) {
-                    out.add(new Retriever(String.format("agrag ppr w=%.2f d=%.2f facts=%d", w, d, f), String.format(java.util.Locale.ROOT,
-                            "CALL agrag.retrieve($q, {corpus: $corpus, k: $k, mode: 'ppr', passageNodeWeight: %f, damping: %f, factTopK: %d}) YIELD documentId RETURN documentId", w, d, f)));
-                }
+        for (String mode : List.of("ppr", "mcmi")) {
+            for (int m : new int[] {1, 2, 3}) {
+                out.add(new Retriever(String.format("agrag.retrieve %s denseFirst=%d", mode, m), String.format(java.util.Locale.ROOT,
+                        "CALL agrag.retrieve($q, {corpus: $corpus, k: $k, mode: '%s', denseFirst: %d}) YIELD documentId RETURN documentId", mode, m)));
             }
         }
         return out;
@@ -63,11 +61,13 @@ public final class Benchmark {
     static final ObjectMapper JSON = new ObjectMapper();
 
     static boolean TUNE;
+    static boolean TUNE_INDEX;
     static boolean INGEST_ONLY;
     static long INGEST_BATCH = -1;
 
     public static void main(String[] argv) throws Exception {
         TUNE = Arrays.asList(argv).contains("--tune");
+        TUNE_INDEX = Arrays.asList(argv).contains("--tune-index");
         INGEST_ONLY = Arrays.asList(argv).contains("--ingest-only");
         int b = Arrays.asList(argv).indexOf("--ingest-batch");
         if (b >= 0) INGEST_BATCH = Long.parseLong(argv[b + 1]);
@@ -126,27 +126,46 @@ public final class Benchmark {
         for (Map<String, Object> d : docs) titleOf.put((String) d.get("id"), (String) d.get("title"));
         List<Retriever> retrievers = new ArrayList<>(RETRIEVERS);
         if (TUNE && corpus.equals("musique")) retrievers.addAll(tuning());
-        for (Retriever r : retrievers) {
-            double r2 = 0, r5 = 0;
-            List<Double> latencies = new ArrayList<>();
-            for (Question q : questions) {
-                long s = System.nanoTime();
-                List<String> ids = db.executeTransactionally(r.cypher(), Map.of("q", q.text(), "corpus", corpus, "k", 5L), res -> {
-                    List<String> l = new ArrayList<>();
-                    while (res.hasNext()) l.add((String) res.next().get("documentId"));
-                    return l;
-                });
-                latencies.add((System.nanoTime() - s) / 1e6);
-                r2 += recall(ids, 2, q.goldTitles(), titleOf);
-                r5 += recall(ids, 5, q.goldTitles(), titleOf);
-            }
-            int n = questions.size();
-            String row = String.format("| %s | %s | %.3f | %.3f | %.1f | %.1f |", corpus, r.name(), r2 / n, r5 / n,
-                    percentile(latencies, 50), percentile(latencies, 95));
-            out.println(row);
-            report.append(row).append('\n');
-        }
+        for (Retriever r : retrievers) evaluate(db, corpus, questions, titleOf, r, report, out);
         mcmiStats(db, corpus, questions, report, out);
+        if (TUNE_INDEX && corpus.equals("musique")) {
+            // index variants on the tuning set: re-index (a diff against the stored layer) and re-run the agrag rows
+            for (String variant : INDEX_VARIANTS) {
+                long t1 = System.nanoTime();
+                Map<String, Object> row = db.executeTransactionally("CALL agrag.index(apoc.map.merge({corpus: $corpus, relations: 'cooccurrence'}, " + variant + "))",
+                        Map.of("corpus", corpus), r -> r.next());
+                out.printf("%s index %s: %s in %.1f s%n", corpus, variant, row, (System.nanoTime() - t1) / 1e9);
+                for (Retriever r : RETRIEVERS) {
+                    if (!r.name().startsWith("agrag")) continue;
+                    evaluate(db, corpus, questions, titleOf, new Retriever(r.name() + " " + variant, r.cypher()), report, out);
+                }
+            }
+        }
+    }
+
+    /** Index configs compared by --tune-index (MuSiQue only); the last, {}, re-checks the defaults after the others. */
+    static final List<String> INDEX_VARIANTS = List.of("{entityThreshold: 0.05}", "{maxEntitiesPerChunk: 20}", "{maxNgram: 2}", "{}");
+
+    static void evaluate(GraphDatabaseService db, String corpus, List<Question> questions, Map<String, String> titleOf, Retriever r,
+                         StringBuilder report, PrintStream out) {
+        double r2 = 0, r5 = 0;
+        List<Double> latencies = new ArrayList<>();
+        for (Question q : questions) {
+            long s = System.nanoTime();
+            List<String> ids = db.executeTransactionally(r.cypher(), Map.of("q", q.text(), "corpus", corpus, "k", 5L), res -> {
+                List<String> l = new ArrayList<>();
+                while (res.hasNext()) l.add((String) res.next().get("documentId"));
+                return l;
+            });
+            latencies.add((System.nanoTime() - s) / 1e6);
+            r2 += recall(ids, 2, q.goldTitles(), titleOf);
+            r5 += recall(ids, 5, q.goldTitles(), titleOf);
+        }
+        int n = questions.size();
+        String row = String.format("| %s | %s | %.3f | %.3f | %.1f | %.1f |", corpus, r.name(), r2 / n, r5 / n,
+                percentile(latencies, 50), percentile(latencies, 95));
+        out.println(row);
+        report.append(row).append('\n');
     }
 
     static void buildLayers(GraphDatabaseService db, String corpus, StringBuilder report, PrintStream out) {

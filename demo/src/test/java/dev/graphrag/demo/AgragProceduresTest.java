@@ -77,6 +77,18 @@ class AgragProceduresTest {
             assertEquals(3, hits.stream().map(h -> h.get("chunkId")).distinct().count());
             assertTrue(hits.stream().anyMatch(h -> h.get("documentId").equals("tharks")), mode);
         }
+        // denseFirst: the top dense chunks lead (as rag.search ranks them), the graph fills the rest
+        String bridge = "Who is the grandfather of the wife of John Carter?";
+        List<Object> denseTop = rows("CALL rag.search($q, {corpus: 'ag1', k: 2, mode: 'dense'}) YIELD chunkId RETURN chunkId", Map.of("q", bridge))
+                .stream().map(r -> r.get("chunkId")).toList();
+        for (String mode : List.of("ppr", "mcmi")) {
+            List<Map<String, Object>> hits = rows("CALL agrag.retrieve($q, {corpus: 'ag1', k: 4, mode: $m, denseFirst: 2})", Map.of("q", bridge, "m", mode));
+            assertEquals(denseTop, hits.subList(0, 2).stream().map(h -> h.get("chunkId")).toList(), mode);
+            assertEquals(List.of("dense", "dense"), hits.subList(0, 2).stream().map(h -> h.get("source")).toList(), mode);
+            assertEquals(4, hits.stream().map(h -> h.get("chunkId")).distinct().count(), mode);
+            assertTrue(hits.subList(2, 4).stream().noneMatch(h -> h.get("source").equals("dense")), mode);
+        }
+
         // GDS and the native engine compute the same influence, hence the same subgraph
         String q = "Who is the jeddak of the Tharks?";
         Map<String, Object> viaGds = rows("CALL agrag.mcmi($q, {corpus: 'ag1', pprEngine: 'gds'}) YIELD graphStrings, pathChunkIds, nodeCount "
@@ -198,6 +210,8 @@ class AgragProceduresTest {
         assertFailsCleanly("CALL agrag.retrieve('', {corpus: 'agnot'})", Map.of(), "query must not be empty");
         assertFailsCleanly("CALL agrag.retrieve('x', {corpus: 'agnot', k: 0})", Map.of(), "'k' must be between 1 and 1000");
         assertFailsCleanly("CALL agrag.mcmi('x', {corpus: 'agnot', expansionRule: 'max'})", Map.of(), "'expansionRule' must be one of");
+        assertFailsCleanly("CALL agrag.retrieve('x', {corpus: 'agnot', denseFirst: -1})", Map.of(), "'denseFirst' must be between 0 and");
+        assertFailsCleanly("CALL agrag.mcmi('x', {corpus: 'agnot', pprEngine: 'auto'})", Map.of(), "'pprEngine' must be one of [native, gds]");
         assertFailsCleanly("CALL agrag.index({corpus: 'agnot', relation: 'llm'})", Map.of(), "unknown config key 'relation'");
         assertFailsCleanly("CALL agrag.index({corpus: 'agnot', relations: 'llm'})", Map.of(), "no LLM endpoint is configured");
         assertFailsCleanly("CALL agrag.answer('x', {corpus: 'agnot'})", Map.of(), "no LLM endpoint is configured");

@@ -217,39 +217,38 @@ public final class AgragRetriever {
     public List<RankedChunk> retrieve(String query, AgragQueryConfig cfg) {
         ChunkSearch.checkQuery("agrag.retrieve", query);
         AgragSnapshot g = snapshot(cfg.corpus());
-        if (cfg.mode() != AgragQueryConfig.RetrieveMode.MCMI) {
-            float[] q = embeddings.embed(query);
-            double[] base;
-            String label;
-            if (cfg.mode() == AgragQueryConfig.RetrieveMode.PPR) {
-                base = hippoPageRank(g, mapFacts(g, query, q, cfg), dense(g, q), cfg);
-                label = "ppr";
-            } else {
-                base = hybridScores(g, query, dense(g, q), cfg);
-                label = "hybrid";
-            }
-            return ranked(g, base, label, new LinkedHashSet<>(), new double[g.chunkCount()], new String[g.chunkCount()], cfg.k());
-        }
-        Subgraph sg = mcmi(query, cfg);
         double[] score = new double[g.chunkCount()];
         String[] source = new String[g.chunkCount()];
         Set<Integer> taken = new LinkedHashSet<>();
-        if (cfg.mode() == AgragQueryConfig.RetrieveMode.MCMI) {
+        if (cfg.mode() == AgragQueryConfig.RetrieveMode.HYBRID) {
+            return ranked(g, hybridScores(g, query, dense(g, embeddings.embed(query)), cfg), "hybrid", taken, score, source, cfg.k());
+        }
+        Subgraph sg = cfg.mode() == AgragQueryConfig.RetrieveMode.MCMI ? mcmi(query, cfg) : null;
+        float[] q = sg == null ? embeddings.embed(query) : null;
+        double[] dense = sg == null ? dense(g, q) : sg.dense();
+        FactMapping facts = sg == null ? mapFacts(g, query, q, cfg) : sg.mapping();
+        // the densest passages first when asked: the graph then only has to find what the query does not name
+        for (int c : topK(dense, Math.min(cfg.denseFirst(), cfg.k()))) {
+            taken.add(c);
+            score[c] = dense[c];
+            source[c] = "dense";
+        }
+        if (sg != null) {
             for (String id : sg.pathChunkIds()) {
                 int c = g.indexOfChunk.get(id) - g.entityCount;
-                if (taken.add(c)) {
+                if (taken.size() < cfg.k() && taken.add(c)) {
                     score[c] = sg.influence()[c + g.entityCount];
                     source[c] = "graph";
                 }
             }
         }
-        // after the subgraph's chunks: HippoRAG 2 passage ranking from the same kept facts
-        double[] fill = hippoPageRank(g, sg.mapping(), sg.dense(), cfg);
-        return ranked(g, fill, "ppr", taken, score, source, cfg.k());
+        // then HippoRAG 2 passage ranking from the kept facts
+        return ranked(g, hippoPageRank(g, facts, dense, cfg), "ppr", taken, score, source, cfg.k());
     }
 
     /** Indexes of the k largest scores, best first, ties to the smaller index; one pass with a bounded heap. */
     static List<Integer> topK(double[] score, int k) {
+        if (k <= 0) return new ArrayList<>();
         Comparator<Integer> worstFirst = Comparator.<Integer>comparingDouble(i -> score[i]).thenComparing(Comparator.<Integer>reverseOrder());
         java.util.PriorityQueue<Integer> heap = new java.util.PriorityQueue<>(worstFirst);
         for (int i = 0; i < score.length; i++) {
