@@ -24,15 +24,17 @@ public final class AgragProjection {
         }
     }
 
-    /** Whether GDS's procedures are installed; asked once (plugins do not come and go while the server runs). */
+    /**
+     * Whether GDS's procedures are installed. A yes is remembered (plugins do not go away while the server runs); a
+     * no is asked again, since procedures may still be registering when a database first turns available.
+     */
     public static boolean gdsAvailable(Transaction tx) {
-        Boolean known = gds;
-        if (known == null) {
-            try (Result r = tx.execute("SHOW PROCEDURES YIELD name WHERE name = 'gds.pageRank.stream' RETURN count(*) AS n")) {
-                known = ((Number) r.next().get("n")).longValue() > 0;
-            }
-            gds = known;
+        if (Boolean.TRUE.equals(gds)) return true;
+        boolean known;
+        try (Result r = tx.execute("SHOW PROCEDURES YIELD name WHERE name = 'gds.pageRank.stream' RETURN count(*) AS n")) {
+            known = ((Number) r.next().get("n")).longValue() > 0;
         }
+        if (known) gds = true;
         return known;
     }
 

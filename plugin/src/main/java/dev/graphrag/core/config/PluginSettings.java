@@ -54,6 +54,7 @@ public final class PluginSettings {
         d.put("graphrag.llm.maxConcurrent", 4L);
         d.put("graphrag.llm.cache.enabled", false);
         d.put("graphrag.llm.cache.size", 1000L);
+        d.put("graphrag.agrag.warmOnStart", true);
         DEFAULTS = Collections.unmodifiableMap(d);
     }
 
