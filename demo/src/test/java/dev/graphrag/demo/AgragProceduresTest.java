@@ -138,8 +138,11 @@ class AgragProceduresTest {
     void incrementalIndexingEqualsARebuildAndDeletesFollow() {
         ingest("inc", DOCS.subList(0, 2));
         index("inc");
+        String q = "Who gave Xodar to John Carter as a slave?";
+        assertFalse(retrievedDocuments("inc", q).contains("xodar"), "not ingested yet");
         ingest("inc", DOCS.subList(2, 4));
         index("inc");
+        assertEquals("xodar", retrievedDocuments("inc", q).get(0), "queries see the re-indexed layer, not a cached snapshot");
         ingest("full", DOCS);
         index("full");
         assertEquals(layer("full"), layer("inc"));
@@ -150,6 +153,12 @@ class AgragProceduresTest {
         index("three");
         assertEquals(layer("three"), layer("inc"), "what only the deleted document supported is gone");
         assertFalse(layer("inc").contains("E xodar"));
+        assertFalse(retrievedDocuments("inc", q).contains("xodar"), "nor the deleted document");
+    }
+
+    static List<Object> retrievedDocuments(String corpus, String q) {
+        return rows("CALL agrag.retrieve($q, {corpus: $c, k: 4, mode: 'mcmi'}) YIELD documentId RETURN documentId", Map.of("q", q, "c", corpus))
+                .stream().map(r -> r.get("documentId")).toList();
     }
 
     @Test

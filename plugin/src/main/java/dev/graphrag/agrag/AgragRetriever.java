@@ -61,8 +61,11 @@ public final class AgragRetriever {
         LexicalGraph.requireCorpus(tx, corpus);
         Node meta = AgragGraph.requireIndexed(tx, corpus);
         long version = ((Number) meta.getProperty("version", 0L)).longValue();
-        String key = databaseName + "/" + corpus + "/" + version;
-        return SNAPSHOTS.get(key, k -> AgragSnapshot.load(tx, corpus, version));
+        // one entry per corpus: a new version replaces the old snapshot instead of sitting next to it
+        String key = databaseName + "/" + corpus;
+        AgragSnapshot cached = SNAPSHOTS.getIfPresent(key);
+        if (cached != null && cached.version == version) return cached;
+        return SNAPSHOTS.asMap().compute(key, (k, c) -> c != null && c.version == version ? c : AgragSnapshot.load(tx, corpus, version));
     }
 
     public Subgraph mcmi(String query, AgragQueryConfig cfg) {
