@@ -144,7 +144,8 @@ public final class Benchmark {
     }
 
     /** Index configs compared by --tune-index (MuSiQue only); the last, {}, re-checks the defaults after the others. */
-    static final List<String> INDEX_VARIANTS = List.of("{entityThreshold: 0.05}", "{maxEntitiesPerChunk: 20}", "{maxNgram: 2}", "{}");
+    static final List<String> INDEX_VARIANTS = List.of("{synonymThreshold: 0.7}", "{synonymThreshold: 0.9}", "{entityThreshold: 0.05}",
+            "{maxEntitiesPerChunk: 8}", "{maxEntitiesPerChunk: 20}", "{maxNgram: 2}", "{}");
 
     static void evaluate(GraphDatabaseService db, String corpus, List<Question> questions, Map<String, String> titleOf, Retriever r,
                          StringBuilder report, PrintStream out) {

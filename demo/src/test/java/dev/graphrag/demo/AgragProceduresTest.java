@@ -156,6 +156,21 @@ class AgragProceduresTest {
         assertFalse(retrievedDocuments("inc", q).contains("xodar"), "nor the deleted document");
     }
 
+    @Test
+    void changedSynonymRulesRebuildTheSynonymEdges() {
+        ingest("syn", DOCS);
+        rows("CALL agrag.index({corpus: 'syn', relations: 'cooccurrence', synonymThreshold: 0.95})");
+        Set<String> strict = layer("syn");
+        rows("CALL agrag.index({corpus: 'syn', relations: 'cooccurrence', synonymThreshold: 0.6})");
+        ingest("synloose", DOCS);
+        rows("CALL agrag.index({corpus: 'synloose', relations: 'cooccurrence', synonymThreshold: 0.6})");
+        assertEquals(layer("synloose"), layer("syn"), "a re-index with a lower threshold equals a fresh index with it");
+        assertTrue(layer("syn").stream().filter(x -> x.startsWith("S ")).count() > strict.stream().filter(x -> x.startsWith("S ")).count(),
+                "the lower threshold links more pairs");
+        rows("CALL agrag.index({corpus: 'syn', relations: 'cooccurrence', synonymThreshold: 0.95})");
+        assertEquals(strict, layer("syn"), "and back");
+    }
+
     static List<Object> retrievedDocuments(String corpus, String q) {
         return rows("CALL agrag.retrieve($q, {corpus: $c, k: 4, mode: 'mcmi'}) YIELD documentId RETURN documentId", Map.of("q", q, "c", corpus))
                 .stream().map(r -> r.get("documentId")).toList();

@@ -147,6 +147,8 @@ public final class AgragIndexer {
             meta.setProperty("entities", (long) entities.size());
             meta.setProperty("facts", (long) facts.size());
             meta.setProperty("containsEdges", containsEdges);
+            meta.setProperty("synonymThreshold", cfg.synonymThreshold());
+            meta.setProperty("maxSynonymsPerNode", (long) cfg.maxSynonymsPerNode());
             meta.setProperty("indexedAt", ZonedDateTime.now());
             tx.commit();
         }
@@ -273,7 +275,12 @@ public final class AgragIndexer {
         String corpus = cfg.corpus();
         Map<String, String> existingEntities = new HashMap<>(); // name -> elementId
         Map<String, String> existingFacts = new HashMap<>(); // factId -> elementId
+        boolean synonymRulesChanged;
         try (Transaction tx = db.beginTx()) {
+            // synonym edges of existing entities were found under the stored rules; other rules mean finding them all again
+            Node meta = tx.findNode(AgragGraph.META, "corpus", corpus);
+            synonymRulesChanged = meta != null && (!Double.valueOf(cfg.synonymThreshold()).equals(meta.getProperty("synonymThreshold", null))
+                    || !Long.valueOf(cfg.maxSynonymsPerNode()).equals(meta.getProperty("maxSynonymsPerNode", null)));
             tx.findNodes(AgragGraph.ENTITY, "corpus", corpus).forEachRemaining(n -> existingEntities.put((String) n.getProperty("name"), n.getElementId()));
             try (Result r = tx.execute("MATCH (:AgEntity {corpus: $c})-[r:AG_REL]->() RETURN r.factId AS id, elementId(r) AS eid", Map.of("c", corpus))) {
                 while (r.hasNext()) {
@@ -368,13 +375,25 @@ public final class AgragIndexer {
             });
         }
         batch.commit();
-        // synonyms of the new entities through the entity vector index
-        for (int i = 0; i < newEntities.size() && cfg.maxSynonymsPerNode() > 0; i++) {
-            String name = newEntities.get(i);
+        // synonyms of the new entities (of all, when the rules changed) through the entity vector index
+        List<String> synonymSources = newEntities;
+        if (synonymRulesChanged) {
+            // forget the stored rules first: a run interrupted from here on redoes the synonyms, whatever its config
+            db.executeTransactionally("MATCH (m:AgMeta {corpus: $c}) REMOVE m.synonymThreshold", Map.of("c", corpus));
+            long removed;
+            do {
+                removed = db.executeTransactionally("MATCH (:AgEntity {corpus: $c})-[s:AG_SYNONYM]->() WITH s LIMIT $n DELETE s RETURN count(*) AS n",
+                        Map.of("c", corpus, "n", (long) cfg.batchSize()), r -> (Long) r.next().get("n"));
+            } while (removed > 0);
+            synonymSources = new ArrayList<>(entities);
+            log.accept(String.format("agrag.index corpus=%s: synonym rules changed, searching synonyms of all %d entities", corpus, entities.size()));
+        }
+        for (int i = 0; i < synonymSources.size() && cfg.maxSynonymsPerNode() > 0; i++) {
+            String name = synonymSources.get(i);
             if (name.replace(" ", "").length() <= 2) continue;
-            float[] v = entityVectors[i];
             batch.run(tx -> {
                 Node u = tx.getNodeByElementId(entityIds.get(name));
+                float[] v = (float[]) u.getProperty("embedding");
                 try (Result r = tx.execute("CALL db.index.vector.queryNodes($index, $k, $v) YIELD node, score "
                                 + "WHERE node.corpus = $corpus AND node <> $u RETURN node, score",
                         Map.of("index", AgragGraph.ENTITY_INDEX, "k", cfg.maxSynonymsPerNode() + 1, "v", v, "corpus", corpus, "u", u))) {
