@@ -7,6 +7,7 @@ import org.neo4j.graphdb.Relationship;
 import org.neo4j.graphdb.Transaction;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,8 @@ final class AgragSnapshot {
     VectorMatrix factVectors, entityVectors, chunkVectors;
     /** The cost graph's fixed part: edges in the order facts, synonyms, contains, pseudo edges (one per chunk). */
     CostGraph.Topology topology;
+    private double[] pprWeight; // per topology edge
+    private int[] chunkDegree;
     private volatile PersonalizedPageRank.Transition weightedTransition, unweightedTransition;
 
     private AgragSnapshot(long version) {
@@ -47,11 +50,9 @@ final class AgragSnapshot {
         return facts.size() + synonyms.size() + contains.size() + chunkIds.size();
     }
 
-    /** Chunks linked to each entity (AG_CONTAINS degree), for HippoRAG 2's entity weighting. */
+    /** Chunks linked to each entity (AG_CONTAINS degree), for HippoRAG 2's entity weighting (do not modify). */
     int[] chunkDegree() {
-        int[] d = new int[nodeCount()];
-        for (PlainEdge e : contains) d[e.v()]++;
-        return d;
+        return chunkDegree;
     }
     int nodeCount() { return entityCount + chunkIds.size() + 1; }
     int pseudo() { return entityCount + chunkIds.size(); }
@@ -63,15 +64,18 @@ final class AgragSnapshot {
         CostGraph.EdgeType[] type = new CostGraph.EdgeType[m];
         long[] ref = new long[m];
         String[] sub = new String[m], pred = new String[m], obj = new String[m];
+        pprWeight = new double[m];
         int i = 0;
         for (FactEdge f : facts) {
-            u[i] = f.u(); v[i] = f.v(); type[i] = CostGraph.EdgeType.REL; ref[i] = f.relId();
+            u[i] = f.u(); v[i] = f.v(); type[i] = CostGraph.EdgeType.REL; ref[i] = f.relId(); pprWeight[i] = f.weight();
             sub[i] = f.s(); pred[i] = f.p(); obj[i++] = f.o();
         }
-        for (PlainEdge e : synonyms) { u[i] = e.u(); v[i] = e.v(); type[i] = CostGraph.EdgeType.SYNONYM; ref[i++] = e.relId(); }
-        for (PlainEdge e : contains) { u[i] = e.u(); v[i] = e.v(); type[i] = CostGraph.EdgeType.CONTAINS; ref[i++] = e.relId(); }
+        for (PlainEdge e : synonyms) { u[i] = e.u(); v[i] = e.v(); type[i] = CostGraph.EdgeType.SYNONYM; ref[i] = e.relId(); pprWeight[i++] = e.weight(); }
+        for (PlainEdge e : contains) { u[i] = e.u(); v[i] = e.v(); type[i] = CostGraph.EdgeType.CONTAINS; ref[i] = e.relId(); pprWeight[i++] = e.weight(); }
         for (int c = 0; c < chunkCount(); c++) { u[i] = pseudo(); v[i] = entityCount + c; type[i] = CostGraph.EdgeType.PSEUDO; ref[i++] = -1; }
         topology = new CostGraph.Topology(nodeCount(), u, v, type, ref, sub, pred, obj);
+        chunkDegree = new int[nodeCount()];
+        for (PlainEdge e : contains) chunkDegree[e.v()]++;
     }
 
     @SuppressWarnings("deprecation")
@@ -134,17 +138,13 @@ final class AgragSnapshot {
         return x;
     }
 
+    /** PPR runs over the topology's real edges (all but the trailing pseudo edges) with their pprWeight. */
     private PersonalizedPageRank.Transition transition(boolean weighted) {
         PersonalizedPageRank.Transition t = weighted ? weightedTransition : unweightedTransition;
         if (t != null) return t;
-        int m = facts.size() + synonyms.size() + contains.size();
-        int[] from = new int[m], to = new int[m];
-        double[] w = new double[m];
-        int i = 0;
-        for (FactEdge f : facts) { from[i] = f.u(); to[i] = f.v(); w[i++] = f.weight(); }
-        for (PlainEdge e : synonyms) { from[i] = e.u(); to[i] = e.v(); w[i++] = e.weight(); }
-        for (PlainEdge e : contains) { from[i] = e.u(); to[i] = e.v(); w[i++] = e.weight(); }
-        t = new PersonalizedPageRank.Transition(nodeCount(), from, to, weighted ? w : null);
+        int m = edgeCount() - chunkCount();
+        t = new PersonalizedPageRank.Transition(nodeCount(), Arrays.copyOf(topology.u, m), Arrays.copyOf(topology.v, m),
+                weighted ? Arrays.copyOf(pprWeight, m) : null);
         if (weighted) weightedTransition = t;
         else unweightedTransition = t;
         return t;
