@@ -237,7 +237,9 @@ public final class DemoServer {
         while (r.hasNext()) {
             Map<String, Object> row = r.next();
             String text = ((String) row.get("text")).replaceAll("\\s+", " ");
-            out.printf("    %d. %.3f %s  %s%n", row.get("rank"), row.get("score"), row.get("chunkId"),
+            // agrag.retrieve mixes sources (dense, graph, ppr) whose scores are on different scales: name each
+            String source = row.get("source") instanceof String src ? " (" + src + ")" : "";
+            out.printf("    %d. %.3f%s %s  %s%n", row.get("rank"), row.get("score"), source, row.get("chunkId"),
                     text.substring(0, Math.min(100, text.length())) + (text.length() > 100 ? "..." : ""));
         }
         return null;

@@ -25,6 +25,8 @@ class DemoServerTest {
         assertTrue(out.contains("No LLM configured"), out);
         assertTrue(out.contains("AGRAG index in") && out.contains("MCMI subgraph of"), out);
         assertTrue(out.contains("[agrag.retrieve ppr]"), out);
+        String ppr = out.substring(out.indexOf("[agrag.retrieve ppr]"));
+        assertTrue(ppr.contains("1. ") && ppr.contains("(dense)") && ppr.contains("(ppr)"), "rows name their source: " + ppr);
     }
 
     @Test
