@@ -8,12 +8,22 @@ CALL rag.ingest([
   {id: 'xodar', text: 'Xodar is a dator of the First Born. Issus gave Xodar to John Carter as a slave after Carter defeated Xodar.'}
 ], {corpus: 'agrag_demo'}) YIELD documentId, status RETURN documentId, status;
 
+// What the statistics-based extraction makes of some texts (nothing is written): try thresholds before indexing.
+CALL agrag.extractEntities([
+  'John Carter fought beside Tars Tarkas on Barsoom.',
+  'Tars Tarkas is the jeddak of the Tharks.'
+], {entityThreshold: 0.2}) YIELD index, entity, score RETURN index, entity, score;
+
 CALL agrag.index({corpus: 'agrag_demo', relations: 'cooccurrence'})
 YIELD chunks, entities, facts, containsEdges, synonymEdges, llmCalls, ms
 RETURN chunks, entities, facts, containsEdges, synonymEdges, llmCalls, ms;
 
 CALL agrag.info({corpus: 'agrag_demo'}) YIELD corpus, version, entities, facts, projected
 RETURN corpus, version, entities, facts, projected;
+
+// The facts a question maps to: the terminals of its reasoning subgraph.
+CALL agrag.mapFacts('Who is the grandfather of the wife of John Carter?', {corpus: 'agrag_demo'})
+YIELD rank, subject, predicate, object, similarity, kept RETURN rank, subject, predicate, object, similarity, kept;
 
 // After a server restart: load the query snapshot and re-create the GDS projection before the first query.
 CALL agrag.project({corpus: 'agrag_demo'}) YIELD graphName, projected, nodeCount, relationshipCount

@@ -214,6 +214,39 @@ class AgragProceduresTest {
         assertTrue(cited.contains("agllm:helium:0"), "the passage with the answer is cited: " + cited);
         assertEquals(4, LLM.requests().stream().filter(r -> r.lastUserContent().contains("Convert the paragraph")).count(),
                 "each chunk was extracted once across both index runs");
+
+        // agrag.mapFacts shows the same mapping: all 4 facts by cosine, the filter keeping the two it returned
+        List<Map<String, Object>> mapped = rows("CALL agrag.mapFacts('Who is the grandfather of the wife of John Carter?', {corpus: 'agllm', llm: $llm})",
+                Map.of("llm", llm));
+        assertEquals(4, mapped.size());
+        assertEquals(Set.of("john carter|married|dejah thoris", "dejah thoris|granddaughter of|tardos mors"), mapped.stream()
+                .filter(m -> (Boolean) m.get("kept")).map(m -> m.get("subject") + "|" + m.get("predicate") + "|" + m.get("object")).collect(java.util.stream.Collectors.toSet()));
+    }
+
+    @Test
+    void extractEntitiesIsSpecCaseT1AndMapFactsRanksByCosine() {
+        List<Map<String, Object>> t1 = rows("CALL agrag.extractEntities(['alice bob alice', 'bob carol', 'dave'], {entityThreshold: 0.5})");
+        assertEquals(List.of("0 alice", "1 bob carol", "1 carol", "2 dave"), t1.stream().map(r -> r.get("index") + " " + r.get("entity")).toList());
+        assertEquals(0.7265, (Double) t1.get(0).get("score"), 1e-4);
+        assertEquals(0.6228, (Double) t1.get(1).get("score"), 1e-4);
+        assertEquals(2L, t1.get(1).get("ngram"));
+        assertFailsCleanly("CALL agrag.extractEntities([])", Map.of(), "texts must be a non-empty list");
+        assertFailsCleanly("CALL agrag.extractEntities(['a b', null])", Map.of(), "text 1 is null or blank");
+        assertFailsCleanly("CALL agrag.extractEntities(['a b'], {maxNgram: 0})", Map.of(), "'maxNgram' must be between 1 and 10");
+        assertFailsCleanly("CALL agrag.extractEntities(['a b'], {threshold: 0.5})", Map.of(), "unknown config key 'threshold'");
+
+        ingest("agmap", DOCS);
+        index("agmap");
+        List<Map<String, Object>> facts = rows("CALL agrag.mapFacts('Who is the jeddak of the Tharks?', {corpus: 'agmap', factTopK: 3})");
+        assertEquals(List.of(1L, 2L, 3L), facts.stream().map(f -> f.get("rank")).toList());
+        assertTrue((Double) facts.get(0).get("similarity") >= (Double) facts.get(1).get("similarity")
+                && (Double) facts.get(1).get("similarity") >= (Double) facts.get(2).get("similarity"));
+        assertTrue(facts.stream().allMatch(f -> (Boolean) f.get("kept")), "no filter without an LLM");
+        for (Map<String, Object> f : facts) {
+            assertEquals(1L, count("MATCH (:AgEntity {corpus: 'agmap'})-[r:AG_REL {factId: $id}]->() RETURN count(r)", Map.of("id", f.get("factId"))));
+        }
+        assertFailsCleanly("CALL agrag.mapFacts('', {corpus: 'agmap'})", Map.of(), "query must not be empty");
+        assertFailsCleanly("CALL agrag.mapFacts('x', {corpus: 'agmap', factTopK: 0})", Map.of(), "'factTopK' must be between 1 and 1000");
     }
 
     @Test

@@ -84,21 +84,11 @@ public final class AgragIndexer {
             }
         }
         // entity candidates with document frequencies over the corpus's current chunks
-        List<EntityStatistics.Terms> terms = new ArrayList<>(chunks.size());
-        Map<String, Integer> df = new HashMap<>();
-        for (ChunkRow c : chunks) {
-            EntityStatistics.Terms t = EntityStatistics.terms(c.text(), cfg.maxNgram());
-            terms.add(t);
-            for (String term : t.counts().keySet()) df.merge(term, 1, Integer::sum);
-        }
+        List<List<EntityStatistics.Candidate>> extracted = EntityStatistics.extract(chunks.stream().map(ChunkRow::text).toList(), cfg.maxNgram(),
+                cfg.scoring(), cfg.entityThreshold(), cfg.maxEntitiesPerChunk());
         Map<String, List<String>> candidates = new LinkedHashMap<>();
         for (int i = 0; i < chunks.size(); i++) {
-            List<String> vt = new ArrayList<>();
-            for (EntityStatistics.Candidate c : EntityStatistics.candidates(terms.get(i), df::get, chunks.size(), cfg.scoring(), cfg.entityThreshold())) {
-                if (vt.size() >= cfg.maxEntitiesPerChunk()) break;
-                vt.add(c.term());
-            }
-            candidates.put(chunks.get(i).id(), vt);
+            candidates.put(chunks.get(i).id(), extracted.get(i).stream().map(EntityStatistics.Candidate::term).toList());
         }
         log.accept(String.format("agrag.index corpus=%s: %d chunks, entity candidates ready (%.1f s)", cfg.corpus(), chunks.size(), (System.nanoTime() - t0) / 1e9));
         Map<String, List<List<String>>> triples = cfg.relations() == AgragIndexConfig.Relations.LLM

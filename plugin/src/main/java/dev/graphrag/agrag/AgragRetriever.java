@@ -122,6 +122,23 @@ public final class AgragRetriever {
                 (System.nanoTime() - t0) / 1_000_000, fm);
     }
 
+    /** One candidate fact of agrag.mapFacts: its rank by cosine and whether the filter kept it. */
+    public record MappedFact(long rank, String factId, String subject, String predicate, String object, double similarity, boolean kept) {}
+
+    /** agrag.mapFacts: B1-B2 alone, for inspecting what a question maps to. */
+    public List<MappedFact> mapFacts(String query, AgragQueryConfig cfg) {
+        ChunkSearch.checkQuery("agrag.mapFacts", query);
+        AgragSnapshot g = snapshot(cfg.corpus());
+        FactMapping fm = mapFacts(g, query, embeddings.embed(query), cfg);
+        List<MappedFact> out = new ArrayList<>();
+        for (int i : topK(fm.similarity(), cfg.factTopK())) {
+            AgragSnapshot.FactEdge f = g.facts.get(i);
+            out.add(new MappedFact(out.size() + 1, (String) relationship(f.relId()).getProperty("factId", null), f.s(), f.p(), f.o(),
+                    fm.similarity()[i], fm.kept().contains(i)));
+        }
+        return out;
+    }
+
     /** B1-B2: facts by cosine, then the LLM filter when asked. tokens = {calls, prompt, completion}. */
     record FactMapping(List<Integer> kept, double[] similarity, long[] tokens) {}
 

@@ -113,6 +113,26 @@ public final class EntityStatistics {
         return out;
     }
 
+    /**
+     * A2 over a batch of texts: document frequencies over the batch, then each text's candidates with
+     * ER > threshold (best first), at most {@code maxPerText} each.
+     */
+    public static List<List<Candidate>> extract(List<String> texts, int maxNgram, Scoring scoring, double threshold, int maxPerText) {
+        List<Terms> terms = new ArrayList<>(texts.size());
+        Map<String, Integer> df = new java.util.HashMap<>();
+        for (String text : texts) {
+            Terms t = terms(text, maxNgram);
+            terms.add(t);
+            for (String term : t.counts().keySet()) df.merge(term, 1, Integer::sum);
+        }
+        List<List<Candidate>> out = new ArrayList<>(texts.size());
+        for (Terms t : terms) {
+            List<Candidate> all = candidates(t, df::get, texts.size(), scoring, threshold);
+            out.add(List.copyOf(all.subList(0, Math.min(maxPerText, all.size()))));
+        }
+        return out;
+    }
+
     /** Entity and predicate normalisation (A4): lower case, [a-z0-9 ] only, single spaces. */
     public static String norm(String s) {
         if (s == null) return "";

@@ -6,6 +6,8 @@ import dev.graphrag.agrag.AgragIndexer;
 import dev.graphrag.agrag.AgragProjection;
 import dev.graphrag.agrag.AgragQueryConfig;
 import dev.graphrag.agrag.AgragRetriever;
+import dev.graphrag.agrag.EntityStatistics;
+import dev.graphrag.core.RagException;
 import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.lexical.LexicalGraph;
@@ -55,6 +57,13 @@ public class AgragProcedures {
     public record DropResult(long nodesDeleted, long relationshipsDeleted) {}
 
     public record ProjectResult(String graphName, boolean projected, long nodeCount, long relationshipCount, long ms) {}
+
+    public record EntityResult(long index, String entity, double score, long ngram) {}
+
+    public record FactResult(long rank, String factId, String subject, String predicate, String object, double similarity, boolean kept) {}
+
+    /** Texts per agrag.extractEntities call: it holds every text's n-grams in memory at once. */
+    static final int MAX_EXTRACT_TEXTS = 100_000;
 
     @Procedure(name = "agrag.index", mode = Mode.SCHEMA)
     @Description("agrag.index(config = {} :: MAP) :: (chunks, newChunks, entities, facts, containsEdges, synonymEdges, failedChunks, llmCalls,"
@@ -121,6 +130,40 @@ public class AgragProcedures {
         return Stream.of(new InfoResult(corpus, (Long) meta.getProperty("version", 0L), (String) meta.getProperty("relations", null),
                 (Long) meta.getProperty("chunks", 0L), (Long) meta.getProperty("entities", 0L), (Long) meta.getProperty("facts", 0L), synonyms,
                 (Long) meta.getProperty("containsEdges", 0L), (String) meta.getProperty("embeddingModel", null), projected));
+    }
+
+    @Procedure(name = "agrag.extractEntities", mode = Mode.READ)
+    @Description("agrag.extractEntities(texts :: LIST<STRING>, config = {} :: MAP) :: (index, entity, score, ngram) - AGRAG's"
+            + " statistics-based entity candidates (TF-IDF n-grams, document frequencies over the given texts as one batch), as agrag.index"
+            + " derives them from chunks; index is the text's position. Writes nothing. Config: maxNgram, entityScoring, entityThreshold,"
+            + " maxEntitiesPerChunk.")
+    public Stream<EntityResult> extractEntities(@Name("texts") List<String> texts, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        ConfigReader r = ConfigReader.of("agrag.extractEntities", config);
+        int maxNgram = r.integer("maxNgram", 3, 1, 10);
+        EntityStatistics.Scoring scoring = r.choice("entityScoring", EntityStatistics.Scoring.class, EntityStatistics.Scoring.TFIDF);
+        double threshold = r.number("entityThreshold", 0.1, 0, 1);
+        int maxPerText = r.integer("maxEntitiesPerChunk", 12, 1, 1000);
+        r.finish();
+        if (texts == null || texts.isEmpty()) throw new RagException("agrag.extractEntities: texts must be a non-empty list of strings");
+        if (texts.size() > MAX_EXTRACT_TEXTS) {
+            throw new RagException("agrag.extractEntities: " + texts.size() + " texts in one call, at most " + MAX_EXTRACT_TEXTS);
+        }
+        for (int i = 0; i < texts.size(); i++) {
+            if (texts.get(i) == null || texts.get(i).isBlank()) throw new RagException("agrag.extractEntities: text " + i + " is null or blank");
+        }
+        List<List<EntityStatistics.Candidate>> all = EntityStatistics.extract(texts, maxNgram, scoring, threshold, maxPerText);
+        return java.util.stream.IntStream.range(0, all.size()).boxed()
+                .flatMap(i -> all.get(i).stream().map(c -> new EntityResult(i, c.term(), c.score(), c.ngram())));
+    }
+
+    @Procedure(name = "agrag.mapFacts", mode = Mode.READ)
+    @Description("agrag.mapFacts(query :: STRING, config = {} :: MAP) :: (rank, factId, subject, predicate, object, similarity, kept) - the"
+            + " first steps of agrag.mcmi alone: the factTopK facts most similar to the question and whether the LLM triple filter kept them"
+            + " (all kept without the filter). Config: the agrag.mcmi keys (corpus, factTopK, filter, llm are the ones used).")
+    public Stream<FactResult> mapFacts(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        AgragQueryConfig cfg = AgragQueryConfig.parse("agrag.mapFacts", config, llmConfigured());
+        return retriever(cfg).mapFacts(query, cfg).stream()
+                .map(f -> new FactResult(f.rank(), f.factId(), f.subject(), f.predicate(), f.object(), f.similarity(), f.kept()));
     }
 
     @Procedure(name = "agrag.project", mode = Mode.READ)
