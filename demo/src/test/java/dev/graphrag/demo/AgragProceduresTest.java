@@ -224,6 +224,32 @@ class AgragProceduresTest {
     }
 
     @Test
+    void utilMcmiReproducesSpecCaseT6() {
+        List<Map<String, Object>> edges = new ArrayList<>();
+        Object[][] t6 = {{"A", "B", .10}, {"B", "C", .10}, {"A", "C", .45}, {"B", "D", .30}, {"C", "D", .04}, {"A", "F", .20}, {"C", "E", .10}, {"A", "G", .10}};
+        for (Object[] e : t6) edges.add(Map.of("u", e[0], "v", e[1], "cost", e[2]));
+        Map<String, Object> scores = Map.of("A", .30, "B", .10, "C", .30, "D", .20, "E", .01, "F", .04, "G", .25);
+        String call = "CALL agrag.util.mcmi($s, $e, ['A', 'C'], {expansionRule: $rule})";
+        Map<String, Object> mean = rows(call, Map.of("s", scores, "e", edges, "rule", "mean")).get(0);
+        assertEquals(Set.of("A", "B", "C"), Set.copyOf((List<?>) mean.get("mcstNodes")));
+        assertEquals(List.of("A", "B", "C", "D"), ((List<?>) mean.get("nodes")).stream().sorted().toList());
+        assertEquals(1L, mean.get("expansions"));
+        assertEquals(0.19333, (Double) mean.get("ratio"), 1e-4);
+        assertEquals(5, ((List<?>) mean.get("edges")).size(), "induced output");
+        Map<String, Object> sum = rows(call, Map.of("s", scores, "e", edges, "rule", "sum")).get(0);
+        assertEquals(List.of("A", "B", "C", "D", "G"), ((List<?>) sum.get("nodes")).stream().sorted().toList());
+        assertEquals(0.7618, (Double) sum.get("ratio"), 1e-4);
+        Map<String, Object> ref = rows(call, Map.of("s", scores, "e", edges, "rule", "reference")).get(0);
+        assertEquals(List.of("D", "G", "F", "E"), ((List<?>) ref.get("nodes")).subList(3, 7));
+
+        assertFailsCleanly("CALL agrag.util.mcmi({}, [{u: 'A', v: 'B'}], ['A'])", Map.of(), "edge 0 must be a map {u: STRING, v: STRING, cost: FLOAT}");
+        assertFailsCleanly("CALL agrag.util.mcmi({}, [{u: 'A', v: 'B', cost: -1.0}], ['A'])", Map.of(), "edge 0 cost must be finite and >= 0");
+        assertFailsCleanly("CALL agrag.util.mcmi({}, [{u: 'A', v: 'B', cost: 1.0}], ['Z'])", Map.of(), "terminal 'Z' is on no edge");
+        assertFailsCleanly("CALL agrag.util.mcmi({Q: 1.0}, [{u: 'A', v: 'B', cost: 1.0}], ['A'])", Map.of(), "scores name 'Q'");
+        assertFailsCleanly("CALL agrag.util.mcmi({}, [{u: 'A', v: 'B', cost: 1.0}], ['A'], {rule: 'sum'})", Map.of(), "unknown config key 'rule'");
+    }
+
+    @Test
     void extractEntitiesIsSpecCaseT1AndMapFactsRanksByCosine() {
         List<Map<String, Object>> t1 = rows("CALL agrag.extractEntities(['alice bob alice', 'bob carol', 'dave'], {entityThreshold: 0.5})");
         assertEquals(List.of("0 alice", "1 bob carol", "1 carol", "2 dave"), t1.stream().map(r -> r.get("index") + " " + r.get("entity")).toList());

@@ -7,6 +7,7 @@ import dev.graphrag.agrag.AgragProjection;
 import dev.graphrag.agrag.AgragQueryConfig;
 import dev.graphrag.agrag.AgragRetriever;
 import dev.graphrag.agrag.EntityStatistics;
+import dev.graphrag.agrag.McmiOnGraph;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.config.ConfigReader;
@@ -59,6 +60,9 @@ public class AgragProcedures {
     public record ProjectResult(String graphName, boolean projected, long nodeCount, long relationshipCount, long ms) {}
 
     public record EntityResult(long index, String entity, double score, long ngram) {}
+
+    public record UtilMcmiResult(List<String> mcstNodes, List<Map<String, Object>> mcstEdges, List<String> nodes,
+                                 List<Map<String, Object>> selectedEdges, List<Map<String, Object>> edges, double ratio, long expansions) {}
 
     public record FactResult(long rank, String factId, String subject, String predicate, String object, double similarity, boolean kept) {}
 
@@ -164,6 +168,17 @@ public class AgragProcedures {
         AgragQueryConfig cfg = AgragQueryConfig.parse("agrag.mapFacts", config, llmConfigured());
         return retriever(cfg).mapFacts(query, cfg).stream()
                 .map(f -> new FactResult(f.rank(), f.factId(), f.subject(), f.predicate(), f.object(), f.similarity(), f.kept()));
+    }
+
+    @Procedure(name = "agrag.util.mcmi", mode = Mode.READ)
+    @Description("agrag.util.mcmi(scores :: MAP, edges :: LIST<MAP>, terminals :: LIST<STRING>, config = {} :: MAP) :: (mcstNodes,"
+            + " mcstEdges, nodes, selectedEdges, edges, ratio, expansions) - Mehlhorn's Steiner tree and the MCMI expansion on a graph given"
+            + " as values: scores maps node name to influence, edges are {u, v, cost}. Touches no data. Config: expansion, expansionRule,"
+            + " maxExpansions, outputEdges.")
+    public Stream<UtilMcmiResult> utilMcmi(@Name("scores") Map<String, Object> scores, @Name("edges") List<Map<String, Object>> edges,
+                                           @Name("terminals") List<String> terminals, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        McmiOnGraph.Result r = McmiOnGraph.run(scores, edges, terminals, config);
+        return Stream.of(new UtilMcmiResult(r.mcstNodes(), r.mcstEdges(), r.nodes(), r.selectedEdges(), r.edges(), r.ratio(), r.expansions()));
     }
 
     @Procedure(name = "agrag.project", mode = Mode.READ)
