@@ -224,6 +224,32 @@ class AgragProceduresTest {
     }
 
     @Test
+    void anInterruptedLlmIndexResumesWithoutRepeatingCallsOrDuplicates() {
+        LLM.reset();
+        LLM.when(r -> r.lastUserContent().contains("Convert the paragraph") && r.lastUserContent().contains("Xodar")).reply("no JSON here");
+        LLM.when(StandInLlm.lastUserContains("Convert the paragraph")).replyJson(Map.of("triples", List.of(
+                List.of("Barsoom", "has", "Helium"), List.of("Tars Tarkas", "leads", "Tharks"))));
+        Map<String, Object> llm = Map.of("endpoint", LLM.endpoint(), "model", "stand-in");
+        ingest("agresume", DOCS);
+        assertFailsCleanly("CALL agrag.index({corpus: 'agresume', llm: $llm})", Map.of("llm", llm), "agresume:xodar:0", "kept for the next run");
+        long extracted = count("MATCH (c:Chunk {corpus: 'agresume'}) WHERE c.agragTriples IS NOT NULL RETURN count(c)", Map.of());
+        assertEquals(3, extracted, "chunks go in id order, so the three before xodar were extracted and kept");
+        assertEquals(0, count("MATCH (m:AgMeta {corpus: 'agresume'}) RETURN count(m)", Map.of()), "no layer yet");
+
+        // the LLM recovers: only the chunks not yet extracted cost a call, and the layer equals a fresh index
+        LLM.reset();
+        LLM.when(StandInLlm.lastUserContains("Convert the paragraph")).replyJson(Map.of("triples", List.of(
+                List.of("Barsoom", "has", "Helium"), List.of("Tars Tarkas", "leads", "Tharks"))));
+        Map<String, Object> resumed = rows("CALL agrag.index({corpus: 'agresume', llm: $llm})", Map.of("llm", llm)).get(0);
+        assertEquals(4 - extracted, resumed.get("llmCalls"));
+        ingest("agresume2", DOCS);
+        rows("CALL agrag.index({corpus: 'agresume2', llm: $llm})", Map.of("llm", llm));
+        assertEquals(layer("agresume2"), layer("agresume"));
+        assertEquals(count("MATCH (:AgEntity {corpus: 'agresume'})-[r:AG_REL]->() RETURN count(DISTINCT r.factId)", Map.of()),
+                count("MATCH (:AgEntity {corpus: 'agresume'})-[r:AG_REL]->() RETURN count(r)", Map.of()), "no duplicate facts");
+    }
+
+    @Test
     void utilMcmiReproducesSpecCaseT6() {
         List<Map<String, Object>> edges = new ArrayList<>();
         Object[][] t6 = {{"A", "B", .10}, {"B", "C", .10}, {"A", "C", .45}, {"B", "D", .30}, {"C", "D", .04}, {"A", "F", .20}, {"C", "E", .10}, {"A", "G", .10}};
