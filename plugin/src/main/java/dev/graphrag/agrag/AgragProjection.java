@@ -43,12 +43,11 @@ public final class AgragProjection {
 
     /** Drops and re-creates the projection in its own transaction; false when GDS is not installed. */
     public static boolean project(GraphDatabaseService db, String corpus) {
-        if (!gdsAvailable(db)) return false;
         try (Transaction tx = db.beginTx()) {
-            project(tx, corpus);
+            boolean projected = project(tx, corpus) != null;
             tx.commit();
+            return projected;
         }
-        return true;
     }
 
     /** Drops and re-creates the projection in the caller's transaction (GDS procedures are READ); null without GDS. */

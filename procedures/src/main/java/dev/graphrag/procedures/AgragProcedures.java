@@ -46,8 +46,6 @@ public class AgragProcedures {
                              long edgeCount, double ratio, long expansions, boolean usedPseudo, long llmCalls, long promptTokens,
                              long completionTokens, long ms) {}
 
-    public record RetrieveResult(long rank, String chunkId, String documentId, String text, double score, String source) {}
-
     public record AnswerResult(String answer, String thought, List<String> graphStrings, List<List<String>> facts, List<String> pathChunkIds,
                                List<String> retrievedChunkIds, boolean usedGraph, String prompt, long llmCalls, long promptTokens,
                                long completionTokens, long ms) {}
@@ -61,10 +59,7 @@ public class AgragProcedures {
 
     public record EntityResult(long index, String entity, double score, long ngram) {}
 
-    public record UtilMcmiResult(List<String> mcstNodes, List<Map<String, Object>> mcstEdges, List<String> nodes,
-                                 List<Map<String, Object>> selectedEdges, List<Map<String, Object>> edges, double ratio, long expansions) {}
 
-    public record FactResult(long rank, String factId, String subject, String predicate, String object, double similarity, boolean kept) {}
 
     /** Texts per agrag.extractEntities call: it holds every text's n-grams in memory at once. */
     static final int MAX_EXTRACT_TEXTS = 100_000;
@@ -101,10 +96,9 @@ public class AgragProcedures {
     @Description("agrag.retrieve(query :: STRING, config = {} :: MAP) :: (rank, chunkId, documentId, text, score, source) - ranked chunks:"
             + " mode mcmi (chunks on the reasoning subgraph, then hybrid), hybrid (dense+BM25, AGRAG Eq. 21) or ppr (passages by"
             + " Personalized PageRank, as HippoRAG 2). Config: the agrag.mcmi keys plus k (5), mode.")
-    public Stream<RetrieveResult> retrieve(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+    public Stream<AgragRetriever.RankedChunk> retrieve(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse("agrag.retrieve", config, llmConfigured());
-        return retriever(cfg).retrieve(query, cfg).stream()
-                .map(c -> new RetrieveResult(c.rank(), c.chunkId(), c.documentId(), c.text(), c.score(), c.source()));
+        return retriever(cfg).retrieve(query, cfg).stream();
     }
 
     @Procedure(name = "agrag.answer", mode = Mode.READ)
@@ -164,10 +158,9 @@ public class AgragProcedures {
     @Description("agrag.mapFacts(query :: STRING, config = {} :: MAP) :: (rank, factId, subject, predicate, object, similarity, kept) - the"
             + " first steps of agrag.mcmi alone: the factTopK facts most similar to the question and whether the LLM triple filter kept them"
             + " (all kept without the filter). Config: the agrag.mcmi keys (corpus, factTopK, filter, llm are the ones used).")
-    public Stream<FactResult> mapFacts(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+    public Stream<AgragRetriever.MappedFact> mapFacts(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse("agrag.mapFacts", config, llmConfigured());
-        return retriever(cfg).mapFacts(query, cfg).stream()
-                .map(f -> new FactResult(f.rank(), f.factId(), f.subject(), f.predicate(), f.object(), f.similarity(), f.kept()));
+        return retriever(cfg).mapFacts(query, cfg).stream();
     }
 
     @Procedure(name = "agrag.util.mcmi", mode = Mode.READ)
@@ -175,10 +168,9 @@ public class AgragProcedures {
             + " mcstEdges, nodes, selectedEdges, edges, ratio, expansions) - Mehlhorn's Steiner tree and the MCMI expansion on a graph given"
             + " as values: scores maps node name to influence, edges are {u, v, cost}. Touches no data. Config: expansion, expansionRule,"
             + " maxExpansions, outputEdges.")
-    public Stream<UtilMcmiResult> utilMcmi(@Name("scores") Map<String, Object> scores, @Name("edges") List<Map<String, Object>> edges,
+    public Stream<McmiOnGraph.Result> utilMcmi(@Name("scores") Map<String, Object> scores, @Name("edges") List<Map<String, Object>> edges,
                                            @Name("terminals") List<String> terminals, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        McmiOnGraph.Result r = McmiOnGraph.run(scores, edges, terminals, config);
-        return Stream.of(new UtilMcmiResult(r.mcstNodes(), r.mcstEdges(), r.nodes(), r.selectedEdges(), r.edges(), r.ratio(), r.expansions()));
+        return Stream.of(McmiOnGraph.run(scores, edges, terminals, config));
     }
 
     @Procedure(name = "agrag.project", mode = Mode.READ)

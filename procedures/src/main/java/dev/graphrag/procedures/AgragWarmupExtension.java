@@ -48,7 +48,7 @@ public final class AgragWarmupExtension extends ExtensionFactory<AgragWarmupExte
             private final AvailabilityListener listener = new AvailabilityListener() {
                 @Override
                 public void available() {
-                    if (!enabled(deps.config(), log)) return;
+                    if (!enabled(deps.config())) return;
                     Thread t = new Thread(() -> warm(db, log), "graphrag-agrag-warmup-" + db.databaseName());
                     t.setDaemon(true);
                     worker = t;
@@ -73,7 +73,7 @@ public final class AgragWarmupExtension extends ExtensionFactory<AgragWarmupExte
         };
     }
 
-    static boolean enabled(Config config, InternalLog log) {
+    static boolean enabled(Config config) {
         try {
             return PluginSettings.load(GraphRagExtension.confDirectory(config), System.getenv()).bool("graphrag.agrag.warmOnStart");
         } catch (RagException e) {
