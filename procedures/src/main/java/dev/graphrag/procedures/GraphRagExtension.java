@@ -65,7 +65,8 @@ public final class GraphRagExtension extends ExtensionFactory<GraphRagExtension.
         };
     }
 
-    static Path confDirectory(Config config) {
+    /** Where graphrag.conf is read from: -Dgraphrag.conf.dir, $NEO4J_CONF, else NEO4J_HOME/conf. */
+    public static Path confDirectory(Config config) {
         String prop = System.getProperty("graphrag.conf.dir");
         if (prop != null && !prop.isBlank()) return Path.of(prop);
         String env = System.getenv("NEO4J_CONF");

@@ -22,6 +22,11 @@ import java.util.function.Consumer;
  * {@code last_hidden_state}.
  */
 public final class EmbeddingModel implements AutoCloseable {
+    /** Measured on an H100 (docs/benchmarks.md): ONNX Runtime keeps the int8 model's quantised ops on the CPU. */
+    static final String INT8_ON_CUDA = "graphrag: the bundled int8 model gains little on CUDA (its quantised ops stay on the CPU: "
+            + "1.1x the CPU on an H100); for GPU speed use the fp32 model the GPU build ships: graphrag.embedding.name="
+            + "bge-small-en-v1.5, graphrag.embedding.model=classpath:bge-small-en-v1.5.onnx, graphrag.embedding.tokenizer="
+            + "classpath:bge-small-en-v1.5-tokenizer.json (then re-ingest: its vectors differ)";
     private final ModelSpec spec;
     private final WordPieceTokenizer tokenizer;
     private final OrtEnvironment env;
@@ -68,6 +73,7 @@ public final class EmbeddingModel implements AutoCloseable {
                 try {
                     OrtSession s = env.createSession(modelBytes, options(spec, true));
                     log.accept("graphrag: embedding model " + spec.name() + " runs on CUDA (device=" + spec.device().name().toLowerCase() + ")");
+                    if (spec.model().equals(ModelSpec.DEFAULT_MODEL)) log.accept(INT8_ON_CUDA);
                     return new EmbeddingModel(spec, tokenizer, env, s, "cuda");
                 } catch (OrtException e) {
                     if (spec.device() == Device.CUDA) {
