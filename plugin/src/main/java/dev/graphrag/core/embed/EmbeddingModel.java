@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.nio.LongBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -34,6 +35,7 @@ public final class EmbeddingModel implements AutoCloseable {
     private final String device;
     private final boolean needsTokenTypes;
     private final int dimensions;
+    private final boolean batchInvariant;
 
     private EmbeddingModel(ModelSpec spec, WordPieceTokenizer tokenizer, OrtEnvironment env, OrtSession session,
                            String device) {
@@ -44,6 +46,35 @@ public final class EmbeddingModel implements AutoCloseable {
         this.device = device;
         this.needsTokenTypes = session.getInputNames().contains("token_type_ids");
         this.dimensions = embedIds(new int[][] {tokenizer.encode("probe", spec.maxLength())})[0].length;
+        this.batchInvariant = probeBatchInvariance();
+    }
+
+    /** Largest difference, per coordinate, tolerated between a text embedded alone and in a batch. */
+    static final float BATCH_INVARIANCE_TOLERANCE = 1e-5f;
+
+    /**
+     * Whether a text's vector is the same alone and inside a batch of texts of its length: true for fp32 models,
+     * false for int8 ones with dynamic quantisation (activations are scaled per batch tensor). Probed, not guessed
+     * from the model's name: three short texts cut to one length, alone and together.
+     */
+    private boolean probeBatchInvariance() {
+        int[][] probes = {tokenizer.encode("graph retrieval augmented generation", 16),
+                tokenizer.encode("quarterly revenue of the company rose", 16), tokenizer.encode("the novel by Edgar Rice Burroughs", 16)};
+        int len = Integer.MAX_VALUE;
+        for (int[] p : probes) len = Math.min(len, p.length);
+        for (int i = 0; i < probes.length; i++) {
+            int[] cut = Arrays.copyOf(probes[i], len);
+            cut[len - 1] = tokenizer.sepId();
+            probes[i] = cut;
+        }
+        float[][] together = embedIds(probes);
+        for (int i = 0; i < probes.length; i++) {
+            float[] alone = embedIds(new int[][] {probes[i]})[0];
+            for (int d = 0; d < alone.length; d++) {
+                if (Math.abs(alone[d] - together[i][d]) > BATCH_INVARIANCE_TOLERANCE) return false;
+            }
+        }
+        return true;
     }
 
     /** Loads the model; {@code log} receives one line saying which execution provider is in use and why. */
@@ -115,6 +146,8 @@ public final class EmbeddingModel implements AutoCloseable {
     public ModelSpec spec() { return spec; }
     public String device() { return device; }
     public int dimensions() { return dimensions; }
+    /** See {@link #probeBatchInvariance()}. */
+    public boolean batchInvariant() { return batchInvariant; }
 
     /** Token ids (with [CLS]/[SEP], already truncated) to pooled vectors; one padded batch. */
     public float[][] embedIds(int[][] batch) {

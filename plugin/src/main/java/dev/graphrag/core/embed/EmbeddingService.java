@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The server's one embedding model, shared by every procedure. Texts are batched by similar token
@@ -58,14 +60,34 @@ public final class EmbeddingService implements AutoCloseable {
     }
 
     /**
-     * One model call per text: vectors that do not depend on what else is in the batch (int8 models scale
-     * activations per batch). For texts whose vectors decide structure through a threshold, e.g. synonym edges.
+     * Vectors that do not depend on what else is embedded with them, for texts whose vectors decide structure
+     * through a threshold (synonym edges). A batch-invariant (fp32) model gets batches of texts of one token length,
+     * so no padding enters; an int8 model, whose activations are scaled per batch, gets one call per text. On a GPU
+     * the difference is large: one call per text is a round trip of kernel launches.
      */
     public float[][] embedEach(List<String> texts) {
-        float[][] out = new float[texts.size()][];
-        for (int i = 0; i < out.length; i++) {
+        int n = texts.size();
+        float[][] out = new float[n][];
+        int[][] ids = new int[n][];
+        for (int i = 0; i < n; i++) {
             checkText(texts.get(i));
-            out[i] = embedOne(texts.get(i));
+            ids[i] = model.tokenizer().encode(texts.get(i), maxLength());
+        }
+        if (!model.batchInvariant()) {
+            for (int i = 0; i < n; i++) out[i] = model.embedIds(new int[][] {ids[i]})[0];
+            return out;
+        }
+        Map<Integer, List<Integer>> byLength = new TreeMap<>();
+        for (int i = 0; i < n; i++) byLength.computeIfAbsent(ids[i].length, k -> new ArrayList<>()).add(i);
+        int batchSize = model.spec().batchSize();
+        for (List<Integer> group : byLength.values()) {
+            for (int from = 0; from < group.size(); from += batchSize) {
+                List<Integer> part = group.subList(from, Math.min(group.size(), from + batchSize));
+                int[][] batch = new int[part.size()][];
+                for (int b = 0; b < batch.length; b++) batch[b] = ids[part.get(b)];
+                float[][] vecs = model.embedIds(batch);
+                for (int b = 0; b < batch.length; b++) out[part.get(b)] = vecs[b];
+            }
         }
         return out;
     }

@@ -7,6 +7,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -60,6 +61,31 @@ class EmbeddingModelTest {
             double cos = EmbeddingService.cosine(single, batch[i]);
             System.out.println("int8 batched vs single cosine, text " + i + ": " + cos);
             assertTrue(cos > 0.98, "text " + i + ": cosine " + cos);
+        }
+    }
+
+    static final List<String> ENTITY_NAMES = List.of("Edgar Rice Burroughs", "Mars", "John Carter", "Barsoom", "Dejah Thoris",
+            "Tars Tarkas", "Helium", "the Gods of Mars", "A Princess of Mars", "Chicago", "Tarzan", "Virginia");
+
+    @Test
+    void batchInvarianceIsProbedNotAssumed() {
+        try (EmbeddingModel fp32 = EmbeddingModel.load(TestModels.miniLm(false), s -> {})) {
+            assertTrue(fp32.batchInvariant(), "fp32 MiniLM gives the same vector alone and in a batch");
+        }
+        assertFalse(TestModels.bge().batchInvariant(), "int8 bge quantises activations per batch");
+    }
+
+    @Test
+    void embedEachEqualsOneCallPerTextForBothKindsOfModel() {
+        try (EmbeddingModel fp32 = EmbeddingModel.load(TestModels.miniLm(false), s -> {})) {
+            for (EmbeddingModel m : List.of(fp32, TestModels.bge())) {
+                float[][] each = new EmbeddingService(m, 0).embedEach(ENTITY_NAMES);
+                for (int i = 0; i < ENTITY_NAMES.size(); i++) {
+                    float[] alone = m.embedIds(new int[][] {m.tokenizer().encode(ENTITY_NAMES.get(i), m.spec().maxLength())})[0];
+                    assertArrayEquals(alone, each[i], EmbeddingModel.BATCH_INVARIANCE_TOLERANCE,
+                            m.spec().name() + ": " + ENTITY_NAMES.get(i) + " depends on what it was embedded with");
+                }
+            }
         }
     }
 
