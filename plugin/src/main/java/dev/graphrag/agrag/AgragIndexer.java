@@ -298,7 +298,7 @@ public final class AgragIndexer {
         batch.commit();
         // new entities with embeddings
         List<String> newEntities = entities.stream().filter(n -> !existingEntities.containsKey(n)).toList();
-        // one at a time: synonym edges hinge on a threshold, so vectors must not depend on batch neighbours
+        // synonym edges hinge on a threshold, so vectors must not depend on batch neighbours (embedEach)
         float[][] entityVectors = embeddings.embedEach(newEntities);
         Map<String, String> entityIds = new HashMap<>(existingEntities);
         entityIds.keySet().retainAll(entities);
@@ -378,10 +378,75 @@ public final class AgragIndexer {
             synonymSources = new ArrayList<>(entities);
             log.accept(String.format("agrag.index corpus=%s: synonym rules changed, searching synonyms of all %d entities", corpus, entities.size()));
         }
-        for (int i = 0; i < synonymSources.size() && cfg.maxSynonymsPerNode() > 0; i++) {
-            String name = synonymSources.get(i);
-            if (name.replace(" ", "").length() <= 2) continue;
+        // the k-NN searches are read-only and independent, and most of agrag.index's CPU time once a GPU does the
+        // embedding (a profile on 2Wiki): several threads search, then the edges are written in batches in source
+        // order, the first finding of a pair winning as before
+        Map<List<String>, SynonymEdge> edges = new LinkedHashMap<>();
+        if (cfg.maxSynonymsPerNode() > 0) {
+            for (SynonymEdge e : searchSynonyms(synonymSources, entityIds, corpus, cfg)) edges.putIfAbsent(List.of(e.loId(), e.hiId()), e);
+        }
+        for (SynonymEdge e : edges.values()) {
             batch.run(tx -> {
+                Node lo = tx.getNodeByElementId(e.loId()), hi = tx.getNodeByElementId(e.hiId());
+                for (Relationship s : lo.getRelationships(Direction.OUTGOING, AgragGraph.SYNONYM)) {
+                    if (s.getEndNode().equals(hi)) return;
+                }
+                Relationship s = lo.createRelationshipTo(hi, AgragGraph.SYNONYM);
+                s.setProperty("similarity", e.cos());
+                s.setProperty("pprWeight", e.cos());
+            });
+        }
+        batch.commit();
+        try (Transaction tx = db.beginTx(); Result r = tx.execute("MATCH (a:AgEntity {corpus: $c})-[s:AG_SYNONYM]->() RETURN count(s) AS n", Map.of("c", corpus))) {
+            return ((Number) r.next().get("n")).longValue();
+        }
+    }
+
+    /** A synonym edge to write: the entity whose name sorts first points to the other. */
+    record SynonymEdge(String loId, String hiId, double cos) {}
+
+    /** Threads for the synonym k-NN searches: the machine's cores, at most 8. */
+    static final int SYNONYM_SEARCH_THREADS = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
+
+    /**
+     * The entity-index neighbours of each source above the threshold, in source order. Sources are cut into one
+     * slice per thread; each slice runs in its own read transaction.
+     */
+    private List<SynonymEdge> searchSynonyms(List<String> sources, Map<String, String> entityIds, String corpus, AgragIndexConfig cfg) {
+        List<String> names = sources.stream().filter(n -> n.replace(" ", "").length() > 2).toList();
+        int slices = Math.min(SYNONYM_SEARCH_THREADS, Math.max(1, names.size() / 16));
+        int per = (names.size() + slices - 1) / Math.max(1, slices);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(slices, r -> {
+            Thread t = new Thread(r, "agrag-synonym-search");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<java.util.concurrent.Future<List<SynonymEdge>>> parts = new ArrayList<>();
+            for (int from = 0; from < names.size(); from += per) {
+                List<String> slice = names.subList(from, Math.min(names.size(), from + per));
+                parts.add(pool.submit(() -> searchSlice(slice, entityIds, corpus, cfg)));
+            }
+            List<SynonymEdge> out = new ArrayList<>();
+            for (var part : parts) out.addAll(part.get());
+            return out;
+        } catch (java.util.concurrent.ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException re) throw re;
+            throw new RagException("agrag.index: synonym search failed: " + cause, cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RagException("agrag.index: interrupted while searching synonyms; run it again to finish");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private List<SynonymEdge> searchSlice(List<String> names, Map<String, String> entityIds, String corpus, AgragIndexConfig cfg) {
+        List<SynonymEdge> out = new ArrayList<>();
+        try (Transaction tx = db.beginTx()) {
+            for (String name : names) {
+                if (cancelled.getAsBoolean()) throw new RagException("agrag.index: terminated while searching synonyms; run it again to finish");
                 Node u = tx.getNodeByElementId(entityIds.get(name));
                 float[] v = (float[]) u.getProperty("embedding");
                 try (Result r = tx.execute("CALL db.index.vector.queryNodes($index, $k, $v) YIELD node, score "
@@ -394,22 +459,14 @@ public final class AgragIndexer {
                         Node w = (Node) row.get("node");
                         String other = (String) w.getProperty("name");
                         if (other.replace(" ", "").length() <= 2) continue;
-                        Node lo = name.compareTo(other) < 0 ? u : w, hi = lo == u ? w : u;
-                        boolean exists = false;
-                        for (Relationship s : lo.getRelationships(Direction.OUTGOING, AgragGraph.SYNONYM)) exists |= s.getEndNode().equals(hi);
-                        if (!exists) {
-                            Relationship s = lo.createRelationshipTo(hi, AgragGraph.SYNONYM);
-                            s.setProperty("similarity", cos);
-                            s.setProperty("pprWeight", cos);
-                        }
+                        boolean uFirst = name.compareTo(other) < 0;
+                        out.add(new SynonymEdge(uFirst ? u.getElementId() : w.getElementId(), uFirst ? w.getElementId() : u.getElementId(), cos));
                     }
                 }
-            });
+            }
+            tx.commit();
         }
-        batch.commit();
-        try (Transaction tx = db.beginTx(); Result r = tx.execute("MATCH (a:AgEntity {corpus: $c})-[s:AG_SYNONYM]->() RETURN count(s) AS n", Map.of("c", corpus))) {
-            return ((Number) r.next().get("n")).longValue();
-        }
+        return out;
     }
 
     /** Write work committed every {@code batchSize} operations (an entity, a fact, a chunk's edges, ...). */
