@@ -75,7 +75,7 @@ public final class Benchmark {
         INGEST_ONLY = Arrays.asList(argv).contains("--ingest-only");
         int b = Arrays.asList(argv).indexOf("--ingest-batch");
         if (b >= 0) INGEST_BATCH = Long.parseLong(argv[b + 1]);
-        Path data = Path.of(argv.length > 0 ? argv[0] : "../../shared/data");
+        Path data = Path.of(argv.length > 0 ? argv[0] : "../shared/data");
         boolean skipScale = Arrays.asList(argv).contains("--skip-2wiki");
         PrintStream out = System.out;
         Path work = Files.createTempDirectory("graphrag-bench");
