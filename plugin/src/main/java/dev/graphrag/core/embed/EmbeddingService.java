@@ -8,8 +8,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The server's one embedding model, shared by every procedure. Texts are batched by similar token
@@ -50,7 +48,7 @@ public final class EmbeddingService implements AutoCloseable {
         }
         int[][] ids = new int[todo.size()][];
         for (int k = 0; k < ids.length; k++) ids[k] = model.tokenizer().encode(texts.get(todo.get(k)), maxLength());
-        float[][] vecs = embedSorted(ids);
+        float[][] vecs = embedSorted(ids, false);
         for (int k = 0; k < ids.length; k++) {
             int i = todo.get(k);
             out[i] = vecs[k];
@@ -62,33 +60,19 @@ public final class EmbeddingService implements AutoCloseable {
     /**
      * Vectors that do not depend on what else is embedded with them, for texts whose vectors decide structure
      * through a threshold (synonym edges). A batch-invariant (fp32) model gets batches of texts of one token length,
-     * so no padding enters; an int8 model, whose activations are scaled per batch, gets one call per text. On a GPU
-     * the difference is large: one call per text is a round trip of kernel launches.
+     * so no padding enters (3x faster than one call per text for fp32 on the CPU); a model that is not (int8, whose
+     * activations are scaled per batch; fp32 on CUDA with its TF32 matrix products) gets one call per text.
      */
     public float[][] embedEach(List<String> texts) {
         int n = texts.size();
-        float[][] out = new float[n][];
         int[][] ids = new int[n][];
         for (int i = 0; i < n; i++) {
             checkText(texts.get(i));
             ids[i] = model.tokenizer().encode(texts.get(i), maxLength());
         }
-        if (!model.batchInvariant()) {
-            for (int i = 0; i < n; i++) out[i] = model.embedIds(new int[][] {ids[i]})[0];
-            return out;
-        }
-        Map<Integer, List<Integer>> byLength = new TreeMap<>();
-        for (int i = 0; i < n; i++) byLength.computeIfAbsent(ids[i].length, k -> new ArrayList<>()).add(i);
-        int batchSize = model.spec().batchSize();
-        for (List<Integer> group : byLength.values()) {
-            for (int from = 0; from < group.size(); from += batchSize) {
-                List<Integer> part = group.subList(from, Math.min(group.size(), from + batchSize));
-                int[][] batch = new int[part.size()][];
-                for (int b = 0; b < batch.length; b++) batch[b] = ids[part.get(b)];
-                float[][] vecs = model.embedIds(batch);
-                for (int b = 0; b < batch.length; b++) out[part.get(b)] = vecs[b];
-            }
-        }
+        if (model.batchInvariant()) return embedSorted(ids, true);
+        float[][] out = new float[n][];
+        for (int i = 0; i < n; i++) out[i] = model.embedIds(new int[][] {ids[i]})[0];
         return out;
     }
 
@@ -106,22 +90,25 @@ public final class EmbeddingService implements AutoCloseable {
             full[len + 1] = model.tokenizer().sepId();
             ids[i] = full;
         }
-        return embedSorted(ids);
+        return embedSorted(ids, false);
     }
 
-    private float[][] embedSorted(int[][] ids) {
+    /** Length-sorted batches, results in input order; {@code oneLength}: a batch never mixes token lengths (no padding). */
+    private float[][] embedSorted(int[][] ids, boolean oneLength) {
         int n = ids.length;
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) order[i] = i;
         Arrays.sort(order, Comparator.comparingInt(i -> ids[i].length));
         float[][] out = new float[n][];
         int batchSize = model.spec().batchSize();
-        for (int from = 0; from < n; from += batchSize) {
-            int to = Math.min(n, from + batchSize);
+        for (int from = 0; from < n; ) {
+            int to = from + 1;
+            while (to < n && to - from < batchSize && (!oneLength || ids[order[to]].length == ids[order[from]].length)) to++;
             int[][] batch = new int[to - from][];
             for (int b = 0; b < batch.length; b++) batch[b] = ids[order[from + b]];
             float[][] vecs = model.embedIds(batch);
             for (int b = 0; b < batch.length; b++) out[order[from + b]] = vecs[b];
+            from = to;
         }
         return out;
     }
