@@ -246,7 +246,8 @@ public final class Benchmark {
         // the baseline: the server's model on the server's device, the same texts, length-sorted batches, nothing else
         double rawS;
         String device;
-        try (EmbeddingModel model = EmbeddingModel.load(serverModelSpec(db), s -> {})) {
+        ModelSpec spec = serverModelSpec(db);
+        try (EmbeddingModel model = EmbeddingModel.load(spec, s -> {})) {
             device = model.device();
             EmbeddingService raw = new EmbeddingService(model, 0);
             long t1 = System.nanoTime();
@@ -254,7 +255,7 @@ public final class Benchmark {
             rawS = (System.nanoTime() - t1) / 1e9;
         }
         String line = String.format("%n2Wiki (%s on %s): %d passages -> %d chunks. rag.ingest %.1f s = %.1f chunks/s; raw embedding of the same chunk texts %.1f s = %.1f chunks/s; ingest/raw = %.0f%%%n",
-                serverModelSpec(db).name(), device, docs.size(), chunks, ingestS, chunks / ingestS, rawS, texts.size() / rawS, 100 * (chunks / ingestS) / (texts.size() / rawS));
+                spec.name(), device, docs.size(), chunks, ingestS, chunks / ingestS, rawS, texts.size() / rawS, 100 * (chunks / ingestS) / (texts.size() / rawS));
         out.print(line);
         report.append(line);
         if (INGEST_ONLY) return;
