@@ -44,21 +44,28 @@ public final class Benchmark {
             new Retriever("agrag.retrieve hybrid", "CALL agrag.retrieve($q, {corpus: $corpus, k: $k, mode: 'hybrid'}) YIELD documentId RETURN documentId"),
             new Retriever("agrag.retrieve ppr", "CALL agrag.retrieve($q, {corpus: $corpus, k: $k, mode: 'ppr'}) YIELD documentId RETURN documentId"));
 
-    /** Extra rows for --tune (MuSiQue only: the tuning set). */
+    /** Extra rows for --tune (MuSiQue only: the tuning set): each a variant of one mode's defaults. */
     static List<Retriever> tuning() {
         List<Retriever> out = new ArrayList<>();
-        for (String mode : List.of("ppr", "mcmi")) {
-            for (int m : new int[] {1, 2, 3}) {
-                out.add(new Retriever(String.format("agrag.retrieve %s denseFirst=%d", mode, m), String.format(java.util.Locale.ROOT,
-                        "CALL agrag.retrieve($q, {corpus: $corpus, k: $k, mode: '%s', denseFirst: %d}) YIELD documentId RETURN documentId", mode, m)));
+        // deeper lists for --dump's error analysis (Recall@5 counts the first five documents only)
+        out.add(new Retriever("rag.search dense k20", "CALL rag.search($q, {corpus: $corpus, k: 20, mode: 'dense'}) YIELD documentId RETURN documentId"));
+        out.add(new Retriever("agrag.retrieve ppr k20", "CALL agrag.retrieve($q, {corpus: $corpus, k: 20, mode: 'ppr'}) YIELD documentId RETURN documentId"));
+        Map<String, List<String>> variants = new LinkedHashMap<>();
+        variants.put("ppr", List.of("{namedPassages: 0, linkedPassages: 0}", "{namedPassages: 0}", "{linkedPassages: 0}", "{namedPassages: 2}",
+                "{linkedPassages: 2}", "{denseFirst: 0}", "{denseFirst: 2}"));
+        variants.put("mcmi", List.of("{namedPassages: 0, linkedPassages: 0}", "{denseFirst: 1}", "{denseFirst: 2}"));
+        variants.forEach((mode, configs) -> {
+            for (String v : configs) {
+                out.add(new Retriever("agrag.retrieve " + mode + " " + v, "CALL agrag.retrieve($q, apoc.map.merge({corpus: $corpus, k: $k, mode: '"
+                        + mode + "'}, " + v + ")) YIELD documentId RETURN documentId"));
             }
-        }
+        });
         return out;
     }
 
     /** Builds the method layers a retriever needs after rag.ingest (LLM-free). */
     static final List<String> INDEXERS = List.of(
-            "CALL agrag.index({corpus: $corpus, relations: 'cooccurrence'}) YIELD entities, facts, synonymEdges RETURN entities, facts, synonymEdges");
+            "CALL agrag.index({corpus: $corpus, relations: 'cooccurrence'}) YIELD entities, facts, synonymEdges, titleLinks RETURN entities, facts, synonymEdges, titleLinks");
 
     record Question(String text, Set<String> goldTitles) {}
 
@@ -67,6 +74,8 @@ public final class Benchmark {
     static boolean TUNE;
     static boolean TUNE_INDEX;
     static boolean INGEST_ONLY;
+    /** --dump FILE: one JSON line per question and retriever (corpus, retriever, question, gold, documentIds) for error analysis. */
+    static PrintStream DUMP;
     static long INGEST_BATCH = -1;
 
     public static void main(String[] argv) throws Exception {
@@ -75,6 +84,8 @@ public final class Benchmark {
         INGEST_ONLY = Arrays.asList(argv).contains("--ingest-only");
         int b = Arrays.asList(argv).indexOf("--ingest-batch");
         if (b >= 0) INGEST_BATCH = Long.parseLong(argv[b + 1]);
+        int dump = Arrays.asList(argv).indexOf("--dump");
+        if (dump >= 0) DUMP = new PrintStream(Files.newOutputStream(Path.of(argv[dump + 1])), true, java.nio.charset.StandardCharsets.UTF_8);
         Path data = Path.of(argv.length > 0 ? argv[0] : "../shared/data");
         boolean skipScale = Arrays.asList(argv).contains("--skip-2wiki");
         PrintStream out = System.out;
@@ -97,6 +108,7 @@ public final class Benchmark {
         }
         out.println();
         out.println(report);
+        Files.createDirectories(Path.of("target"));
         Files.writeString(Path.of("target", "benchmark-results.md"), report.toString());
     }
 
@@ -128,6 +140,7 @@ public final class Benchmark {
         buildLayers(db, corpus, report, out);
         Map<String, String> titleOf = new LinkedHashMap<>();
         for (Map<String, Object> d : docs) titleOf.put((String) d.get("id"), (String) d.get("title"));
+        if (DUMP != null) dumpVectors(db, corpus, questions, titleOf);
         List<Retriever> retrievers = new ArrayList<>(RETRIEVERS);
         if (TUNE && corpus.equals("musique")) retrievers.addAll(tuning());
         for (Retriever r : retrievers) evaluate(db, corpus, questions, titleOf, r, report, out);
@@ -144,6 +157,20 @@ public final class Benchmark {
                     evaluate(db, corpus, questions, titleOf, new Retriever(r.name() + " " + variant, r.cypher()), report, out);
                 }
             }
+        }
+    }
+
+    /** --dump: chunk and question vectors, so retrieval variants can be tried offline on the tuning set. */
+    static void dumpVectors(GraphDatabaseService db, String corpus, List<Question> questions, Map<String, String> titleOf) {
+        db.executeTransactionally("MATCH (c:Chunk {corpus: $corpus}) RETURN c.id AS id, c.documentId AS doc, c.embedding AS v", Map.of("corpus", corpus), res -> {
+            res.forEachRemaining(row -> DUMP.println(JSON.createObjectNode().put("corpus", corpus).put("kind", "chunk").put("id", (String) row.get("id"))
+                    .put("title", titleOf.get((String) row.get("doc"))).set("vec", JSON.valueToTree(row.get("v")))));
+            return null;
+        });
+        for (Question q : questions) {
+            Object v = db.executeTransactionally("RETURN rag.embed($q) AS v", Map.of("q", q.text()), r -> r.next().get("v"));
+            DUMP.println(JSON.createObjectNode().put("corpus", corpus).put("kind", "question").put("question", q.text())
+                    .<com.fasterxml.jackson.databind.node.ObjectNode>set("gold", JSON.valueToTree(q.goldTitles())).set("vec", JSON.valueToTree(v)));
         }
     }
 
@@ -165,6 +192,12 @@ public final class Benchmark {
             latencies.add((System.nanoTime() - s) / 1e6);
             r2 += recall(ids, 2, q.goldTitles(), titleOf);
             r5 += recall(ids, 5, q.goldTitles(), titleOf);
+            if (DUMP != null) {
+                List<String> titles = ids.stream().map(id -> titleOf.getOrDefault(id, id)).toList();
+                DUMP.println(JSON.createObjectNode().put("corpus", corpus).put("retriever", r.name()).put("question", q.text())
+                        .<com.fasterxml.jackson.databind.node.ObjectNode>set("gold", JSON.valueToTree(q.goldTitles()))
+                        .set("titles", JSON.valueToTree(titles)));
+            }
         }
         int n = questions.size();
         String row = String.format("| %s | %s | %.3f | %.3f | %.1f | %.1f |", corpus, r.name(), r2 / n, r5 / n,

@@ -29,10 +29,10 @@ class AgragProceduresTest {
     }
 
     static final List<Map<String, Object>> DOCS = List.of(
-            Map.of("id", "carter", "text", "John Carter fought beside Tars Tarkas on Barsoom. John Carter later married Dejah Thoris, the princess of Helium."),
-            Map.of("id", "helium", "text", "Helium is a city on Barsoom. Dejah Thoris is the granddaughter of Tardos Mors, the jeddak of Helium."),
-            Map.of("id", "tharks", "text", "Tars Tarkas is the jeddak of the Tharks. The Tharks are green Martians who live on Barsoom."),
-            Map.of("id", "xodar", "text", "Xodar is a dator of the First Born. Issus gave Xodar to John Carter as a slave after Carter defeated Xodar."));
+            Map.of("id", "carter", "title", "John Carter", "text", "John Carter fought beside Tars Tarkas on Barsoom. John Carter later married Dejah Thoris, the princess of Helium."),
+            Map.of("id", "helium", "title", "Helium (Barsoom)", "text", "Helium is a city on Barsoom. Dejah Thoris is the granddaughter of Tardos Mors, the jeddak of Helium."),
+            Map.of("id", "tharks", "title", "Tars Tarkas", "text", "Tars Tarkas is the jeddak of the Tharks. The Tharks are green Martians who live on Barsoom."),
+            Map.of("id", "xodar", "title", "Xodar", "text", "Xodar is a dator of the First Born. Issus gave Xodar to John Carter as a slave after Carter defeated Xodar."));
 
     static void ingest(String corpus, List<Map<String, Object>> docs) {
         rows("CALL rag.ingest($docs, {corpus: $c})", Map.of("docs", docs, "c", corpus));
@@ -131,6 +131,8 @@ class AgragProceduresTest {
         rows("MATCH (c:Chunk {corpus: $c})-[:AG_CONTAINS]->(e) RETURN c.documentId + ':' + c.index + '>' + e.name AS x", Map.of("c", corpus))
                 .forEach(r -> out.add("C " + r.get("x")));
         rows("MATCH (a:AgEntity {corpus: $c})-[:AG_SYNONYM]->(b) RETURN a.name + '~' + b.name AS s", Map.of("c", corpus)).forEach(r -> out.add("S " + r.get("s")));
+        rows("MATCH (c:Chunk {corpus: $c})-[l:AG_LINKS]->(d:Document) RETURN c.documentId + ':' + c.index + '>' + d.id + '|' + l.anchor AS x", Map.of("c", corpus))
+                .forEach(r -> out.add("L " + r.get("x")));
         return out;
     }
 
@@ -147,13 +149,63 @@ class AgragProceduresTest {
         index("full");
         assertEquals(layer("full"), layer("inc"));
         assertTrue(layer("inc").contains("E xodar"));
+        assertTrue(layer("inc").contains("L carter:0>tharks|tars tarkas"), "a chunk indexed before links to a title ingested after");
+        assertTrue(layer("inc").contains("L xodar:0>carter|john carter"));
         rows("CALL rag.delete(['xodar'], {corpus: 'inc'})");
         index("inc");
         ingest("three", DOCS.subList(0, 3));
         index("three");
         assertEquals(layer("three"), layer("inc"), "what only the deleted document supported is gone");
         assertFalse(layer("inc").contains("E xodar"));
+        assertFalse(layer("inc").toString().contains(">xodar") || layer("inc").toString().contains("L xodar"));
         assertFalse(retrievedDocuments("inc", q).contains("xodar"), "nor the deleted document");
+    }
+
+    @Test
+    void titleLinksAndTheDocumentsAQuestionNamesLeadTheRanking() {
+        ingest("agtitle", DOCS);
+        Map<String, Object> stats = index("agtitle");
+        // carter names Tars Tarkas and Helium ("Helium (Barsoom)" without its disambiguator), xodar names John Carter
+        assertEquals(3L, stats.get("titleLinks"), stats.toString());
+        assertEquals(Set.of("carter>helium|helium", "carter>tharks|tars tarkas", "xodar>carter|john carter"),
+                Set.copyOf(rows("MATCH (c:Chunk {corpus: 'agtitle'})-[l:AG_LINKS]->(d:Document) RETURN c.documentId + '>' + d.id + '|' + l.anchor AS x")
+                        .stream().map(r -> r.get("x")).toList()));
+        assertEquals(3L, rows("CALL agrag.info({corpus: 'agtitle'})").get(0).get("titleLinks"));
+
+        // the question names Tars Tarkas: that article comes first; then a document the densest chunk names, by cosine
+        String q = "Whom did the warrior who fought beside Tars Tarkas marry?";
+        String densest = (String) rows("CALL rag.search($q, {corpus: 'agtitle', k: 1, mode: 'dense'}) YIELD chunkId RETURN chunkId", Map.of("q", q))
+                .get(0).get("chunkId");
+        for (String mode : List.of("ppr", "mcmi")) {
+            List<Map<String, Object>> hits = rows("CALL agrag.retrieve($q, {corpus: 'agtitle', k: 4, mode: $m, denseFirst: 0})", Map.of("q", q, "m", mode));
+            System.out.println(mode + ": " + hits.stream().map(h -> h.get("documentId") + "/" + h.get("source")).toList() + ", densest " + densest);
+            assertEquals("tharks", hits.get(0).get("documentId"), mode);
+            assertEquals("named", hits.get(0).get("source"), mode);
+            List<Object> linked = rows("MATCH (:Chunk {id: $c})-[:AG_LINKS]->(d:Document) RETURN d.id AS d", Map.of("c", densest)).stream()
+                    .map(r -> r.get("d")).filter(d -> !d.equals("tharks")).toList();
+            List<Map<String, Object>> links = hits.stream().filter(h -> h.get("source").equals("link")).toList();
+            assertEquals(linked.isEmpty() ? 0 : 1, links.size(), mode + " " + hits);
+            if (!links.isEmpty()) assertTrue(linked.contains(links.get(0).get("documentId")), mode);
+            List<Map<String, Object>> plain = rows("CALL agrag.retrieve($q, {corpus: 'agtitle', k: 4, mode: $m, denseFirst: 0, namedPassages: 0, linkedPassages: 0})",
+                    Map.of("q", q, "m", mode));
+            assertTrue(plain.stream().noneMatch(h -> h.get("source").equals("named") || h.get("source").equals("link")), mode);
+        }
+        // the densest chunk's own links: carter's, asked about directly
+        List<Map<String, Object>> hits = rows("CALL agrag.retrieve('John Carter married Dejah Thoris, princess of Helium', "
+                + "{corpus: 'agtitle', k: 3, mode: 'ppr', denseFirst: 1, namedPassages: 0})");
+        assertEquals(List.of("carter", "dense"), List.of(hits.get(0).get("documentId"), hits.get(0).get("source")));
+        assertEquals("link", hits.get(1).get("source"));
+        assertTrue(Set.of("helium", "tharks").contains(hits.get(1).get("documentId")));
+
+        // switching title links off removes them; titles stay on the documents
+        assertEquals(0L, rows("CALL agrag.index({corpus: 'agtitle', relations: 'cooccurrence', titleLinks: false})").get(0).get("titleLinks"));
+        assertEquals(0, count("MATCH (:Chunk {corpus: 'agtitle'})-[l:AG_LINKS]->() RETURN count(l)", Map.of()));
+        assertEquals(3L, index("agtitle").get("titleLinks"));
+        Map<String, Object> d = rows("CALL agrag.drop({corpus: 'agtitle'})").get(0);
+        assertEquals(0, count("MATCH (:Chunk {corpus: 'agtitle'})-[l:AG_LINKS]->() RETURN count(l)", Map.of()), d.toString());
+        assertFailsCleanly("CALL agrag.retrieve('x', {corpus: 'agtitle', linkedPassages: -1})", Map.of(), "linkedPassages");
+        assertFailsCleanly("CALL agrag.retrieve('x', {corpus: 'agtitle', namedPassages: 'two'})", Map.of(), "namedPassages");
+        assertFailsCleanly("CALL agrag.index({corpus: 'agtitle', titleLinks: 'yes'})", Map.of(), "titleLinks");
     }
 
     @Test

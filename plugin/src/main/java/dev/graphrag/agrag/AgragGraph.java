@@ -13,7 +13,8 @@ import java.util.Map;
 /**
  * AGRAG's layer over the shared lexical graph (docs/agrag.md): {@code (:AgEntity {corpus, name})},
  * {@code (:AgEntity)-[:AG_REL {factId, predicate, ...}]->(:AgEntity)}, {@code (:Chunk)-[:AG_CONTAINS]->(:AgEntity)},
- * {@code (:AgEntity)-[:AG_SYNONYM]->(:AgEntity)} and one {@code (:AgMeta {corpus})}.
+ * {@code (:AgEntity)-[:AG_SYNONYM]->(:AgEntity)}, title links {@code (:Chunk)-[:AG_LINKS {anchor}]->(:Document)} and one
+ * {@code (:AgMeta {corpus})}.
  */
 public final class AgragGraph {
     public static final Label ENTITY = Label.label("AgEntity");
@@ -21,6 +22,7 @@ public final class AgragGraph {
     public static final RelationshipType REL = RelationshipType.withName("AG_REL");
     public static final RelationshipType CONTAINS = RelationshipType.withName("AG_CONTAINS");
     public static final RelationshipType SYNONYM = RelationshipType.withName("AG_SYNONYM");
+    public static final RelationshipType LINKS = RelationshipType.withName("AG_LINKS");
     public static final String ENTITY_INDEX = "agrag_entity_vec";
     public static final String FACT_INDEX = "agrag_fact_vec";
 

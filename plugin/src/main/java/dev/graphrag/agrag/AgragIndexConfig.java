@@ -8,7 +8,7 @@ import java.util.Map;
 /** agrag.index's config (docs/agrag.md). relations: llm or cooccurrence (the default without an LLM endpoint). */
 public record AgragIndexConfig(String corpus, Relations relations, int maxNgram, EntityStatistics.Scoring scoring, double entityThreshold,
                                int maxEntitiesPerChunk, double synonymThreshold, int maxSynonymsPerNode, int batchSize, boolean project,
-                               boolean skipExtractionErrors, Map<String, Object> llm) {
+                               boolean titleLinks, boolean skipExtractionErrors, Map<String, Object> llm) {
     public enum Relations { LLM, COOCCURRENCE }
 
     public static AgragIndexConfig parse(Map<String, Object> config, boolean llmConfigured) {
@@ -24,11 +24,12 @@ public record AgragIndexConfig(String corpus, Relations relations, int maxNgram,
         int maxSynonyms = r.integer("maxSynonymsPerNode", 100, 0, 2047);
         int batchSize = r.integer("batchSize", 1000, 1, 100_000);
         boolean project = r.bool("project", true);
+        boolean titleLinks = r.bool("titleLinks", true);
         String errors = r.string("extractionErrors", "fail");
         if (!errors.equals("fail") && !errors.equals("skip")) {
             throw new dev.graphrag.core.RagException("agrag.index: config key 'extractionErrors' must be one of [fail, skip], got '" + errors + "'");
         }
         r.finish();
-        return new AgragIndexConfig(corpus, relations, maxNgram, scoring, threshold, maxEntities, synonym, maxSynonyms, batchSize, project, errors.equals("skip"), llm);
+        return new AgragIndexConfig(corpus, relations, maxNgram, scoring, threshold, maxEntities, synonym, maxSynonyms, batchSize, project, titleLinks, errors.equals("skip"), llm);
     }
 }

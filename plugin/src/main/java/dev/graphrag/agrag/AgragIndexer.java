@@ -38,14 +38,14 @@ import java.util.function.Consumer;
  */
 public final class AgragIndexer {
     /** agrag.index's result row. */
-    public record Stats(long chunks, long newChunks, long entities, long facts, long containsEdges, long synonymEdges, long failedChunks,
+    public record Stats(long chunks, long newChunks, long entities, long facts, long containsEdges, long synonymEdges, long titleLinks, long failedChunks,
                         long llmCalls, long promptTokens, long completionTokens, long ms) {}
 
     static final String COOCCURS = "co-occurs with";
     static final String TRIPLES = "agragTriples";
     static final String TRIPLES_MODEL = "agragTriplesModel";
 
-    record ChunkRow(String id, String text) {}
+    record ChunkRow(String id, String documentId, String text) {}
 
     record Fact(String s, String p, String o, String id, Set<String> chunkIds, String evidence) {
         String text() {
@@ -74,12 +74,20 @@ public final class AgragIndexer {
     public Stats index(AgragIndexConfig cfg) {
         long t0 = System.nanoTime();
         List<ChunkRow> chunks = new ArrayList<>();
+        Map<String, String> titles = new HashMap<>();
         try (Transaction tx = db.beginTx()) {
             LexicalGraph.requireCorpus(tx, cfg.corpus());
-            try (Result r = tx.execute("MATCH (c:Chunk {corpus: $corpus}) RETURN c.id AS id, c.text AS text ORDER BY id", Map.of("corpus", cfg.corpus()))) {
+            try (Result r = tx.execute("MATCH (c:Chunk {corpus: $corpus}) RETURN c.id AS id, c.documentId AS doc, c.text AS text ORDER BY id",
+                    Map.of("corpus", cfg.corpus()))) {
                 while (r.hasNext()) {
                     Map<String, Object> row = r.next();
-                    chunks.add(new ChunkRow((String) row.get("id"), (String) row.get("text")));
+                    chunks.add(new ChunkRow((String) row.get("id"), (String) row.get("doc"), (String) row.get("text")));
+                }
+            }
+            if (cfg.titleLinks()) {
+                try (Result r = tx.execute("MATCH (d:Document {corpus: $corpus}) WHERE d.title IS NOT NULL RETURN d.id AS id, d.title AS title",
+                        Map.of("corpus", cfg.corpus()))) {
+                    r.forEachRemaining(row -> titles.put((String) row.get("id"), (String) row.get("title")));
                 }
             }
         }
@@ -112,6 +120,10 @@ public final class AgragIndexer {
             }
             contains.put(c.id(), linked);
         }
+        // title links over all current chunks and titles: a new title can be named by an old chunk
+        TitleLinks linker = new TitleLinks(titles);
+        Map<String, List<TitleLinks.Link>> links = new LinkedHashMap<>();
+        for (ChunkRow c : chunks) links.put(c.id(), linker.links(c.documentId(), c.text()));
         Set<String> entities = new TreeSet<>();
         for (Fact f : facts.values()) {
             entities.add(f.s());
@@ -124,6 +136,7 @@ public final class AgragIndexer {
         AgragGraph.setup(db, embeddings.dimensions());
         long synonyms = sync(cfg, entities, facts, occurrences, contains);
         long containsEdges = contains.values().stream().mapToLong(Set::size).sum();
+        long titleLinks = syncTitleLinks(cfg, links);
         try (Transaction tx = db.beginTx()) {
             Node meta = tx.findNode(AgragGraph.META, "corpus", cfg.corpus());
             if (meta == null) {
@@ -137,6 +150,7 @@ public final class AgragIndexer {
             meta.setProperty("entities", (long) entities.size());
             meta.setProperty("facts", (long) facts.size());
             meta.setProperty("containsEdges", containsEdges);
+            meta.setProperty("titleLinks", titleLinks);
             meta.setProperty("synonymThreshold", cfg.synonymThreshold());
             meta.setProperty("maxSynonymsPerNode", (long) cfg.maxSynonymsPerNode());
             meta.setProperty("indexedAt", ZonedDateTime.now());
@@ -147,7 +161,7 @@ public final class AgragIndexer {
         else AgragProjection.drop(db, cfg.corpus());
         log.accept(String.format("agrag.index corpus=%s: done in %.1f s (%d synonym edges, %d LLM calls)", cfg.corpus(), (System.nanoTime() - t0) / 1e9,
                 synonyms, llmCalls));
-        return new Stats(chunks.size(), newChunks, entities.size(), facts.size(), containsEdges, synonyms, failedChunks, llmCalls,
+        return new Stats(chunks.size(), newChunks, entities.size(), facts.size(), containsEdges, synonyms, titleLinks, failedChunks, llmCalls,
                 promptTokens, completionTokens, (System.nanoTime() - t0) / 1_000_000);
     }
 
@@ -400,6 +414,35 @@ public final class AgragIndexer {
         try (Transaction tx = db.beginTx(); Result r = tx.execute("MATCH (a:AgEntity {corpus: $c})-[s:AG_SYNONYM]->() RETURN count(s) AS n", Map.of("c", corpus))) {
             return ((Number) r.next().get("n")).longValue();
         }
+    }
+
+    /** Brings each chunk's AG_LINKS to the wanted documents (a diff, so re-runs and resumed runs write nothing twice); returns their count. */
+    private long syncTitleLinks(AgragIndexConfig cfg, Map<String, List<TitleLinks.Link>> links) {
+        Batch batch = new Batch(cfg.batchSize());
+        long[] total = {0};
+        for (Map.Entry<String, List<TitleLinks.Link>> e : links.entrySet()) {
+            batch.run(tx -> {
+                Node chunk = tx.findNode(LexicalGraph.CHUNK, "id", e.getKey());
+                Map<String, String> want = new LinkedHashMap<>();
+                for (TitleLinks.Link l : e.getValue()) want.put(l.documentId(), l.anchor());
+                for (Relationship r : chunk.getRelationships(Direction.OUTGOING, AgragGraph.LINKS)) {
+                    String doc = (String) r.getEndNode().getProperty("id");
+                    String anchor = want.remove(doc);
+                    if (anchor == null) r.delete();
+                    else if (!anchor.equals(r.getProperty("anchor", null))) r.setProperty("anchor", anchor);
+                }
+                for (Map.Entry<String, String> w : want.entrySet()) {
+                    Node doc;
+                    try (var found = tx.findNodes(LexicalGraph.DOCUMENT, "corpus", cfg.corpus(), "id", w.getKey())) {
+                        doc = found.next();
+                    }
+                    chunk.createRelationshipTo(doc, AgragGraph.LINKS).setProperty("anchor", w.getValue());
+                }
+            });
+            total[0] += e.getValue().size();
+        }
+        batch.commit();
+        return total[0];
     }
 
     /** A synonym edge to write: the entity whose name sorts first points to the other. */

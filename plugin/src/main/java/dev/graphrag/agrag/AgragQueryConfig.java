@@ -10,7 +10,7 @@ public record AgragQueryConfig(String corpus, int factTopK, boolean filter, doub
                                boolean pprWeighted, double passageScoreFactor, EdgeCosts costMode, boolean expansion,
                                McmiExpansion.Rule expansionRule, int maxExpansions, boolean inducedOutput, boolean denseOnly,
                                int k, RetrieveMode mode, PprEngine pprEngine, boolean includePathChunks, boolean returnPrompt,
-                               double passageNodeWeight, int denseFirst, Map<String, Object> llm) {
+                               double passageNodeWeight, int denseFirst, int namedPassages, int linkedPassages, Map<String, Object> llm) {
     public enum RetrieveMode { MCMI, HYBRID, PPR }
 
     /** NATIVE: power iteration on the snapshot's cached CSR; GDS: gds.pageRank.stream on the corpus projection. Same iteration. */
@@ -48,9 +48,13 @@ public record AgragQueryConfig(String corpus, int factTopK, boolean filter, doub
         boolean includePath = r.bool("includePathChunks", true);
         boolean returnPrompt = r.bool("returnPrompt", false);
         double passageNodeWeight = r.number("passageNodeWeight", 1.0, 0, 100);
-        int denseFirst = r.integer("denseFirst", ppr ? 2 : 0, 0, 1000);
+        int denseFirst = r.integer("denseFirst", ppr ? 1 : 0, 0, 1000);
+        // documents known by title lead the graph's ranking in both modes: on MuSiQue +7.8 (mcmi) and +3.7 (ppr) points Recall@5
+        // (docs/benchmarks.md); {namedPassages: 0, linkedPassages: 0} is the paper's ranking
+        int namedPassages = r.integer("namedPassages", 1, 0, 1000);
+        int linkedPassages = r.integer("linkedPassages", 1, 0, 1000);
         r.finish();
         return new AgragQueryConfig(corpus, factTopK, filter, damping, tolerance, maxIterations, weighted, passage, costs, expansion, rule,
-                maxExpansions, outputEdges.equals("induced"), retrievalMode.equals("dense"), k, mode, engine, includePath, returnPrompt, passageNodeWeight, denseFirst, llm);
+                maxExpansions, outputEdges.equals("induced"), retrievalMode.equals("dense"), k, mode, engine, includePath, returnPrompt, passageNodeWeight, denseFirst, namedPassages, linkedPassages, llm);
     }
 }

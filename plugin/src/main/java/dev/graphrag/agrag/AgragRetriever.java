@@ -33,7 +33,7 @@ public final class AgragRetriever {
                            int edgeCount, double ratio, int expansions, boolean usedPseudo, double[] dense, double[] hybrid, double[] influence,
                            long llmCalls, long promptTokens, long completionTokens, long ms, FactMapping mapping) {}
 
-    /** One ranked chunk of agrag.retrieve. source: graph (on the MCMI subgraph), hybrid or ppr. */
+    /** One ranked chunk of agrag.retrieve. source: dense (denseFirst), named (namedPassages), link (linkedPassages), graph (on the MCMI subgraph), hybrid or ppr. */
     public record RankedChunk(long rank, String chunkId, String documentId, String text, double score, String source) {}
 
     /** agrag.answer's result. */
@@ -253,6 +253,10 @@ public final class AgragRetriever {
             score[c] = dense[c];
             source[c] = "dense";
         }
+        titledPassages(g, namedDocumentChunks(g, query), cfg.namedPassages(), dense, cfg.k(), taken, score, source, "named");
+        if (cfg.linkedPassages() > 0 && dense.length > 0) {
+            titledPassages(g, g.linkedChunks[topK(dense, 1).get(0)], cfg.linkedPassages(), dense, cfg.k(), taken, score, source, "link");
+        }
         if (sg != null) {
             for (String id : sg.pathChunkIds()) {
                 int c = g.indexOfChunk.get(id) - g.entityCount;
@@ -264,6 +268,34 @@ public final class AgragRetriever {
         }
         // then HippoRAG 2 passage ranking from the kept facts
         return ranked(g, hippoPageRank(g, facts, dense, cfg), "ppr", taken, score, source, cfg.k());
+    }
+
+    /** Chunks of the documents whose title the question names (whole words, as title links match). */
+    private static int[] namedDocumentChunks(AgragSnapshot g, String query) {
+        return g.titles.links(null, query).stream().flatMap(l -> java.util.Arrays.stream(g.chunksOfDocument.getOrDefault(l.documentId(), new int[0])).boxed())
+                .mapToInt(Integer::intValue).toArray();
+    }
+
+    /**
+     * Up to {@code max} of the candidate chunks, best cosine first, one per document, labelled {@code label}. The candidates are
+     * chunks of documents known by title: those the question names (named), or those the densest chunk names (link), as the
+     * bridge passage of a two-hop question is typically the article about a name in the first.
+     */
+    private static void titledPassages(AgragSnapshot g, int[] candidateChunks, int max, double[] dense, int k, Set<Integer> taken,
+                                       double[] score, String[] source, String label) {
+        if (max == 0) return;
+        List<Integer> candidates = new ArrayList<>();
+        for (int c : candidateChunks) candidates.add(c);
+        candidates.sort(Comparator.<Integer>comparingDouble(c -> -dense[c]).thenComparing(Comparator.naturalOrder()));
+        Set<String> documents = new java.util.HashSet<>();
+        int added = 0;
+        for (int c : candidates) {
+            if (added >= max || taken.size() >= k) break;
+            if (!documents.add(g.chunkDocs.get(c)) || !taken.add(c)) continue;
+            score[c] = dense[c];
+            source[c] = label;
+            added++;
+        }
     }
 
     /** Indexes of the k largest scores, best first, ties to the smaller index; one pass with a bounded heap. */

@@ -33,6 +33,12 @@ final class AgragSnapshot {
     final List<PlainEdge> synonyms = new ArrayList<>();
     final List<PlainEdge> contains = new ArrayList<>();
     int entityCount;
+    /** Per chunk (0-based among chunks): the chunks of the documents it links to by title (AG_LINKS), in mention order. */
+    int[][] linkedChunks;
+    /** Chunks (0-based among chunks) of each document, in chunk order. */
+    final Map<String, int[]> chunksOfDocument = new HashMap<>();
+    /** The corpus's document titles, for the documents a question names (namedPassages). */
+    TitleLinks titles;
     VectorMatrix factVectors, entityVectors, chunkVectors;
     /** The cost graph's fixed part: edges in the order facts, synonyms, contains, pseudo edges (one per chunk). */
     CostGraph.Topology topology;
@@ -117,6 +123,23 @@ final class AgragSnapshot {
                 if (c != null) s.contains.add(new PlainEdge(c, e, r.getId(), ((Number) r.getProperty("pprWeight", 1.0)).doubleValue()));
             }
         }
+        Map<String, List<Integer>> byDocument = new HashMap<>();
+        for (int c = 0; c < s.chunkIds.size(); c++) byDocument.computeIfAbsent(s.chunkDocs.get(c), d -> new ArrayList<>()).add(c);
+        byDocument.forEach((d, cs) -> s.chunksOfDocument.put(d, cs.stream().mapToInt(Integer::intValue).toArray()));
+        s.linkedChunks = new int[s.chunkIds.size()][];
+        for (int c = 0; c < s.chunkIds.size(); c++) {
+            List<Integer> linked = new ArrayList<>();
+            for (Relationship r : tx.getNodeById(s.nodeIds.get(s.entityCount + c)).getRelationships(org.neo4j.graphdb.Direction.OUTGOING, AgragGraph.LINKS)) {
+                linked.addAll(byDocument.getOrDefault((String) r.getEndNode().getProperty("id"), List.of()));
+            }
+            s.linkedChunks[c] = linked.stream().mapToInt(Integer::intValue).toArray();
+        }
+        Map<String, String> titles = new HashMap<>();
+        tx.findNodes(LexicalGraph.DOCUMENT, "corpus", corpus).forEachRemaining(d -> {
+            Object title = d.getProperty("title", null);
+            if (title instanceof String t) titles.put((String) d.getProperty("id"), t);
+        });
+        s.titles = new TitleLinks(titles);
         s.factVectors = new VectorMatrix("agrag fact", factVecs);
         s.entityVectors = new VectorMatrix("agrag entity", entityVecs);
         s.chunkVectors = new VectorMatrix("chunk", chunkVecs);

@@ -49,6 +49,11 @@ public final class EntityStatistics {
         }
     }
 
+    /** Whether a lower-cased word is in Lucene's Snowball English stop list. */
+    static boolean isStopWord(String word) {
+        return STOP_WORDS.contains(word);
+    }
+
     /** Tokens of the text: lower case, stop words removed, at least two characters. */
     public static List<String> tokens(String text) {
         List<String> out = new ArrayList<>();

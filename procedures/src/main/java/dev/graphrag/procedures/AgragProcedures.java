@@ -39,7 +39,7 @@ public class AgragProcedures {
     @Context public GraphRagRuntime rag;
 
     public record IndexResult(long chunks, long newChunks, long entities, long facts, long containsEdges, long synonymEdges,
-                              long failedChunks, long llmCalls, long promptTokens, long completionTokens, long ms) {}
+                              long titleLinks, long failedChunks, long llmCalls, long promptTokens, long completionTokens, long ms) {}
 
     public record McmiResult(List<String> terminals, List<Node> nodes, List<Relationship> relationships, List<String> pathChunkIds,
                              List<String> graphStrings, List<List<String>> facts, long mcstNodeCount, long mcstEdgeCount, long nodeCount,
@@ -51,7 +51,7 @@ public class AgragProcedures {
                                long completionTokens, long ms) {}
 
     public record InfoResult(String corpus, long version, String relations, long chunks, long entities, long facts, long synonymEdges,
-                             long containsEdges, String embeddingModel, boolean projected) {}
+                             long containsEdges, long titleLinks, String embeddingModel, boolean projected) {}
 
     public record DropResult(long nodesDeleted, long relationshipsDeleted) {}
 
@@ -65,17 +65,17 @@ public class AgragProcedures {
     static final int MAX_EXTRACT_TEXTS = 100_000;
 
     @Procedure(name = "agrag.index", mode = Mode.SCHEMA)
-    @Description("agrag.index(config = {} :: MAP) :: (chunks, newChunks, entities, facts, containsEdges, synonymEdges, failedChunks, llmCalls,"
-            + " promptTokens, completionTokens, ms :: INTEGER) - builds or updates the AGRAG layer of a corpus ingested with rag.ingest:"
-            + " TF-IDF entities, relations (llm, or cooccurrence without an LLM), fact embeddings, contains and synonym edges, GDS projection."
-            + " Commits in its own batches. Config: corpus, relations, maxNgram, entityScoring, entityThreshold, maxEntitiesPerChunk,"
-            + " synonymThreshold, maxSynonymsPerNode, batchSize, project, llm.")
+    @Description("agrag.index(config = {} :: MAP) :: (chunks, newChunks, entities, facts, containsEdges, synonymEdges, titleLinks, failedChunks,"
+            + " llmCalls, promptTokens, completionTokens, ms :: INTEGER) - builds or updates the AGRAG layer of a corpus ingested with rag.ingest:"
+            + " TF-IDF entities, relations (llm, or cooccurrence without an LLM), fact embeddings, contains and synonym edges, title links"
+            + " between chunks and the documents they name, GDS projection. Commits in its own batches. Config: corpus, relations, maxNgram,"
+            + " entityScoring, entityThreshold, maxEntitiesPerChunk, synonymThreshold, maxSynonymsPerNode, titleLinks, batchSize, project, llm.")
     public Stream<IndexResult> index(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragIndexConfig cfg = AgragIndexConfig.parse(config, llmConfigured());
         LlmConfig llm = cfg.relations() == AgragIndexConfig.Relations.LLM ? rag.llmConfig(cfg.llm(), "agrag.index") : null;
         AgragIndexer.Stats s = new AgragIndexer(db, rag.embeddings(), rag.llm(), llm, log::info, Termination.of(guard)).index(cfg);
         return Stream.of(new IndexResult(s.chunks(), s.newChunks(), s.entities(), s.facts(), s.containsEdges(), s.synonymEdges(),
-                s.failedChunks(), s.llmCalls(), s.promptTokens(), s.completionTokens(), s.ms()));
+                s.titleLinks(), s.failedChunks(), s.llmCalls(), s.promptTokens(), s.completionTokens(), s.ms()));
     }
 
     @Procedure(name = "agrag.mcmi", mode = Mode.READ)
@@ -95,7 +95,8 @@ public class AgragProcedures {
     @Procedure(name = "agrag.retrieve", mode = Mode.READ)
     @Description("agrag.retrieve(query :: STRING, config = {} :: MAP) :: (rank, chunkId, documentId, text, score, source) - ranked chunks:"
             + " mode mcmi (chunks on the reasoning subgraph, then hybrid), hybrid (dense+BM25, AGRAG Eq. 21) or ppr (passages by"
-            + " Personalized PageRank, as HippoRAG 2). Config: the agrag.mcmi keys plus k (5), mode.")
+            + " Personalized PageRank, as HippoRAG 2); in mcmi and ppr modes the denseFirst densest chunks lead, then up to linkedPassages"
+            + " chunks of documents the densest chunk names by title. Config: the agrag.mcmi keys plus k (5), mode, denseFirst, linkedPassages.")
     public Stream<AgragRetriever.RankedChunk> retrieve(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse("agrag.retrieve", config, llmConfigured());
         return retriever(cfg).retrieve(query, cfg).stream();
@@ -115,7 +116,7 @@ public class AgragProcedures {
 
     @Procedure(name = "agrag.info", mode = Mode.READ)
     @Description("agrag.info(config = {} :: MAP) :: (corpus, version, relations, chunks, entities, facts, synonymEdges, containsEdges,"
-            + " embeddingModel, projected) - the AGRAG layer of a corpus. Config: corpus.")
+            + " titleLinks, embeddingModel, projected) - the AGRAG layer of a corpus. Config: corpus.")
     public Stream<InfoResult> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         String corpus = corpusOnly("agrag.info", config);
         LexicalGraph.requireCorpus(tx, corpus);
@@ -127,7 +128,7 @@ public class AgragProcedures {
         boolean projected = AgragProjection.gdsAvailable(tx) && AgragProjection.exists(tx, corpus);
         return Stream.of(new InfoResult(corpus, (Long) meta.getProperty("version", 0L), (String) meta.getProperty("relations", null),
                 (Long) meta.getProperty("chunks", 0L), (Long) meta.getProperty("entities", 0L), (Long) meta.getProperty("facts", 0L), synonyms,
-                (Long) meta.getProperty("containsEdges", 0L), (String) meta.getProperty("embeddingModel", null), projected));
+                (Long) meta.getProperty("containsEdges", 0L), (Long) meta.getProperty("titleLinks", 0L), (String) meta.getProperty("embeddingModel", null), projected));
     }
 
     @Procedure(name = "agrag.extractEntities", mode = Mode.READ)
@@ -189,7 +190,7 @@ public class AgragProcedures {
 
     @Procedure(name = "agrag.drop", mode = Mode.WRITE)
     @Description("agrag.drop(config = {} :: MAP) :: (nodesDeleted, relationshipsDeleted) - removes the AGRAG layer of a corpus (entities,"
-            + " facts, contains and synonym edges, stored LLM triples, meta node, GDS projection) in batches; documents and chunks stay. Config: corpus.")
+            + " facts, contains and synonym edges, title links, stored LLM triples, meta node, GDS projection) in batches; documents and chunks stay. Config: corpus.")
     public Stream<DropResult> drop(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         String corpus = corpusOnly("agrag.drop", config);
         try (Transaction t = db.beginTx()) {
@@ -205,6 +206,12 @@ public class AgragProcedures {
             nodes += n[0];
             rels += n[1];
             if (n[0] == 0) break;
+        }
+        while (true) {
+            long n = db.executeTransactionally("MATCH (:Chunk {corpus: $c})-[l:AG_LINKS]->() WITH l LIMIT 10000 DELETE l RETURN count(*) AS n",
+                    Map.of("c", corpus), r -> (Long) r.next().get("n"));
+            rels += n;
+            if (n == 0) break;
         }
         db.executeTransactionally("MATCH (c:Chunk {corpus: $c}) WHERE c.agragTriples IS NOT NULL REMOVE c.agragTriples, c.agragTriplesModel",
                 Map.of("c", corpus));
