@@ -2,10 +2,10 @@
 // In Neo4j Browser, the agrag.mcmi statement draws the subgraph (nodes + relationships).
 
 CALL rag.ingest([
-  {id: 'carter', text: 'John Carter fought beside Tars Tarkas on Barsoom. John Carter later married Dejah Thoris, the princess of Helium.'},
-  {id: 'helium', text: 'Helium is a city on Barsoom. Dejah Thoris is the granddaughter of Tardos Mors, the jeddak of Helium.'},
-  {id: 'tharks', text: 'Tars Tarkas is the jeddak of the Tharks. The Tharks are green Martians who live on Barsoom.'},
-  {id: 'xodar', text: 'Xodar is a dator of the First Born. Issus gave Xodar to John Carter as a slave after Carter defeated Xodar.'}
+  {id: 'carter', title: 'John Carter', text: 'John Carter fought beside Tars Tarkas on Barsoom. John Carter later married Dejah Thoris, the princess of Helium.'},
+  {id: 'helium', title: 'Helium (Barsoom)', text: 'Helium is a city on Barsoom. Dejah Thoris is the granddaughter of Tardos Mors, the jeddak of Helium.'},
+  {id: 'tharks', title: 'Tars Tarkas', text: 'Tars Tarkas is the jeddak of the Tharks. The Tharks are green Martians who live on Barsoom.'},
+  {id: 'xodar', title: 'Xodar', text: 'Xodar is a dator of the First Born. Issus gave Xodar to John Carter as a slave after Carter defeated Xodar.'}
 ], {corpus: 'agrag_demo'}) YIELD documentId, status RETURN documentId, status;
 
 // What the statistics-based extraction makes of some texts (nothing is written): try thresholds before indexing.
@@ -15,8 +15,12 @@ CALL agrag.extractEntities([
 ], {entityThreshold: 0.2}) YIELD index, entity, score RETURN index, entity, score;
 
 CALL agrag.index({corpus: 'agrag_demo', relations: 'cooccurrence'})
-YIELD chunks, entities, facts, containsEdges, synonymEdges, llmCalls, ms
-RETURN chunks, entities, facts, containsEdges, synonymEdges, llmCalls, ms;
+YIELD chunks, entities, facts, containsEdges, synonymEdges, titleLinks, llmCalls, ms
+RETURN chunks, entities, facts, containsEdges, synonymEdges, titleLinks, llmCalls, ms;
+
+// Title links: which chunk names which document's title (John Carter's chunk names Tars Tarkas and Helium).
+MATCH (c:Chunk {corpus: 'agrag_demo'})-[l:AG_LINKS]->(d:Document)
+RETURN c.documentId AS chunkOf, l.anchor AS anchor, d.id AS linksTo ORDER BY chunkOf, linksTo;
 
 CALL agrag.info({corpus: 'agrag_demo'}) YIELD corpus, version, entities, facts, projected
 RETURN corpus, version, entities, facts, projected;
@@ -41,6 +45,11 @@ CALL agrag.mcmi('Who is the grandfather of the wife of John Carter?', {corpus: '
 YIELD graphStrings, nodeCount RETURN graphStrings, nodeCount;
 
 CALL agrag.retrieve('Who is the jeddak of the Tharks?', {corpus: 'agrag_demo', k: 2, mode: 'ppr'})
+YIELD rank, documentId, score, source RETURN rank, documentId, score, source;
+
+// A question naming a title: that document comes right after the densest chunk (source 'named'),
+// then one the densest chunk links to (source 'link'), then the PPR ranking.
+CALL agrag.retrieve('Whom did the warrior who fought beside Tars Tarkas marry?', {corpus: 'agrag_demo', k: 4, mode: 'ppr'})
 YIELD rank, documentId, score, source RETURN rank, documentId, score, source;
 
 // Remove the AGRAG layer again (documents and chunks stay).

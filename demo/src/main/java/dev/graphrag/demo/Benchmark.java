@@ -51,9 +51,10 @@ public final class Benchmark {
         out.add(new Retriever("rag.search dense k20", "CALL rag.search($q, {corpus: $corpus, k: 20, mode: 'dense'}) YIELD documentId RETURN documentId"));
         out.add(new Retriever("agrag.retrieve ppr k20", "CALL agrag.retrieve($q, {corpus: $corpus, k: 20, mode: 'ppr'}) YIELD documentId RETURN documentId"));
         Map<String, List<String>> variants = new LinkedHashMap<>();
-        variants.put("ppr", List.of("{namedPassages: 0, linkedPassages: 0}", "{namedPassages: 0}", "{linkedPassages: 0}", "{namedPassages: 2}",
+        variants.put("ppr", List.of("{denseFirst: 0, namedPassages: 0, linkedPassages: 0}", "{namedPassages: 0, linkedPassages: 0}", "{namedPassages: 0}", "{linkedPassages: 0}", "{namedPassages: 2}",
                 "{linkedPassages: 2}", "{denseFirst: 0}", "{denseFirst: 2}"));
-        variants.put("mcmi", List.of("{namedPassages: 0, linkedPassages: 0}", "{denseFirst: 1}", "{denseFirst: 2}"));
+        variants.put("mcmi", List.of("{denseFirst: 0, namedPassages: 0, linkedPassages: 0}", "{namedPassages: 0, linkedPassages: 0}",
+                "{denseFirst: 0}", "{denseFirst: 2}"));
         variants.forEach((mode, configs) -> {
             for (String v : configs) {
                 out.add(new Retriever("agrag.retrieve " + mode + " " + v, "CALL agrag.retrieve($q, apoc.map.merge({corpus: $corpus, k: $k, mode: '"

@@ -188,8 +188,8 @@ public final class DemoServer {
         long t0 = System.nanoTime();
         Map<String, Object> stats = db.executeTransactionally("CALL agrag.index({corpus: $corpus, relations: 'cooccurrence'})",
                 Map.of("corpus", a.corpusName()), r -> r.next());
-        out.printf("AGRAG index in %.1f s: %s entities, %s facts, %s synonym edges%n", (System.nanoTime() - t0) / 1e9,
-                stats.get("entities"), stats.get("facts"), stats.get("synonymEdges"));
+        out.printf("AGRAG index in %.1f s: %s entities, %s facts, %s synonym edges, %s title links%n", (System.nanoTime() - t0) / 1e9,
+                stats.get("entities"), stats.get("facts"), stats.get("synonymEdges"), stats.get("titleLinks"));
         String q = a.queries().get(0);
         db.executeTransactionally("CALL agrag.mcmi($q, {corpus: $corpus}) YIELD terminals, graphStrings, pathChunkIds, nodeCount, edgeCount RETURN *",
                 Map.of("q", q, "corpus", a.corpusName()), r -> {
@@ -237,7 +237,7 @@ public final class DemoServer {
         while (r.hasNext()) {
             Map<String, Object> row = r.next();
             String text = ((String) row.get("text")).replaceAll("\\s+", " ");
-            // agrag.retrieve mixes sources (dense, graph, ppr) whose scores are on different scales: name each
+            // agrag.retrieve mixes sources (dense, named, link, graph, ppr) whose scores are on different scales: name each
             String source = row.get("source") instanceof String src ? " (" + src + ")" : "";
             out.printf("    %d. %.3f%s %s  %s%n", row.get("rank"), row.get("score"), source, row.get("chunkId"),
                     text.substring(0, Math.min(100, text.length())) + (text.length() > 100 ? "..." : ""));

@@ -48,9 +48,9 @@ public record AgragQueryConfig(String corpus, int factTopK, boolean filter, doub
         boolean includePath = r.bool("includePathChunks", true);
         boolean returnPrompt = r.bool("returnPrompt", false);
         double passageNodeWeight = r.number("passageNodeWeight", 1.0, 0, 100);
-        int denseFirst = r.integer("denseFirst", ppr ? 1 : 0, 0, 1000);
-        // documents known by title lead the graph's ranking in both modes: on MuSiQue +7.8 (mcmi) and +3.7 (ppr) points Recall@5
-        // (docs/benchmarks.md); {namedPassages: 0, linkedPassages: 0} is the paper's ranking
+        int denseFirst = r.integer("denseFirst", 1, 0, 1000);
+        // the densest chunk, then documents known by title lead the graph's ranking in both modes: on MuSiQue Recall@5 +8.1 (mcmi)
+        // and +6.5 (ppr) points (docs/benchmarks.md); {denseFirst: 0, namedPassages: 0, linkedPassages: 0} is the paper's ranking
         int namedPassages = r.integer("namedPassages", 1, 0, 1000);
         int linkedPassages = r.integer("linkedPassages", 1, 0, 1000);
         r.finish();
