@@ -267,6 +267,16 @@ class AgragProceduresTest {
         assertEquals(4, LLM.requests().stream().filter(r -> r.lastUserContent().contains("Convert the paragraph")).count(),
                 "each chunk was extracted once across both index runs");
 
+        // the answer's retrieved chunks lead as agrag.retrieve's do: the document the question names, then hybrid
+        String named = "Which princess did the man who fought beside Tars Tarkas marry?";
+        Map<String, Object> only = Map.of("corpus", "agllm", "llm", llm, "k", 1L, "includePathChunks", false, "denseFirst", 0L, "linkedPassages", 0L);
+        assertEquals(List.of("agllm:tharks:0"), rows("CALL agrag.answer($q, $cfg)", Map.of("q", named, "cfg", only)).get(0).get("retrievedChunkIds"));
+        Map<String, Object> plain = new java.util.HashMap<>(only);
+        plain.put("namedPassages", 0L);
+        Object hybridTop = rows("CALL agrag.retrieve($q, {corpus: 'agllm', k: 1, mode: 'hybrid'})", Map.of("q", named)).get(0).get("chunkId");
+        assertFalse(hybridTop.equals("agllm:tharks:0"), "the named document is not the hybrid ranking's first");
+        assertEquals(List.of(hybridTop), rows("CALL agrag.answer($q, $cfg)", Map.of("q", named, "cfg", plain)).get(0).get("retrievedChunkIds"));
+
         // agrag.mapFacts shows the same mapping: all 4 facts by cosine, the filter keeping the two it returned
         List<Map<String, Object>> mapped = rows("CALL agrag.mapFacts('Who is the grandfather of the wife of John Carter?', {corpus: 'agllm', llm: $llm})",
                 Map.of("llm", llm));

@@ -247,16 +247,7 @@ public final class AgragRetriever {
         float[] q = sg == null ? embeddings.embed(query) : null;
         double[] dense = sg == null ? dense(g, q) : sg.dense();
         FactMapping facts = sg == null ? mapFacts(g, query, q, cfg) : sg.mapping();
-        // the densest passages first when asked: the graph then only has to find what the query does not name
-        for (int c : topK(dense, Math.min(cfg.denseFirst(), cfg.k()))) {
-            taken.add(c);
-            score[c] = dense[c];
-            source[c] = "dense";
-        }
-        titledPassages(g, namedDocumentChunks(g, query), cfg.namedPassages(), dense, cfg.k(), taken, score, source, "named");
-        if (cfg.linkedPassages() > 0 && dense.length > 0) {
-            titledPassages(g, g.linkedChunks[topK(dense, 1).get(0)], cfg.linkedPassages(), dense, cfg.k(), taken, score, source, "link");
-        }
+        leadingChunks(g, query, dense, cfg, taken, score, source);
         if (sg != null) {
             for (String id : sg.pathChunkIds()) {
                 int c = g.indexOfChunk.get(id) - g.entityCount;
@@ -268,6 +259,23 @@ public final class AgragRetriever {
         }
         // then HippoRAG 2 passage ranking from the kept facts
         return ranked(g, hippoPageRank(g, facts, dense, cfg), "ppr", taken, score, source, cfg.k());
+    }
+
+    /**
+     * The chunks that lead agrag.retrieve's mcmi and ppr rankings and agrag.answer's retrieved chunks: the denseFirst densest
+     * (the graph then only has to find what the question does not name), then the named and the linked passages.
+     */
+    private static void leadingChunks(AgragSnapshot g, String query, double[] dense, AgragQueryConfig cfg, Set<Integer> taken, double[] score,
+                                      String[] source) {
+        for (int c : topK(dense, Math.min(cfg.denseFirst(), cfg.k()))) {
+            taken.add(c);
+            score[c] = dense[c];
+            source[c] = "dense";
+        }
+        titledPassages(g, namedDocumentChunks(g, query), cfg.namedPassages(), dense, cfg.k(), taken, score, source, "named");
+        if (cfg.linkedPassages() > 0 && dense.length > 0) {
+            titledPassages(g, g.linkedChunks[topK(dense, 1).get(0)], cfg.linkedPassages(), dense, cfg.k(), taken, score, source, "link");
+        }
     }
 
     /** Chunks of the documents whose title the question names (whole words, as title links match). */
@@ -339,15 +347,22 @@ public final class AgragRetriever {
         return out;
     }
 
-    /** agrag.answer: the subgraph strings, path chunks and hybrid chunks in the answer prompt (§2.5, hrMode fixed). */
+    /** agrag.answer: the subgraph strings, path chunks and retrieved chunks (leading, then hybrid) in the answer prompt (§2.5, hrMode fixed). */
     public Answer answer(String query, AgragQueryConfig cfg) {
         long t0 = System.nanoTime();
         if (llm == null || llmConfig == null) throw new RagException("agrag.answer: " + LlmConfig.HOW_TO_CONFIGURE);
         Subgraph sg = mcmi(query, cfg);
         AgragSnapshot g = snapshot(cfg.corpus());
         List<String> path = cfg.includePathChunks() ? sg.pathChunkIds() : List.of();
-        List<String> retrieved = new ArrayList<>();
+        // the chunks agrag.retrieve would lead with, then the hybrid ranking (§2.4) up to k; path chunks are in the prompt already
+        Set<Integer> taken = new LinkedHashSet<>();
+        leadingChunks(g, query, sg.dense(), cfg, taken, new double[g.chunkCount()], new String[g.chunkCount()]);
         for (int c : topK(sg.hybrid(), cfg.k())) {
+            if (taken.size() >= cfg.k()) break;
+            taken.add(c);
+        }
+        List<String> retrieved = new ArrayList<>();
+        for (int c : taken) {
             String id = g.chunkIds.get(c);
             if (!path.contains(id)) retrieved.add(id);
         }
