@@ -368,6 +368,7 @@ public final class AgragIndexer {
         for (Map.Entry<String, Set<String>> e : contains.entrySet()) {
             batch.run(tx -> {
                 Node chunk = tx.findNode(LexicalGraph.CHUNK, "id", e.getKey());
+                if (chunk == null) return; // deleted by a concurrent rag.delete; the next run is exact again
                 Set<String> want = new TreeSet<>(e.getValue());
                 for (Relationship r : chunk.getRelationships(Direction.OUTGOING, AgragGraph.CONTAINS)) {
                     String name = (String) r.getEndNode().getProperty("name");
@@ -423,6 +424,7 @@ public final class AgragIndexer {
         for (Map.Entry<String, List<TitleLinks.Link>> e : links.entrySet()) {
             batch.run(tx -> {
                 Node chunk = tx.findNode(LexicalGraph.CHUNK, "id", e.getKey());
+                if (chunk == null) return; // deleted by a concurrent rag.delete; the next run is exact again
                 Map<String, String> want = new LinkedHashMap<>();
                 for (TitleLinks.Link l : e.getValue()) want.put(l.documentId(), l.anchor());
                 for (Relationship r : chunk.getRelationships(Direction.OUTGOING, AgragGraph.LINKS)) {
@@ -432,11 +434,10 @@ public final class AgragIndexer {
                     else if (!anchor.equals(r.getProperty("anchor", null))) r.setProperty("anchor", anchor);
                 }
                 for (Map.Entry<String, String> w : want.entrySet()) {
-                    Node doc;
                     try (var found = tx.findNodes(LexicalGraph.DOCUMENT, "corpus", cfg.corpus(), "id", w.getKey())) {
-                        doc = found.next();
+                        // a document deleted since the titles were read is skipped; the next run is exact again
+                        if (found.hasNext()) chunk.createRelationshipTo(found.next(), AgragGraph.LINKS).setProperty("anchor", w.getValue());
                     }
-                    chunk.createRelationshipTo(doc, AgragGraph.LINKS).setProperty("anchor", w.getValue());
                 }
             });
             total[0] += e.getValue().size();
