@@ -92,11 +92,6 @@ public final class TitleLinks {
         return List.copyOf(out.values());
     }
 
-    /** Number of distinct matchable titles. */
-    public int titleCount() {
-        return documentsByTitle.size();
-    }
-
     /** For tests: the matchable titles' word lists. */
     Set<List<String>> titles() {
         return documentsByTitle.keySet();
