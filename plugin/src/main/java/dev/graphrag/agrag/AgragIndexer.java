@@ -419,9 +419,14 @@ public final class AgragIndexer {
 
     /** Brings each chunk's AG_LINKS to the wanted documents (a diff, so re-runs and resumed runs write nothing twice); returns their count. */
     private long syncTitleLinks(AgragIndexConfig cfg, Map<String, List<TitleLinks.Link>> links) {
+        // only chunks that want links or have some need a visit: most chunks of a corpus without titles need none
+        Set<String> linked = new java.util.HashSet<>();
+        db.executeTransactionally("MATCH (c:Chunk {corpus: $c}) WHERE (c)-[:AG_LINKS]->() RETURN c.id AS id", Map.of("c", cfg.corpus()),
+                r -> { r.forEachRemaining(row -> linked.add((String) row.get("id"))); return null; });
         Batch batch = new Batch(cfg.batchSize());
         long[] total = {0};
         for (Map.Entry<String, List<TitleLinks.Link>> e : links.entrySet()) {
+            if (e.getValue().isEmpty() && !linked.contains(e.getKey())) continue;
             batch.run(tx -> {
                 Node chunk = tx.findNode(LexicalGraph.CHUNK, "id", e.getKey());
                 if (chunk == null) return; // deleted by a concurrent rag.delete; the next run is exact again

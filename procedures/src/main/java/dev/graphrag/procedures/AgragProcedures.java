@@ -95,8 +95,9 @@ public class AgragProcedures {
     @Procedure(name = "agrag.retrieve", mode = Mode.READ)
     @Description("agrag.retrieve(query :: STRING, config = {} :: MAP) :: (rank, chunkId, documentId, text, score, source) - ranked chunks:"
             + " mode mcmi (chunks on the reasoning subgraph, then hybrid), hybrid (dense+BM25, AGRAG Eq. 21) or ppr (passages by"
-            + " Personalized PageRank, as HippoRAG 2); in mcmi and ppr modes the denseFirst densest chunks lead, then up to linkedPassages"
-            + " chunks of documents the densest chunk names by title. Config: the agrag.mcmi keys plus k (5), mode, denseFirst, linkedPassages.")
+            + " Personalized PageRank, as HippoRAG 2); in mcmi and ppr modes the denseFirst densest chunks lead, then up to namedPassages"
+            + " chunks of documents the question names by title and up to linkedPassages of documents the densest chunk names by title."
+            + " Config: the agrag.mcmi keys plus k (5), mode, denseFirst, namedPassages, linkedPassages.")
     public Stream<AgragRetriever.RankedChunk> retrieve(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse("agrag.retrieve", config, llmConfigured());
         return retriever(cfg).retrieve(query, cfg).stream();
@@ -105,7 +106,8 @@ public class AgragProcedures {
     @Procedure(name = "agrag.answer", mode = Mode.READ)
     @Description("agrag.answer(query :: STRING, config = {} :: MAP) :: (answer, thought, graphStrings, facts, pathChunkIds, retrievedChunkIds,"
             + " usedGraph, prompt, llmCalls, promptTokens, completionTokens, ms) - answers with the LLM from the reasoning subgraph, its"
-            + " chunks and the hybrid chunks; pathChunkIds and retrievedChunkIds are the citations. Config: the agrag.retrieve keys, returnPrompt.")
+            + " chunks and the retrieved chunks (those agrag.retrieve leads with, then hybrid); pathChunkIds and retrievedChunkIds are the"
+            + " citations. Config: the agrag.retrieve keys, returnPrompt.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse("agrag.answer", config, llmConfigured());
         AgragRetriever.Answer a = new AgragRetriever(tx, db.databaseName(), rag.embeddings(), rag.llm(), rag.llmConfig(cfg.llm(), "agrag.answer"),
