@@ -130,6 +130,8 @@ public final class DemoServer {
         GraphDatabaseService db = neo4j.defaultDatabaseService();
         if (a.boltPort() >= 0) out.println("Bolt:  " + neo4j.boltURI() + "   (no authentication; cypher-shell -a " + neo4j.boltURI() + ")");
         if (a.httpPort() >= 0) out.println("HTTP:  " + neo4j.httpURI());
+        out.println("LLM:   callers may name any endpoint (graphrag.llm.allowedEndpoints=*): this demo is a single-user server;"
+                + " a shared server keeps the default, its configured endpoint only (docs/security.md)");
 
         List<Map<String, Object>> docs = a.corpus() == null ? sample() : CorpusFiles.read(a.corpus());
         out.printf("Ingesting %d documents into corpus '%s' ...%n", docs.size(), a.corpusName());

@@ -17,11 +17,14 @@ import java.io.InputStreamReader;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -31,8 +34,20 @@ import java.util.jar.JarFile;
  * demo's server and the integration tests' (one per test JVM).
  */
 public final class EmbeddedNeo4j {
-    /** Where and how to start. A negative port disables that connector, 0 picks a free one. */
-    public record Options(Path workDir, Path dataDir, String host, int boltPort, int httpPort) {}
+    /**
+     * Where and how to start. A negative port disables that connector, 0 picks a free one. {@code settings} are
+     * graphrag.conf defaults for this server; a graphrag.conf the user points to (-Dgraphrag.conf.dir or
+     * $NEO4J_CONF) and GRAPHRAG_* variables still win.
+     */
+    public record Options(Path workDir, Path dataDir, String host, int boltPort, int httpPort, Map<String, String> settings) {
+        /** A single-user server (the demo, the benchmark): callers may name any LLM endpoint. */
+        public Options(Path workDir, Path dataDir, String host, int boltPort, int httpPort) {
+            this(workDir, dataDir, host, boltPort, httpPort, SINGLE_USER);
+        }
+    }
+
+    /** The demo is one person's server: the LLM endpoint is theirs to name per call (the server warns at start). */
+    public static final Map<String, String> SINGLE_USER = Map.of("graphrag.llm.allowedEndpoints", "*");
 
     private static final List<String> OUR_CLASSES = List.of(
             "dev.graphrag.procedures.RagProcedures", "dev.graphrag.procedures.LlmProcedures",
@@ -52,7 +67,40 @@ public final class EmbeddedNeo4j {
         for (Class<?> c : procedureClasses()) {
             b = register(b, c);
         }
-        return b.build();
+        // the plugin reads graphrag.conf when the server starts: point it at this server's merged file meanwhile
+        String previous = System.getProperty(CONF_DIR_PROPERTY);
+        System.setProperty(CONF_DIR_PROPERTY, writeSettings(o, previous).toString());
+        try {
+            return b.build();
+        } finally {
+            if (previous == null) System.clearProperty(CONF_DIR_PROPERTY);
+            else System.setProperty(CONF_DIR_PROPERTY, previous);
+        }
+    }
+
+    static final String CONF_DIR_PROPERTY = "graphrag.conf.dir";
+
+    /** The user's graphrag.conf, if any, with this server's defaults for the keys it does not set. */
+    private static Path writeSettings(Options o, String userConfDir) {
+        try {
+            Properties merged = new Properties();
+            merged.putAll(o.settings());
+            String dir = userConfDir != null ? userConfDir : System.getenv("NEO4J_CONF");
+            if (dir != null && Files.isRegularFile(Path.of(dir, "graphrag.conf"))) {
+                try (var in = Files.newBufferedReader(Path.of(dir, "graphrag.conf"), StandardCharsets.UTF_8)) {
+                    Properties user = new Properties();
+                    user.load(in);
+                    merged.putAll(user);
+                }
+            }
+            Path confDir = Files.createDirectories(o.workDir().toAbsolutePath().resolve("graphrag-conf"));
+            try (var out = Files.newBufferedWriter(confDir.resolve("graphrag.conf"), StandardCharsets.UTF_8)) {
+                merged.store(out, "written by EmbeddedNeo4j for this server");
+            }
+            return confDir;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot write the embedded server's graphrag.conf: " + e.getMessage(), e);
+        }
     }
 
     private static Neo4jBuilder register(Neo4jBuilder b, Class<?> c) {

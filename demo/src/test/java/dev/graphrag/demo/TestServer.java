@@ -17,6 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** One embedded Neo4j per test JVM (Bolt on a free port for the driver test, HTTP off). */
 public final class TestServer {
     private static Neo4j neo4j;
+    /** A shared server's policy, not the demo's: callers may name the stand-in LLMs on 127.0.0.1 and nothing else. */
+    static final Map<String, String> SETTINGS = Map.of("graphrag.llm.allowedEndpoints", "http://127.0.0.1:*/v1");
 
     private TestServer() {}
 
@@ -24,7 +26,7 @@ public final class TestServer {
         if (neo4j == null) {
             try {
                 Path work = Files.createDirectories(Path.of("target", "neo4j-test"));
-                neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, null, "127.0.0.1", 0, -1));
+                neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, null, "127.0.0.1", 0, -1, SETTINGS));
             } catch (java.io.IOException e) {
                 throw new IllegalStateException(e);
             }

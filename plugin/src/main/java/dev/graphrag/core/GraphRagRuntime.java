@@ -6,6 +6,7 @@ import dev.graphrag.core.embed.EmbeddingModel;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.embed.ModelSpec;
 import dev.graphrag.core.embed.Pooling;
+import dev.graphrag.core.llm.EndpointPolicy;
 import dev.graphrag.core.llm.LlmClient;
 import dev.graphrag.core.llm.LlmConfig;
 
@@ -30,8 +31,34 @@ public final class GraphRagRuntime implements AutoCloseable {
     public GraphRagRuntime(PluginSettings settings, Consumer<String> log) {
         this.settings = settings;
         this.log = log;
-        this.llm = new LlmClient((int) settings.integer("graphrag.llm.maxConcurrent"), settings.integer("graphrag.llm.connectTimeoutMs"),
-                settings.bool("graphrag.llm.cache.enabled"), settings.integer("graphrag.llm.cache.size"), log);
+        this.llm = LlmClient.of(settings, log);
+        // a malformed allow-list or endpoint surfaces at start, not at the first call
+        endpointPolicy();
+        checkCeiling(settings, "graphrag.llm.timeoutMs", "graphrag.llm.maxTimeoutMs");
+        checkCeiling(settings, "graphrag.llm.maxTokens", "graphrag.llm.maxTokensLimit");
+        checkCeiling(settings, "graphrag.ingest.batchSize", "graphrag.ingest.maxBatchSize");
+    }
+
+    private static void checkCeiling(PluginSettings s, String key, String ceiling) {
+        if (s.integer(key) > s.integer(ceiling)) {
+            throw new RagException(s.source() + ": setting '" + key + "' (" + s.integer(key) + ") is above its ceiling '" + ceiling + "' ("
+                    + s.integer(ceiling) + ")");
+        }
+    }
+
+    /** What the server should log as warnings at start: ignored variables, an open endpoint policy. */
+    public java.util.List<String> startWarnings() {
+        java.util.List<String> out = new java.util.ArrayList<>(settings.warnings());
+        if (endpointPolicy().allowsAny()) {
+            out.add("graphrag.llm.allowedEndpoints=* lets every caller send LLM requests to any host and port this server"
+                    + " reaches; acceptable for a single-user server only (the server's own key still goes only to graphrag.llm.endpoint)");
+        }
+        return out;
+    }
+
+    /** What callers may name as an LLM endpoint. */
+    public EndpointPolicy endpointPolicy() {
+        return EndpointPolicy.of(settings.string("graphrag.llm.endpoint"), settings.string("graphrag.llm.allowedEndpoints"));
     }
 
     /** The shared LLM client (its concurrency bound is server-wide). */

@@ -46,6 +46,7 @@ public final class GraphRagExtension extends ExtensionFactory<GraphRagExtension.
             PluginSettings settings = PluginSettings.load(confDir, System.getenv());
             log.info("graphrag %s: settings from %s", GraphRagRuntime.VERSION, settings.source());
             runtime = new GraphRagRuntime(settings, log::info);
+            for (String w : runtime.startWarnings()) log.warn("graphrag: " + w);
         } catch (RagException e) {
             log.error("graphrag: invalid configuration, every graphrag procedure will fail: " + e.getMessage());
             failure = e;

@@ -32,7 +32,8 @@ public class LlmProcedures {
     @Description("rag.llm.chat(messages :: LIST<MAP>, config = {} :: MAP) :: (content :: STRING, toolCalls :: LIST<MAP>, finishReason :: STRING,"
             + " promptTokens :: INTEGER, completionTokens :: INTEGER, tokensEstimated :: BOOLEAN, cached :: BOOLEAN, ms :: INTEGER)"
             + " - one chat completion. Config: llm {endpoint, model, apiKey, temperature, seed, maxTokens, timeoutMs}, tools, toolChoice,"
-            + " responseFormat ('json_object' or {name, schema}), stop, cache.")
+            + " responseFormat ('json_object' or {name, schema}), stop, cache. An endpoint other than the configured one must be on"
+            + " graphrag.llm.allowedEndpoints and gets only an apiKey given in the same call, never the server's.")
     public Stream<ChatResult> chat(@Name("messages") List<Object> messages,
                                    @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         ConfigReader r = ConfigReader.of("rag.llm.chat", config);
@@ -52,14 +53,15 @@ public class LlmProcedures {
 
     @Procedure(name = "rag.llm.info", mode = Mode.READ)
     @Description("rag.llm.info(config = {} :: MAP) :: (endpoint :: STRING, model :: STRING, reachable :: BOOLEAN, ms :: INTEGER)"
-            + " - the configured LLM endpoint (host only, never credentials) and whether it answers GET /models. Config: llm.")
+            + " - the configured LLM endpoint (host only, never credentials) and whether it answers GET /models. Config: llm"
+            + " (an endpoint other than the configured one must be on graphrag.llm.allowedEndpoints and never gets the server's key).")
     public Stream<InfoResult> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         ConfigReader r = ConfigReader.of("rag.llm.info", config);
         Map<String, Object> llmMap = r.map("llm");
         r.finish();
         LlmConfig cfg = rag.llmConfig(llmMap, "rag.llm.info");
         long t0 = System.nanoTime();
-        boolean ok = rag.llm().reachable(cfg);
+        boolean ok = rag.llm().reachable(cfg, Termination.of(guard));
         return Stream.of(new InfoResult(cfg.host(), cfg.model(), ok, (System.nanoTime() - t0) / 1_000_000));
     }
 

@@ -20,9 +20,39 @@ public final class ConfigReader {
     private final Map<String, Object> values;
     private final Set<String> known = new LinkedHashSet<>();
 
+    /** Deepest nesting of lists and maps accepted in any argument (the top-level config map is depth 1). */
+    public static final int MAX_NESTING_DEPTH = 32;
+    /** Most values (map entries and list elements, all levels) in one argument. */
+    public static final int MAX_VALUES = 1_000_000;
+
     private ConfigReader(String owner, Map<String, ?> values) {
         this.owner = owner;
+        checkNesting(owner, "config", values);
         this.values = values == null ? Map.of() : new LinkedHashMap<>(values);
+    }
+
+    /**
+     * Rejects a value nested deeper than {@link #MAX_NESTING_DEPTH} or with more than {@link #MAX_VALUES} elements,
+     * before anything walks it recursively (serialising it for an LLM request, say, which would overflow the stack).
+     * Iterative, so the check itself cannot overflow.
+     */
+    public static void checkNesting(String owner, String what, Object value) {
+        java.util.ArrayDeque<Object[]> todo = new java.util.ArrayDeque<>();
+        todo.push(new Object[] {value, 1});
+        long seen = 0;
+        while (!todo.isEmpty()) {
+            Object[] e = todo.pop();
+            int depth = (Integer) e[1];
+            Iterable<?> children = e[0] instanceof Map<?, ?> m ? m.values() : e[0] instanceof List<?> l ? l : null;
+            if (children == null) continue;
+            if (depth > MAX_NESTING_DEPTH) {
+                throw new RagException(owner + ": " + what + " is nested more than " + MAX_NESTING_DEPTH + " levels deep (lists and maps)");
+            }
+            for (Object c : children) {
+                if (++seen > MAX_VALUES) throw new RagException(owner + ": " + what + " holds more than " + MAX_VALUES + " values");
+                if (c instanceof Map || c instanceof List) todo.push(new Object[] {c, depth + 1});
+            }
+        }
     }
 
     public static ConfigReader of(String owner, Map<String, ?> values) {
@@ -70,6 +100,21 @@ public final class ConfigReader {
         }
         if (n < min || n > max) {
             throw new RagException(owner + ": config key '" + key + "' must be between " + min + " and " + max + ", got " + n);
+        }
+        return n;
+    }
+
+    /**
+     * An integer whose ceiling is a server setting a caller cannot exceed; the error names the setting.
+     * The default (a setting too) is clamped to the ceiling.
+     */
+    public long integerAtMost(String key, long dflt, long min, long ceiling, String ceilingSetting) {
+        Object v = raw(key);
+        if (v == null) return Math.max(min, Math.min(dflt, ceiling));
+        long n = integer(key, dflt, min, Long.MAX_VALUE);
+        if (n > ceiling) {
+            throw new RagException(owner + ": config key '" + key + "' is " + n + ", above the server's limit of " + ceiling
+                    + " (" + ceilingSetting + ", set by an administrator)");
         }
         return n;
     }

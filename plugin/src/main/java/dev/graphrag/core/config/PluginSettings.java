@@ -7,7 +7,10 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
+import java.util.TreeMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -15,7 +18,8 @@ import java.util.Properties;
 
 /**
  * Server-wide settings: {@code graphrag.conf} in Neo4j's conf directory (like APOC's apoc.conf), then
- * environment variables (key upper-cased, dots to underscores: {@code GRAPHRAG_LLM_ENDPOINT}). Every key,
+ * environment variables (key upper-cased, dots and camel-case humps to underscores: {@code GRAPHRAG_LLM_API_KEY};
+ * the unsplit {@code GRAPHRAG_LLM_APIKEY} is read too). Every key,
  * its type and default is declared in {@link #DEFAULTS}; an unknown graphrag.* key or a wrong value is
  * an error naming the key. Documented in docs/configuration.md.
  */
@@ -40,6 +44,7 @@ public final class PluginSettings {
         d.put("graphrag.ingest.chunkSize", 256L);
         d.put("graphrag.ingest.chunkOverlap", 32L);
         d.put("graphrag.ingest.batchSize", 2048L);
+        d.put("graphrag.ingest.maxBatchSize", 20_000L);
         d.put("graphrag.ingest.maxDocumentChars", 5_000_000L);
         d.put("graphrag.llm.endpoint", "");
         d.put("graphrag.llm.model", "");
@@ -47,11 +52,16 @@ public final class PluginSettings {
         d.put("graphrag.llm.apiKeyEnv", "");
         d.put("graphrag.llm.temperature", 0.0);
         d.put("graphrag.llm.maxTokens", 1024L);
+        d.put("graphrag.llm.maxTokensLimit", 32_768L);
         d.put("graphrag.llm.timeoutMs", 120_000L);
+        d.put("graphrag.llm.maxTimeoutMs", 600_000L);
         d.put("graphrag.llm.connectTimeoutMs", 10_000L);
         d.put("graphrag.llm.maxRetries", 3L);
         d.put("graphrag.llm.retryBaseMs", 500L);
         d.put("graphrag.llm.maxConcurrent", 4L);
+        d.put("graphrag.llm.maxQueueMs", 10_000L);
+        d.put("graphrag.llm.maxReplyBytes", 4L << 20);
+        d.put("graphrag.llm.allowedEndpoints", "");
         d.put("graphrag.llm.cache.enabled", false);
         d.put("graphrag.llm.cache.size", 1000L);
         d.put("graphrag.agrag.warmOnStart", true);
@@ -60,19 +70,22 @@ public final class PluginSettings {
 
     private final Map<String, Object> values;
     private final String source;
+    private final List<String> warnings;
 
-    private PluginSettings(Map<String, Object> values, String source) {
+    private PluginSettings(Map<String, Object> values, String source, List<String> warnings) {
         this.values = values;
         this.source = source;
+        this.warnings = List.copyOf(warnings);
     }
 
     public static PluginSettings defaults() {
-        return new PluginSettings(new LinkedHashMap<>(DEFAULTS), "defaults");
+        return new PluginSettings(new LinkedHashMap<>(DEFAULTS), "defaults", List.of());
     }
 
     /** Reads confDir/graphrag.conf when it exists, then the environment. */
     public static PluginSettings load(Path confDir, Map<String, String> env) {
         Map<String, String> raw = new LinkedHashMap<>();
+        Map<String, String> setByEnv = new LinkedHashMap<>();
         String source = "defaults";
         if (confDir != null) {
             Path file = confDir.resolve(FILE_NAME);
@@ -87,11 +100,33 @@ public final class PluginSettings {
                 source = file.toString();
             }
         }
+        Map<String, String> keyOfEnv = new LinkedHashMap<>();
         for (String key : DEFAULTS.keySet()) {
-            String envValue = env.get(envName(key));
-            if (envValue != null) raw.put(key, envValue);
+            for (String name : envNames(key)) keyOfEnv.put(name, key);
         }
-        return fromStrings(raw, source);
+        List<String> unknown = new ArrayList<>();
+        for (Map.Entry<String, String> e : new TreeMap<>(env).entrySet()) {
+            String key = keyOfEnv.get(e.getKey());
+            if (key != null) {
+                String earlier = setByEnv.get(key);
+                if (earlier != null) {
+                    throw new RagException("environment: both " + earlier + " and " + e.getKey() + " set '" + key + "'; keep one");
+                }
+                raw.put(key, e.getValue());
+                setByEnv.put(key, e.getKey());
+            } else if (e.getKey().startsWith("GRAPHRAG_")) {
+                unknown.add(e.getKey());
+            }
+        }
+        List<String> warnings = new ArrayList<>();
+        for (String name : unknown) {
+            // a misspelt variable would otherwise be ignored without a word (as GRAPHRAG_LLM_API_KEY once was)
+            if (!name.equals(raw.get("graphrag.llm.apiKeyEnv"))) {
+                warnings.add("environment variable " + name + " is not a graphrag setting and is ignored (see docs/configuration.md)");
+            }
+        }
+        PluginSettings s = fromStrings(raw, source);
+        return new PluginSettings(s.values, s.source, warnings);
     }
 
     public static PluginSettings fromStrings(Map<String, String> raw, String source) {
@@ -104,11 +139,23 @@ public final class PluginSettings {
             }
             values.put(key, parse(key, e.getValue(), DEFAULTS.get(key), source));
         }
-        return new PluginSettings(values, source);
+        return new PluginSettings(values, source, List.of());
     }
 
+    /** The documented variable: dots to underscores, camel-case words split ({@code GRAPHRAG_LLM_API_KEY}). */
     public static String envName(String key) {
-        return key.toUpperCase(Locale.ROOT).replace('.', '_');
+        return key.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT).replace('.', '_');
+    }
+
+    /** Every variable that sets a key: the documented name, and the unsplit one earlier releases read. */
+    public static List<String> envNames(String key) {
+        String unsplit = key.toUpperCase(Locale.ROOT).replace('.', '_');
+        return unsplit.equals(envName(key)) ? List.of(unsplit) : List.of(envName(key), unsplit);
+    }
+
+    /** What the server should log at start: ignored GRAPHRAG_* variables and the like. */
+    public List<String> warnings() {
+        return warnings;
     }
 
     private static Object parse(String key, String value, Object dflt, String source) {

@@ -36,6 +36,7 @@ public record ChatRequest(String step, List<Map<String, Object>> messages, List<
     public static List<Map<String, Object>> checkMessages(String owner, List<?> raw) {
         if (raw == null || raw.isEmpty()) throw new RagException(owner + ": messages must be a non-empty list of maps {role, content}");
         if (raw.size() > MAX_MESSAGES) throw new RagException(owner + ": at most " + MAX_MESSAGES + " messages, got " + raw.size());
+        ConfigReader.checkNesting(owner, "messages", raw);
         for (int i = 0; i < raw.size(); i++) {
             Object o = raw.get(i);
             if (!(o instanceof Map<?, ?> m)) throw new RagException(owner + ": message " + i + " must be a map {role, content}, got " + ConfigReader.typeName(o));

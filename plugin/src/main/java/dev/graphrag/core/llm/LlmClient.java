@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.graphrag.core.RagException;
+import dev.graphrag.core.config.PluginSettings;
 
 import java.io.IOException;
 import java.net.URI;
@@ -15,6 +16,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +35,14 @@ import java.util.function.Consumer;
  * Bounded concurrency shared by all procedures, timeouts, retries with exponential back-off and jitter on
  * 429/5xx/I-O errors (honouring Retry-After), JSON replies validated with one repair turn, token
  * accounting, an optional cache for deterministic calls, and cancellation when the caller's transaction
- * is terminated. The API key goes only into the Authorization header.
+ * is terminated. The API key goes only into the Authorization header. A hostile or broken endpoint cannot
+ * exhaust the server: replies are read up to {@code maxReplyBytes} and abandoned past it, every wait (for a
+ * permit, a reply, a back-off) is bounded and cancellable, error bodies come back only as a short sanitised
+ * excerpt, and a failure of the HTTP machinery itself replaces the HTTP client for the next call.
+ *
+ * <p>Permit model: {@code maxConcurrent} permits are shared by every procedure of the server; a call holds one
+ * only while its HTTP exchange is in flight (not while backing off), and waits for one at most
+ * {@code maxQueueMs} before failing with a "busy" error, so slow calls cannot queue others indefinitely.
  */
 public final class LlmClient {
     /** Says what is wrong with a parsed JSON reply, or null when it is acceptable. */
@@ -47,18 +56,41 @@ public final class LlmClient {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long MAX_RETRY_AFTER_MS = 60_000;
+    /** The most of a remote error body an error message quotes. */
+    static final int MAX_EXCERPT_CHARS = 200;
+    /** The header that names the caller's step on every request, so a server's log matches what a procedure reports. */
+    public static final String STEP_HEADER = "X-Rag-Step";
 
+    private final int maxConcurrent;
     private final long connectTimeoutMs;
+    private final long maxQueueMs;
+    private final long maxReplyBytes;
     private volatile HttpClient http; // created on first use: its TLS set-up must not run while the server starts
     private final Semaphore permits;
     private final Cache<String, ChatResponse> cache;
     private final Consumer<String> log;
 
-    public LlmClient(int maxConcurrent, long connectTimeoutMs, boolean cacheEnabled, long cacheSize, Consumer<String> log) {
+    public LlmClient(int maxConcurrent, long connectTimeoutMs, long maxQueueMs, long maxReplyBytes, boolean cacheEnabled, long cacheSize,
+                     Consumer<String> log) {
+        this.maxConcurrent = Math.max(1, maxConcurrent);
         this.connectTimeoutMs = connectTimeoutMs;
-        this.permits = new Semaphore(Math.max(1, maxConcurrent), true);
+        this.maxQueueMs = maxQueueMs;
+        this.maxReplyBytes = maxReplyBytes;
+        this.permits = new Semaphore(this.maxConcurrent, true);
         this.cache = cacheEnabled ? Caffeine.newBuilder().maximumSize(cacheSize).build() : null;
         this.log = log;
+    }
+
+    /** With the default queueing bound (10 s) and reply cap (4 MiB). */
+    public LlmClient(int maxConcurrent, long connectTimeoutMs, boolean cacheEnabled, long cacheSize, Consumer<String> log) {
+        this(maxConcurrent, connectTimeoutMs, 10_000, 4L << 20, cacheEnabled, cacheSize, log);
+    }
+
+    /** The server's client, from its graphrag.llm.* settings. */
+    public static LlmClient of(PluginSettings s, Consumer<String> log) {
+        return new LlmClient((int) s.integer("graphrag.llm.maxConcurrent"), s.integer("graphrag.llm.connectTimeoutMs"),
+                s.integer("graphrag.llm.maxQueueMs"), s.integer("graphrag.llm.maxReplyBytes"), s.bool("graphrag.llm.cache.enabled"),
+                s.integer("graphrag.llm.cache.size"), log);
     }
 
     private HttpClient http() {
@@ -66,13 +98,26 @@ public final class LlmClient {
         if (h == null) {
             synchronized (this) {
                 if (http == null) {
-                    http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(connectTimeoutMs)).version(HttpClient.Version.HTTP_1_1).build();
+                    // redirects are never followed: an allowed endpoint must not pass a request (and its key) on
+                    http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(connectTimeoutMs)).version(HttpClient.Version.HTTP_1_1)
+                            .followRedirects(HttpClient.Redirect.NEVER).executor(HTTP_THREADS).build();
                 }
                 h = http;
             }
         }
         return h;
     }
+
+    /** After a failure of the HTTP machinery itself (not of the remote end) the next call starts a fresh client. */
+    private synchronized void discardHttpClient(HttpClient broken) {
+        if (http == broken) http = null;
+    }
+
+    private static final java.util.concurrent.ExecutorService HTTP_THREADS = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "graphrag-llm-http");
+        t.setDaemon(true);
+        return t;
+    });
 
     public int availablePermits() {
         return permits.availablePermits();
@@ -83,7 +128,8 @@ public final class LlmClient {
         ObjectNode body = body(cfg, req);
         String cacheKey = null;
         if (useCache && cache != null && cfg.temperature() == 0) {
-            cacheKey = cfg.endpoint() + "\u0000" + body;
+            // the credential's identity (never the key) is part of the key: a reply paid for by one key is not served to another
+            cacheKey = cfg.endpoint() + "\u0000" + cfg.credential() + "\u0000" + body;
             ChatResponse hit = cache.getIfPresent(cacheKey);
             if (hit != null) return hit.asCached();
         }
@@ -150,16 +196,15 @@ public final class LlmClient {
         return t;
     }
 
-    /** GET {endpoint}/models: whether the endpoint answers, and in how long. */
-    public boolean reachable(LlmConfig cfg) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(cfg.endpoint() + "/models")).timeout(Duration.ofMillis(Math.min(cfg.timeoutMs(), 10_000))).GET();
+    /** GET {endpoint}/models: whether the endpoint answers (within min(timeoutMs, 10 s)); cancellable. */
+    public boolean reachable(LlmConfig cfg, BooleanSupplier cancelled) {
+        long timeout = Math.min(cfg.timeoutMs(), 10_000);
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(cfg.endpoint() + "/models")).timeout(Duration.ofMillis(timeout))
+                .header(STEP_HEADER, "rag.llm.info").GET();
         if (cfg.hasApiKey()) b.header("Authorization", "Bearer " + cfg.apiKey());
         try {
-            return http().send(b.build(), HttpResponse.BodyHandlers.discarding()).statusCode() / 100 == 2;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            return await(http().sendAsync(b.build(), capped()), timeout, cancelled, "rag.llm.info").statusCode() / 100 == 2;
+        } catch (IOException | TimeoutException e) {
             return false;
         }
     }
@@ -199,22 +244,24 @@ public final class LlmClient {
             acquire(cancelled, step);
             long t0 = System.nanoTime();
             try {
-                HttpResponse<String> resp = send(cfg, payload, cancelled, step);
+                HttpResponse<byte[]> resp = send(cfg, payload, cancelled, step);
                 long ms = (System.nanoTime() - t0) / 1_000_000;
                 int status = resp.statusCode();
-                if (status / 100 == 2) return parseReply(cfg, step, resp.body(), promptEstimate, ms);
-                String snippet = cfg.redact(resp.body() == null ? "" : resp.body());
-                snippet = snippet.length() > 300 ? snippet.substring(0, 300) + "..." : snippet;
-                lastProblem = "HTTP " + status + " from " + cfg.host() + ": " + snippet;
+                String text = new String(resp.body(), StandardCharsets.UTF_8);
+                if (status / 100 == 2) return parseReply(cfg, step, text, promptEstimate, ms);
+                lastProblem = "HTTP " + status + " from " + cfg.host() + ": " + excerpt(cfg, text);
                 if (status != 429 && status / 100 != 5) {
                     throw new RagException("LLM step '" + step + "' failed: " + lastProblem
                             + (status == 401 || status == 403 ? " (check the API key)" : status == 404 ? " (check the endpoint, ending in /v1, and the model name)" : ""));
                 }
                 retryAfter = resp.headers().firstValue("Retry-After").map(LlmClient::retryAfterMs).orElse(-1L);
             } catch (HttpTimeoutException | TimeoutException e) {
-                lastProblem = "no reply within timeoutMs=" + cfg.timeoutMs();
+                lastProblem = "no complete reply within timeoutMs=" + cfg.timeoutMs();
+            } catch (ReplyTooLargeException e) {
+                throw new RagException("LLM step '" + step + "': the reply from " + cfg.host() + " passed " + maxReplyBytes
+                        + " bytes (graphrag.llm.maxReplyBytes) and was abandoned");
             } catch (IOException e) {
-                lastProblem = "I/O error talking to " + cfg.host() + ": " + cfg.redact(String.valueOf(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+                lastProblem = "I/O error talking to " + cfg.host() + ": " + excerpt(cfg, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
             } finally {
                 permits.release();
             }
@@ -228,36 +275,148 @@ public final class LlmClient {
         throw new RagException("LLM step '" + step + "' failed after " + (cfg.maxRetries() + 1) + " attempts: " + lastProblem);
     }
 
-    private HttpResponse<String> send(LlmConfig cfg, String payload, BooleanSupplier cancelled, String step)
+    private HttpResponse<byte[]> send(LlmConfig cfg, String payload, BooleanSupplier cancelled, String step)
             throws IOException, TimeoutException {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(cfg.endpoint() + "/chat/completions"))
                 .timeout(Duration.ofMillis(cfg.timeoutMs()))
                 .header("Content-Type", "application/json")
+                .header(STEP_HEADER, headerSafe(step))
                 .POST(HttpRequest.BodyPublishers.ofString(payload));
         if (cfg.hasApiKey()) b.header("Authorization", "Bearer " + cfg.apiKey());
-        CompletableFuture<HttpResponse<String>> f = http().sendAsync(b.build(), HttpResponse.BodyHandlers.ofString());
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(cfg.timeoutMs());
+        return await(http().sendAsync(b.build(), capped()), cfg.timeoutMs(), cancelled, step);
+    }
+
+    /**
+     * Waits for a whole exchange (headers and body) until the deadline, polling the caller's cancellation; a
+     * cancelled, timed-out or oversized exchange is aborted, so its connection and buffer are released.
+     */
+    private <T> HttpResponse<T> await(CompletableFuture<HttpResponse<T>> f, long timeoutMs, BooleanSupplier cancelled, String step)
+            throws IOException, TimeoutException {
+        HttpClient used = http;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         while (true) {
             if (cancelled.getAsBoolean()) {
                 f.cancel(true);
                 throw cancelledError(step);
             }
             try {
-                return f.get(100, TimeUnit.MILLISECONDS);
+                return f.get(50, TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
                 if (System.nanoTime() > deadline) {
                     f.cancel(true);
                     throw e;
                 }
             } catch (ExecutionException e) {
-                if (e.getCause() instanceof IOException io) throw io;
-                throw new IOException(e.getCause());
+                Throwable cause = e.getCause();
+                while (cause instanceof java.util.concurrent.CompletionException || (cause instanceof IOException && cause.getCause() instanceof ReplyTooLargeException)) {
+                    cause = cause.getCause();
+                }
+                if (cause instanceof ReplyTooLargeException tooLarge) throw tooLarge;
+                if (cause instanceof IOException io) throw io;
+                discardHttpClient(used);
+                throw new IOException(cause == null ? "unknown failure" : cause.getClass().getSimpleName(), cause);
             } catch (InterruptedException e) {
                 f.cancel(true);
                 Thread.currentThread().interrupt();
                 throw cancelledError(step);
+            } catch (RuntimeException e) {
+                discardHttpClient(used);
+                throw new IOException(e.getClass().getSimpleName(), e);
             }
         }
+    }
+
+    /** A body handler that keeps at most maxReplyBytes and cancels the exchange past that. */
+    private HttpResponse.BodyHandler<byte[]> capped() {
+        long max = maxReplyBytes;
+        return info -> new CappedBody(max, info.headers().firstValueAsLong("Content-Length").orElse(-1));
+    }
+
+    /** Thrown when a reply passes maxReplyBytes: the whole call fails at once, nothing is retried. */
+    static final class ReplyTooLargeException extends IOException {
+        ReplyTooLargeException(long max) {
+            super("reply larger than " + max + " bytes");
+        }
+    }
+
+    private static final class CappedBody implements HttpResponse.BodySubscriber<byte[]> {
+        private final long max;
+        private final java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream();
+        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
+        private java.util.concurrent.Flow.Subscription subscription;
+
+        CappedBody(long max, long declaredLength) {
+            this.max = max;
+            if (declaredLength > max) result.completeExceptionally(new ReplyTooLargeException(max));
+        }
+
+        @Override
+        public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+            subscription = s;
+            if (result.isDone()) s.cancel();
+            else s.request(1);
+        }
+
+        @Override
+        public void onNext(List<java.nio.ByteBuffer> items) {
+            if (result.isDone()) return;
+            for (java.nio.ByteBuffer b : items) {
+                if (buffer.size() + (long) b.remaining() > max) {
+                    subscription.cancel();
+                    result.completeExceptionally(new ReplyTooLargeException(max));
+                    return;
+                }
+                byte[] chunk = new byte[b.remaining()];
+                b.get(chunk);
+                buffer.write(chunk, 0, chunk.length);
+            }
+            subscription.request(1);
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            result.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+            result.complete(buffer.toByteArray());
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<byte[]> getBody() {
+            return result;
+        }
+    }
+
+    /**
+     * What an error message may quote of a remote body: its {@code error.message} when it is OpenAI-shaped JSON,
+     * else its start; at most MAX_EXCERPT_CHARS printable characters, the key redacted.
+     */
+    static String excerpt(LlmConfig cfg, String body) {
+        if (body == null || body.isBlank()) return "(empty body)";
+        String text = body;
+        try {
+            JsonNode n = JSON.readTree(body);
+            JsonNode m = n.path("error").isTextual() ? n.path("error") : n.path("error").path("message");
+            if (m.isTextual()) text = m.asText();
+        } catch (JsonProcessingException | RuntimeException e) {
+            // not JSON: quote the start of the text
+        }
+        text = cfg.redact(text);
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < text.length() && b.length() < MAX_EXCERPT_CHARS; i++) {
+            char c = text.charAt(i);
+            b.append(Character.isISOControl(c) || Character.getType(c) == Character.FORMAT ? ' ' : c);
+        }
+        String out = b.toString().replaceAll(" {2,}", " ").trim();
+        return text.length() > MAX_EXCERPT_CHARS ? out + "..." : out;
+    }
+
+    /** Header values must be visible ASCII; step names are ours, but keep them safe anyway. */
+    private static String headerSafe(String step) {
+        String s = step == null ? "unnamed" : step.replaceAll("[^\\x20-\\x7e]", "?");
+        return s.length() > 200 ? s.substring(0, 200) : s;
     }
 
     private ChatResponse parseReply(LlmConfig cfg, String step, String body, long promptEstimate, long ms) {
@@ -308,9 +467,15 @@ public final class LlmClient {
     }
 
     private void acquire(BooleanSupplier cancelled, String step) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxQueueMs);
         try {
-            while (!permits.tryAcquire(100, TimeUnit.MILLISECONDS)) {
+            while (!permits.tryAcquire(50, TimeUnit.MILLISECONDS)) {
                 if (cancelled.getAsBoolean()) throw cancelledError(step);
+                if (System.nanoTime() > deadline) {
+                    throw new RagException("LLM step '" + step + "': the server is busy: all " + maxConcurrent
+                            + " LLM permits (graphrag.llm.maxConcurrent) stayed in use for " + maxQueueMs
+                            + " ms (graphrag.llm.maxQueueMs); retry later");
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

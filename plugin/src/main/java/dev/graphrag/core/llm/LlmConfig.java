@@ -5,6 +5,10 @@ import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.config.PluginSettings;
 
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Map;
 
 /**
@@ -19,6 +23,7 @@ public final class LlmConfig {
     private final String endpoint;
     private final String model;
     private final String apiKey;
+    private final String credential;
     private final double temperature;
     private final Long seed;
     private final int maxTokens;
@@ -27,11 +32,12 @@ public final class LlmConfig {
     private final int maxRetries;
     private final long retryBaseMs;
 
-    private LlmConfig(String endpoint, String model, String apiKey, double temperature, Long seed, int maxTokens, long timeoutMs,
+    private LlmConfig(String endpoint, String model, String apiKey, String credential, double temperature, Long seed, int maxTokens, long timeoutMs,
                       long connectTimeoutMs, int maxRetries, long retryBaseMs) {
         this.endpoint = endpoint;
         this.model = model;
         this.apiKey = apiKey;
+        this.credential = credential;
         this.temperature = temperature;
         this.seed = seed;
         this.maxTokens = maxTokens;
@@ -41,42 +47,71 @@ public final class LlmConfig {
         this.retryBaseMs = retryBaseMs;
     }
 
-    /** Settings, then the per-call {@code llm} map (null: settings only). */
+    /**
+     * Settings, then the per-call {@code llm} map (null: settings only). A per-call endpoint other than the
+     * configured one must be on graphrag.llm.allowedEndpoints and never receives the server's key, only a key
+     * passed in the same call; numeric keys are bounded by the server's ceilings.
+     */
     public static LlmConfig resolve(PluginSettings s, Map<String, Object> perCall, String owner, Map<String, String> env) {
         ConfigReader r = ConfigReader.of(owner + " config.llm", perCall);
-        String endpoint = r.string("endpoint", s.string("graphrag.llm.endpoint"));
+        String callEndpoint = r.string("endpoint", null);
         String model = r.string("model", s.string("graphrag.llm.model"));
-        String key = r.string("apiKey", null);
-        if (key == null) {
-            key = s.string("graphrag.llm.apiKey");
-            String keyEnv = s.string("graphrag.llm.apiKeyEnv");
-            if (key.isEmpty() && !keyEnv.isEmpty()) key = env.getOrDefault(keyEnv, "");
-        }
+        String callKey = r.string("apiKey", null);
         double temperature = r.number("temperature", s.number("graphrag.llm.temperature"), 0, 2);
         Long seed = r.has("seed") ? r.integer("seed", 0L, Long.MIN_VALUE, Long.MAX_VALUE) : null;
-        int maxTokens = r.integer("maxTokens", (int) s.integer("graphrag.llm.maxTokens"), 1, 1_000_000);
-        long timeoutMs = r.integer("timeoutMs", s.integer("graphrag.llm.timeoutMs"), 1, 3_600_000L);
+        int maxTokens = (int) r.integerAtMost("maxTokens", s.integer("graphrag.llm.maxTokens"), 1,
+                s.integer("graphrag.llm.maxTokensLimit"), "graphrag.llm.maxTokensLimit");
+        long timeoutMs = r.integerAtMost("timeoutMs", s.integer("graphrag.llm.timeoutMs"), 1,
+                s.integer("graphrag.llm.maxTimeoutMs"), "graphrag.llm.maxTimeoutMs");
         r.finish();
+        EndpointPolicy policy = EndpointPolicy.of(s.string("graphrag.llm.endpoint"), s.string("graphrag.llm.allowedEndpoints"));
+        String endpoint = callEndpoint != null ? callEndpoint : s.string("graphrag.llm.endpoint");
         if (endpoint == null || endpoint.isBlank()) throw new RagException(owner + ": " + HOW_TO_CONFIGURE);
-        URI uri;
-        try {
-            uri = URI.create(endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint);
-        } catch (IllegalArgumentException e) {
-            throw new RagException(owner + ": LLM endpoint is not a valid URL");
+        URI uri = EndpointPolicy.parse(endpoint.trim(), owner + ": LLM endpoint");
+        if (!policy.allows(uri)) {
+            throw new RagException(owner + ": LLM endpoint " + hostOf(uri) + " is not allowed on this server; an administrator lists the"
+                    + " endpoints callers may name in graphrag.llm.allowedEndpoints (now: " + policy.describe() + ")");
         }
-        if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
-            throw new RagException(owner + ": LLM endpoint must be an http(s) URL such as http://localhost:11434/v1");
-        }
-        if (uri.getUserInfo() != null) throw new RagException(owner + ": put credentials in apiKey, not in the endpoint URL");
         if (model == null || model.isBlank()) throw new RagException(owner + ": no LLM model is configured (graphrag.llm.model or config.llm.model)");
-        return new LlmConfig(uri.toString(), model, key == null ? "" : key, temperature, seed, maxTokens, timeoutMs,
+        String key;
+        String credential;
+        if (callKey != null && !callKey.isEmpty()) {
+            key = callKey;
+            credential = "caller:" + fingerprint(callKey);
+        } else if (policy.isConfigured(uri)) {
+            key = serverKey(s, env);
+            credential = key.isEmpty() ? "none" : "server";
+        } else {
+            key = ""; // the server's key belongs to the configured endpoint alone
+            credential = "none";
+        }
+        return new LlmConfig(uri.toString(), model, key, credential, temperature, seed, maxTokens, timeoutMs,
                 s.integer("graphrag.llm.connectTimeoutMs"), (int) s.integer("graphrag.llm.maxRetries"), s.integer("graphrag.llm.retryBaseMs"));
+    }
+
+    private static String serverKey(PluginSettings s, Map<String, String> env) {
+        String key = s.string("graphrag.llm.apiKey");
+        String keyEnv = s.string("graphrag.llm.apiKeyEnv");
+        if (key.isEmpty() && !keyEnv.isEmpty()) key = env.getOrDefault(keyEnv, "");
+        return key == null ? "" : key;
+    }
+
+    /** Identifies a caller's key in cache keys without keeping the key: a truncated SHA-256. */
+    private static String fingerprint(String key) {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(d, 0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     public String endpoint() { return endpoint; }
     public String model() { return model; }
     String apiKey() { return apiKey; }
     public boolean hasApiKey() { return !apiKey.isEmpty(); }
+    /** Whose key the calls carry ("none", "server", "caller:" + a digest), never the key: part of reply-cache keys. */
+    public String credential() { return credential; }
     public double temperature() { return temperature; }
     public Long seed() { return seed; }
     public int maxTokens() { return maxTokens; }
@@ -87,7 +122,10 @@ public final class LlmConfig {
 
     /** scheme://host:port only: what rag.llm.info shows. */
     public String host() {
-        URI u = URI.create(endpoint);
+        return hostOf(URI.create(endpoint));
+    }
+
+    private static String hostOf(URI u) {
         return u.getScheme() + "://" + u.getHost() + (u.getPort() > 0 ? ":" + u.getPort() : "");
     }
 
@@ -99,6 +137,7 @@ public final class LlmConfig {
 
     @Override
     public String toString() {
-        return "LlmConfig{endpoint=" + endpoint + ", model=" + model + ", apiKey=" + (apiKey.isEmpty() ? "none" : "***") + "}";
+        return "LlmConfig{endpoint=" + endpoint + ", model=" + model + ", apiKey=" + (apiKey.isEmpty() ? "none" : "***") + ", credential="
+                + credential.replaceFirst(":.*", "") + "}";
     }
 }

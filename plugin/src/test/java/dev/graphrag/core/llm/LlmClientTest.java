@@ -122,7 +122,7 @@ class LlmClientTest {
         LLM.always().delay(600).reply("late");
         PluginSettings s = settings(Map.of("graphrag.llm.maxRetries", "1"));
         RagException e = assertThrows(RagException.class, () -> client(s).chat(cfg(s, Map.of("timeoutMs", 200L)), ask("hi"), false, () -> false));
-        assertTrue(e.getMessage().contains("failed after 2 attempts: no reply within timeoutMs=200"), e.getMessage());
+        assertTrue(e.getMessage().contains("failed after 2 attempts: no complete reply within timeoutMs=200"), e.getMessage());
         assertEquals(2, LLM.requests().size());
     }
 

@@ -32,8 +32,8 @@ import java.util.function.Predicate;
 public final class StandInLlm implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** One recorded request: its JSON body and Authorization header. */
-    public record Request(JsonNode body, String authorization) {
+    /** One recorded request: its JSON body (empty for GET), Authorization and X-Rag-Step headers, method and path. */
+    public record Request(JsonNode body, String authorization, String step, String method, String path) {
         public String lastUserContent() {
             String last = null;
             for (JsonNode m : body.path("messages")) if ("user".equals(m.path("role").asText())) last = m.path("content").asText();
@@ -54,6 +54,8 @@ public final class StandInLlm implements AutoCloseable {
         long delayMs;
         String rawBody;
         boolean dropConnection;
+        boolean endless;
+        long trickleMs;
         final AtomicInteger inFlight = new AtomicInteger();
         final AtomicInteger maxInFlight = new AtomicInteger();
 
@@ -78,11 +80,16 @@ public final class StandInLlm implements AutoCloseable {
         public Rule delay(long ms) { delayMs = ms; return this; }
         public Rule rawBody(String body) { rawBody = body; return this; }
         public Rule dropConnection() { dropConnection = true; return this; }
+        /** 200, then a body that never ends (chunked, as fast as the client reads) until the client hangs up. */
+        public Rule endlessBody() { endless = true; return this; }
+        /** 200, then one byte every {@code ms} forever: a tarpit that never completes a reply. */
+        public Rule trickle(long ms) { trickleMs = ms; return this; }
     }
 
     private final HttpServer server;
     private final List<Rule> rules = new CopyOnWriteArrayList<>();
     private final List<Request> requests = new CopyOnWriteArrayList<>();
+    private volatile long modelsDelayMs;
 
     private StandInLlm() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -92,7 +99,12 @@ public final class StandInLlm implements AutoCloseable {
             return t;
         }));
         server.createContext("/v1/chat/completions", this::chat);
-        server.createContext("/v1/models", ex -> send(ex, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"stand-in\",\"object\":\"model\"}]}", null));
+        server.createContext("/v1/models", ex -> {
+            requests.add(new Request(JSON.createObjectNode(), ex.getRequestHeaders().getFirst("Authorization"),
+                    ex.getRequestHeaders().getFirst("X-Rag-Step"), ex.getRequestMethod(), ex.getRequestURI().getPath()));
+            sleepQuietly(modelsDelayMs);
+            send(ex, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"stand-in\",\"object\":\"model\"}]}", null);
+        });
         server.start();
     }
 
@@ -137,13 +149,26 @@ public final class StandInLlm implements AutoCloseable {
 
     public List<Request> requests() { return List.copyOf(requests); }
 
+    /** GET /models answers only after this long (a tarpit for rag.llm.info). */
+    public void modelsDelay(long ms) { modelsDelayMs = ms; }
+
     public void reset() {
         rules.clear();
         requests.clear();
+        modelsDelayMs = 0;
+    }
+
+    private static void sleepQuietly(long ms) {
+        try {
+            if (ms > 0) Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void chat(HttpExchange ex) throws IOException {
-        Request req = new Request(JSON.readTree(ex.getRequestBody().readAllBytes()), ex.getRequestHeaders().getFirst("Authorization"));
+        Request req = new Request(JSON.readTree(ex.getRequestBody().readAllBytes()), ex.getRequestHeaders().getFirst("Authorization"),
+                ex.getRequestHeaders().getFirst("X-Rag-Step"), ex.getRequestMethod(), ex.getRequestURI().getPath());
         requests.add(req);
         Rule rule = null;
         synchronized (rules) {
@@ -171,11 +196,36 @@ public final class StandInLlm implements AutoCloseable {
             ex.close(); // no status line: the client sees the connection end
             return;
         }
+        if (rule.endless || rule.trickleMs > 0) {
+            stream(ex, rule.endless ? 0 : rule.trickleMs);
+            return;
+        }
         if (rule.rawBody != null || rule.status != 200) {
             send(ex, rule.status, rule.rawBody != null ? rule.rawBody : "{\"error\":{\"message\":\"stand-in fault " + rule.status + "\"}}", rule.retryAfter);
             return;
         }
         send(ex, 200, completion(req, rule).toString(), null);
+    }
+
+    /** Bytes until the client goes away (a write fails) or 10 minutes pass: bounded, as every test server must be. */
+    private static void stream(HttpExchange ex, long pauseMs) throws IOException {
+        ex.getResponseHeaders().add("Content-Type", "application/json");
+        ex.sendResponseHeaders(200, 0);
+        byte[] block = new byte[pauseMs > 0 ? 1 : 64 * 1024];
+        java.util.Arrays.fill(block, (byte) ' ');
+        long end = System.nanoTime() + 600_000_000_000L;
+        try (var out = ex.getResponseBody()) {
+            out.write('{');
+            while (System.nanoTime() < end) {
+                out.write(block);
+                out.flush();
+                if (pauseMs > 0) Thread.sleep(pauseMs);
+            }
+        } catch (IOException | InterruptedException e) {
+            // the client hung up: what a capped client must do
+        } finally {
+            ex.close();
+        }
     }
 
     private static ObjectNode completion(Request req, Rule rule) {
