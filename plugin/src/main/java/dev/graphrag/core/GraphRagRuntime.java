@@ -2,6 +2,7 @@ package dev.graphrag.core;
 
 import dev.graphrag.core.config.PluginSettings;
 import dev.graphrag.core.embed.Device;
+import dev.graphrag.core.layer.LayerLocks;
 import dev.graphrag.core.embed.EmbeddingModel;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.embed.ModelSpec;
@@ -27,6 +28,7 @@ public final class GraphRagRuntime implements AutoCloseable {
     private volatile EmbeddingService embeddings;
     private volatile RuntimeException embeddingFailure;
     private final LlmClient llm;
+    private final LayerLocks layerLocks = new LayerLocks();
 
     public GraphRagRuntime(PluginSettings settings, Consumer<String> log) {
         this.settings = settings;
@@ -59,6 +61,11 @@ public final class GraphRagRuntime implements AutoCloseable {
     /** What callers may name as an LLM endpoint. */
     public EndpointPolicy endpointPolicy() {
         return EndpointPolicy.of(settings.string("graphrag.llm.endpoint"), settings.string("graphrag.llm.allowedEndpoints"));
+    }
+
+    /** One builder at a time per (database, corpus, layer). */
+    public LayerLocks layerLocks() {
+        return layerLocks;
     }
 
     /** The shared LLM client (its concurrency bound is server-wide). */

@@ -68,12 +68,14 @@ public class AgragProcedures {
     @Description("agrag.index(config = {} :: MAP) :: (chunks, newChunks, entities, facts, containsEdges, synonymEdges, titleLinks, failedChunks,"
             + " llmCalls, promptTokens, completionTokens, ms :: INTEGER) - builds or updates the AGRAG layer of a corpus ingested with rag.ingest:"
             + " TF-IDF entities, relations (llm, or cooccurrence without an LLM), fact embeddings, contains and synonym edges, title links"
-            + " between chunks and the documents they name, GDS projection. Commits in its own batches. Config: corpus, relations, maxNgram,"
+            + " between chunks and the documents they name, GDS projection. Commits in its own batches (not undone by the caller's rollback);"
+            + " a second build of the same corpus waits for the first. Config: corpus, relations, maxNgram,"
             + " entityScoring, entityThreshold, maxEntitiesPerChunk, synonymThreshold, maxSynonymsPerNode, titleLinks, batchSize, project, llm.")
     public Stream<IndexResult> index(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragIndexConfig cfg = AgragIndexConfig.parse(config, llmConfigured());
         LlmConfig llm = cfg.relations() == AgragIndexConfig.Relations.LLM ? rag.llmConfig(cfg.llm(), "agrag.index") : null;
-        AgragIndexer.Stats s = new AgragIndexer(db, rag.embeddings(), rag.llm(), llm, log::info, Termination.of(guard)).index(cfg);
+        AgragIndexer.Stats s = rag.layerLocks().exclusive(db.databaseName(), cfg.corpus(), "agrag", "agrag.index", Termination.of(guard), log::info,
+                () -> new AgragIndexer(db, rag.embeddings(), rag.llm(), llm, log::info, Termination.of(guard)).index(cfg));
         return Stream.of(new IndexResult(s.chunks(), s.newChunks(), s.entities(), s.facts(), s.containsEdges(), s.synonymEdges(),
                 s.titleLinks(), s.failedChunks(), s.llmCalls(), s.promptTokens(), s.completionTokens(), s.ms()));
     }
@@ -195,6 +197,10 @@ public class AgragProcedures {
             + " facts, contains and synonym edges, title links, stored LLM triples, meta node, GDS projection) in batches; documents and chunks stay. Config: corpus.")
     public Stream<DropResult> drop(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         String corpus = corpusOnly("agrag.drop", config);
+        return rag.layerLocks().exclusive(db.databaseName(), corpus, "agrag", "agrag.drop", Termination.of(guard), log::info, () -> dropLayer(corpus));
+    }
+
+    private Stream<DropResult> dropLayer(String corpus) {
         try (Transaction t = db.beginTx()) {
             LexicalGraph.requireCorpus(t, corpus);
             AgragGraph.requireIndexed(t, corpus);

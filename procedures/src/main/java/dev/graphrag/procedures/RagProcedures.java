@@ -38,7 +38,9 @@ public class RagProcedures {
     @Procedure(name = "rag.ingest", mode = Mode.SCHEMA)
     @Description("rag.ingest(documents :: LIST<MAP>, config = {} :: MAP) :: (documentId :: STRING, chunks :: INTEGER, status :: STRING, ms :: INTEGER)"
             + " - chunks, embeds and writes documents {id, text, title?, metadata?} into the lexical graph of a corpus;"
-            + " commits in its own batches; unchanged content is skipped. Config: corpus, chunkSize, chunkOverlap, sentenceBoundaries, batchSize, maxDocumentChars.")
+            + " commits in its own batches, so a ROLLBACK of the calling transaction does not undo them (as APOC's periodic procedures);"
+            + " terminating the call stops it and rolls back the batch in progress; unchanged content is skipped."
+            + " Config: corpus, chunkSize, chunkOverlap, sentenceBoundaries, batchSize, maxDocumentChars (at most the server's limits).")
     public Stream<Results.DocumentResult> ingest(@Name("documents") List<Object> documents,
                                                  @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         EmbeddingService embeddings = rag.embeddings();
@@ -51,7 +53,8 @@ public class RagProcedures {
 
     @Procedure(name = "rag.delete", mode = Mode.WRITE)
     @Description("rag.delete(documentIds :: LIST<STRING>, config = {} :: MAP) :: (documentId :: STRING, chunks :: INTEGER, status :: STRING, ms :: INTEGER)"
-            + " - removes documents with their chunks (status deleted or missing). Config: corpus.")
+            + " - removes documents with their chunks (status deleted or missing) in one transaction of its own, committed even if the"
+            + " calling transaction rolls back. Config: corpus.")
     public Stream<Results.DocumentResult> delete(@Name("documentIds") List<Object> documentIds,
                                                  @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         ConfigReader r = ConfigReader.of("rag.delete", config);
@@ -74,14 +77,16 @@ public class RagProcedures {
 
     @Procedure(name = "rag.search", mode = Mode.READ)
     @Description("rag.search(query :: STRING, config = {} :: MAP) :: (rank :: INTEGER, chunkId :: STRING, documentId :: STRING, text :: STRING,"
-            + " score :: FLOAT, denseScore :: FLOAT, bm25Score :: FLOAT) - top-k chunks of a corpus. Config: corpus, k (10),"
+            + " score :: FLOAT, denseScore :: FLOAT, bm25Score :: FLOAT, note :: STRING) - top-k chunks of a corpus; note says when"
+            + " BM25 used only the first 1000 distinct terms of a long query (null otherwise). Config: corpus, k (10),"
             + " mode (dense|bm25|hybrid|rrf, default hybrid), candidates, rrfK.")
     public Stream<Results.SearchResult> search(@Name("query") String query,
                                                @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         SearchConfig cfg = SearchConfig.parse(config);
         ChunkSearch.checkQuery("rag.search", query);
+        String note = cfg.mode() == dev.graphrag.core.search.SearchMode.DENSE ? null : ChunkSearch.bm25Query(query).note();
         return new ChunkSearch(tx, rag.embeddings()).search(query, cfg).stream()
-                .map(h -> new Results.SearchResult(h.rank(), h.chunkId(), h.documentId(), h.text(), h.score(), h.denseScore(), h.bm25Score()));
+                .map(h -> new Results.SearchResult(h.rank(), h.chunkId(), h.documentId(), h.text(), h.score(), h.denseScore(), h.bm25Score(), note));
     }
 
     @Procedure(name = "rag.info", mode = Mode.READ)

@@ -10,9 +10,12 @@ public final class Results {
     /** rag.ingest / rag.delete: one row per document. status: created|updated|unchanged|deleted|missing. */
     public record DocumentResult(String documentId, long chunks, String status, long ms) {}
 
-    /** rag.search: one row per chunk; score is the mode's score, denseScore the cosine, bm25Score Lucene's BM25. */
+    /**
+     * rag.search: one row per chunk; score is the mode's score, denseScore the cosine, bm25Score Lucene's BM25;
+     * note is null unless BM25 had to shorten a long query.
+     */
     public record SearchResult(long rank, String chunkId, String documentId, String text, double score,
-                               double denseScore, double bm25Score) {}
+                               double denseScore, double bm25Score, String note) {}
 
     /** rag.setup: one row per schema object, created=false when it already existed. */
     public record SchemaResult(String name, boolean created) {}

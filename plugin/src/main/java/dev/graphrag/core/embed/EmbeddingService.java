@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * The server's one embedding model, shared by every procedure. Texts are batched by similar token
@@ -78,6 +79,11 @@ public final class EmbeddingService implements AutoCloseable {
 
     /** Texts already tokenised (ids without [CLS]/[SEP]): length-sorted batches, results in input order. */
     public float[][] embedTokenized(List<int[]> tokenIds) {
+        return embedTokenized(tokenIds, () -> false);
+    }
+
+    /** As {@link #embedTokenized(List)}, checking {@code cancelled} before every model call (a long document is many calls). */
+    public float[][] embedTokenized(List<int[]> tokenIds, BooleanSupplier cancelled) {
         int n = tokenIds.size();
         int body = maxLength() - 2;
         int[][] ids = new int[n][];
@@ -90,11 +96,15 @@ public final class EmbeddingService implements AutoCloseable {
             full[len + 1] = model.tokenizer().sepId();
             ids[i] = full;
         }
-        return embedSorted(ids, false);
+        return embedSorted(ids, false, cancelled);
     }
 
     /** Length-sorted batches, results in input order; {@code oneLength}: a batch never mixes token lengths (no padding). */
     private float[][] embedSorted(int[][] ids, boolean oneLength) {
+        return embedSorted(ids, oneLength, () -> false);
+    }
+
+    private float[][] embedSorted(int[][] ids, boolean oneLength, BooleanSupplier cancelled) {
         int n = ids.length;
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) order[i] = i;
@@ -104,6 +114,7 @@ public final class EmbeddingService implements AutoCloseable {
         for (int from = 0; from < n; ) {
             int to = from + 1;
             while (to < n && to - from < batchSize && (!oneLength || ids[order[to]].length == ids[order[from]].length)) to++;
+            if (cancelled.getAsBoolean()) throw new RagException("embedding cancelled: the transaction was terminated");
             int[][] batch = new int[to - from][];
             for (int b = 0; b < batch.length; b++) batch[b] = ids[order[from + b]];
             float[][] vecs = model.embedIds(batch);

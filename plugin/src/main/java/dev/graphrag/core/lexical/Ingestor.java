@@ -8,6 +8,7 @@ import org.neo4j.graphdb.Direction;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.Relationship;
+import org.neo4j.graphdb.Result;
 import org.neo4j.graphdb.Transaction;
 
 import java.nio.charset.StandardCharsets;
@@ -32,7 +33,12 @@ import java.util.regex.Pattern;
 /**
  * Writes documents into the lexical graph. Everything is validated before anything is written; then
  * documents go in batches, each batch chunked and embedded outside any transaction and written in one
- * transaction, so an interrupted run keeps whole documents only and a rerun skips them by content hash.
+ * transaction of its own (not the caller's: a ROLLBACK of the caller's transaction does not undo committed
+ * batches), so an interrupted run keeps whole documents only and a rerun skips them by content hash.
+ * Termination is checked while chunking, between model calls and right before each commit: nothing is
+ * committed once the caller's transaction is terminated. Every write transaction of a corpus first takes
+ * the corpus node's write lock, so concurrent ingests and deletes of a corpus serialise their writes
+ * (the expensive chunking and embedding still run in parallel) and never see each other's half-done state.
  */
 public final class Ingestor {
     /** One input document after validation. */
@@ -141,9 +147,7 @@ public final class Ingestor {
                 batch.add(d);
                 batchChunks += Math.max(1, d.text().length() / (cfg.chunkSize() * 4));
                 if (batchChunks >= cfg.batchSize() || i == docs.size() - 1) {
-                    if (cancelled.getAsBoolean()) {
-                        throw new RagException("rag.ingest: terminated after " + out.size() + " of " + docs.size() + " documents");
-                    }
+                    checkCancelled(out.size(), docs.size());
                     Prepared prepared = prepare(List.copyOf(batch), cfg, chunker);
                     if (pending != null) collect(pending, out, chunksDone, docs.size(), cfg, t0);
                     pending = writer.submit(() -> write(prepared, cfg));
@@ -156,6 +160,12 @@ public final class Ingestor {
             writer.shutdownNow();
         }
         return out;
+    }
+
+    private void checkCancelled(int done, int total) {
+        if (cancelled.getAsBoolean()) {
+            throw new RagException("rag.ingest: terminated after " + done + " of " + total + " documents (those are committed; a rerun skips them)");
+        }
     }
 
     private void collect(Future<List<Outcome>> pending, List<Outcome> out, long[] chunksDone, int total, IngestConfig cfg, long t0) {
@@ -180,7 +190,7 @@ public final class Ingestor {
 
     /** A batch chunked and embedded, ready to write. */
     private record Prepared(List<Document> docs, String[] hashes, String[] previous, List<List<Chunker.Chunk>> chunks,
-                            float[][] vectors, long startNanos) {}
+                            float[][] vectors, long startNanos, Chunker chunker) {}
 
     private Prepared prepare(List<Document> batch, IngestConfig cfg, Chunker chunker) {
         long t0 = System.nanoTime();
@@ -196,12 +206,12 @@ public final class Ingestor {
         List<List<Chunker.Chunk>> chunks = new ArrayList<>();
         List<int[]> tokenIds = new ArrayList<>();
         for (int i = 0; i < batch.size(); i++) {
-            List<Chunker.Chunk> cs = hashes[i].equals(previous[i]) ? List.of() : chunker.chunk(batch.get(i).text());
+            List<Chunker.Chunk> cs = hashes[i].equals(previous[i]) ? List.of() : chunker.chunk(batch.get(i).text(), cancelled);
             chunks.add(cs);
             for (Chunker.Chunk c : cs) tokenIds.add(c.tokenIds());
         }
-        float[][] vectors = tokenIds.isEmpty() ? new float[0][] : embeddings.embedTokenized(tokenIds);
-        return new Prepared(batch, hashes, previous, chunks, vectors, t0);
+        float[][] vectors = tokenIds.isEmpty() ? new float[0][] : embeddings.embedTokenized(tokenIds, cancelled);
+        return new Prepared(batch, hashes, previous, chunks, vectors, t0, chunker);
     }
 
     private List<Outcome> write(Prepared p, IngestConfig cfg) {
@@ -213,15 +223,24 @@ public final class Ingestor {
         long t0 = p.startNanos();
         List<Outcome> out = new ArrayList<>();
         try (Transaction tx = db.beginTx()) {
+            tx.acquireWriteLock(LexicalGraph.requireCorpus(tx, cfg.corpus()));
             int v = 0;
             for (int i = 0; i < batch.size(); i++) {
                 Document d = batch.get(i);
-                if (hashes[i].equals(previous[i])) {
-                    Node n = findDocument(tx, cfg.corpus(), d.id());
-                    out.add(new Outcome(d.id(), ((Number) n.getProperty("chunkCount", 0L)).longValue(), "unchanged", 0));
+                Node doc = findDocument(tx, cfg.corpus(), d.id());
+                if (doc != null && hashes[i].equals(doc.getProperty("contentHash", null))) {
+                    // unchanged, or written meanwhile by a concurrent call with the same content: keep it
+                    if (!hashes[i].equals(previous[i])) v += chunks.get(i).size();
+                    out.add(new Outcome(d.id(), ((Number) doc.getProperty("chunkCount", 0L)).longValue(), "unchanged", 0));
                     continue;
                 }
-                Node doc = findDocument(tx, cfg.corpus(), d.id());
+                List<Chunker.Chunk> cs = chunks.get(i);
+                float[][] docVectors = null;
+                if (hashes[i].equals(previous[i])) {
+                    // seen unchanged before the lock, changed or deleted by a concurrent call since: prepare it now
+                    cs = p.chunker().chunk(d.text(), cancelled);
+                    docVectors = embeddings.embedTokenized(cs.stream().map(Chunker.Chunk::tokenIds).toList(), cancelled);
+                }
                 String status = doc == null ? "created" : "updated";
                 if (doc == null) {
                     doc = tx.createNode(LexicalGraph.DOCUMENT);
@@ -240,7 +259,6 @@ public final class Ingestor {
                 doc.setProperty("contentHash", hashes[i]);
                 doc.setProperty("embeddingModel", embeddings.modelName());
                 doc.setProperty("ingestedAt", ZonedDateTime.now());
-                List<Chunker.Chunk> cs = chunks.get(i);
                 doc.setProperty("chunkCount", (long) cs.size());
                 Node prev = null;
                 for (Chunker.Chunk c : cs) {
@@ -253,7 +271,7 @@ public final class Ingestor {
                     chunk.setProperty("start", (long) c.start());
                     chunk.setProperty("end", (long) c.end());
                     chunk.setProperty("tokens", (long) c.tokens());
-                    float[] vec = vectors[v++];
+                    float[] vec = docVectors != null ? docVectors[c.index()] : vectors[v++];
                     if (vec.length != embeddings.dimensions()) {
                         throw new RagException("embedding has " + vec.length + " dimensions, expected " + embeddings.dimensions());
                     }
@@ -264,6 +282,8 @@ public final class Ingestor {
                 }
                 out.add(new Outcome(d.id(), cs.size(), status, 0));
             }
+            // the caller may have been terminated while this batch was written: then it must not land
+            if (cancelled.getAsBoolean()) throw new RagException("rag.ingest: terminated; the batch in progress was rolled back");
             tx.commit();
         }
         long ms = (System.nanoTime() - t0) / 1_000_000;
@@ -280,7 +300,7 @@ public final class Ingestor {
         }
         List<Outcome> out = new ArrayList<>();
         try (Transaction tx = db.beginTx()) {
-            LexicalGraph.requireCorpus(tx, corpus);
+            tx.acquireWriteLock(LexicalGraph.requireCorpus(tx, corpus));
             for (Object id : ids) {
                 long t0 = System.nanoTime();
                 Node doc = findDocument(tx, corpus, (String) id);
@@ -293,6 +313,7 @@ public final class Ingestor {
                 doc.delete();
                 out.add(new Outcome((String) id, n, "deleted", (System.nanoTime() - t0) / 1_000_000));
             }
+            if (cancelled.getAsBoolean()) throw new RagException("rag.delete: terminated; nothing was deleted");
             tx.commit();
         }
         return out;
@@ -309,16 +330,15 @@ public final class Ingestor {
         return n;
     }
 
+    /** The corpus node, created once even when several first ingests race (MERGE on the unique name locks its index entry). */
     private void ensureCorpus(String corpus) {
         try (Transaction tx = db.beginTx()) {
-            Node c = tx.findNode(LexicalGraph.CORPUS, "name", corpus);
-            if (c == null) {
-                c = tx.createNode(LexicalGraph.CORPUS);
-                c.setProperty("name", corpus);
-                c.setProperty("embeddingModel", embeddings.modelName());
-                c.setProperty("dimensions", (long) embeddings.dimensions());
-                c.setProperty("createdAt", ZonedDateTime.now());
-            } else if (!embeddings.modelName().equals(c.getProperty("embeddingModel", null))) {
+            Node c;
+            try (Result r = tx.execute("MERGE (c:RagCorpus {name: $name}) ON CREATE SET c.embeddingModel = $model, c.dimensions = $dimensions,"
+                    + " c.createdAt = datetime() RETURN c", Map.of("name", corpus, "model", embeddings.modelName(), "dimensions", (long) embeddings.dimensions()))) {
+                c = (Node) r.next().get("c");
+            }
+            if (!embeddings.modelName().equals(c.getProperty("embeddingModel", null))) {
                 throw new RagException("corpus '" + corpus + "' was embedded with model '" + c.getProperty("embeddingModel", "?")
                         + "' but the server now runs '" + embeddings.modelName() + "': vectors of different models cannot share an index");
             }

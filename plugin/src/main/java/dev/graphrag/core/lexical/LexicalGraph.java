@@ -63,13 +63,21 @@ public final class LexicalGraph {
         return ensureSchema(db, statements);
     }
 
-    /** Runs each named schema statement whose object does not exist yet, then waits for the indexes; returns the names created. */
-    public static List<String> ensureSchema(GraphDatabaseService db, Map<String, String> statements) {
+    /**
+     * Runs each named schema statement whose object does not exist yet, then waits for the indexes; returns the names
+     * created. Concurrent first calls (four first ingests at once) serialise here, and one that loses a race with
+     * another member's schema change finds the object made and goes on.
+     */
+    public static synchronized List<String> ensureSchema(GraphDatabaseService db, Map<String, String> statements) {
         List<String> created = new ArrayList<>();
         for (Map.Entry<String, String> s : statements.entrySet()) {
             if (!schemaObjectExists(db, s.getKey())) {
-                db.executeTransactionally(s.getValue());
-                created.add(s.getKey());
+                try {
+                    db.executeTransactionally(s.getValue());
+                    created.add(s.getKey());
+                } catch (RuntimeException e) {
+                    if (!schemaObjectExists(db, s.getKey())) throw e;
+                }
             }
         }
         try (Transaction tx = db.beginTx()) {

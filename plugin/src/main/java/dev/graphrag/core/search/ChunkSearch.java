@@ -149,9 +149,49 @@ public final class ChunkSearch {
         }
     }
 
-    /** Top-n chunks of the corpus by Lucene BM25 on the escaped query text. */
+    /** Distinct terms a BM25 query keeps: Lucene refuses a query of more than 1,024 clauses (TooManyClauses). */
+    public static final int MAX_BM25_TERMS = 1000;
+
+    /** The BM25 query text and, when it had to be shortened, a note saying so (null otherwise). */
+    public record Bm25Query(String text, String note) {}
+
+    /**
+     * The query text for Lucene: the escaped text as it is when it has at most MAX_BM25_TERMS distinct terms, else its
+     * first MAX_BM25_TERMS distinct terms. Terms are runs of letters and digits, and each ideographic or syllabic
+     * character on its own: never fewer than the analyser makes, so the count bounds its clauses.
+     */
+    public static Bm25Query bm25Query(String query) {
+        java.util.LinkedHashSet<String> terms = new java.util.LinkedHashSet<>();
+        StringBuilder term = new StringBuilder();
+        String lower = query.toLowerCase(Locale.ROOT);
+        for (int i = 0; i < lower.length(); ) {
+            int cp = lower.codePointAt(i);
+            i += Character.charCount(cp);
+            if (Character.isLetterOrDigit(cp) && !ownTerm(cp)) {
+                term.appendCodePoint(cp);
+                continue;
+            }
+            if (term.length() > 0) terms.add(term.toString());
+            term.setLength(0);
+            if (Character.isLetterOrDigit(cp)) terms.add(new String(Character.toChars(cp)));
+        }
+        if (term.length() > 0) terms.add(term.toString());
+        if (terms.size() <= MAX_BM25_TERMS) return new Bm25Query(escapeLucene(query), null);
+        List<String> kept = new ArrayList<>(terms).subList(0, MAX_BM25_TERMS);
+        return new Bm25Query(String.join(" ", kept), "the query has " + terms.size() + " distinct terms; BM25 used its first "
+                + MAX_BM25_TERMS + " (Lucene's clause limit)");
+    }
+
+    private static boolean ownTerm(int cp) {
+        Character.UnicodeScript s = Character.UnicodeScript.of(cp);
+        return s == Character.UnicodeScript.HAN || s == Character.UnicodeScript.HIRAGANA || s == Character.UnicodeScript.KATAKANA
+                || s == Character.UnicodeScript.THAI || s == Character.UnicodeScript.LAO || s == Character.UnicodeScript.KHMER
+                || s == Character.UnicodeScript.MYANMAR;
+    }
+
+    /** Top-n chunks of the corpus by Lucene BM25 on the escaped query text (shortened by {@link #bm25Query}). */
     public Map<Node, Double> bm25(String query, String corpus, int n) {
-        String escaped = escapeLucene(query);
+        String escaped = bm25Query(query).text();
         Map<Node, Double> out = new LinkedHashMap<>();
         if (escaped.isBlank()) return out;
         long total = -1;

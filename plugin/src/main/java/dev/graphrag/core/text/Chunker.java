@@ -8,6 +8,7 @@ import java.text.BreakIterator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BooleanSupplier;
 
 /**
  * Splits a text into chunks of at most {@code chunkSize} tokens of the embedding tokenizer, overlapping
@@ -35,11 +36,18 @@ public final class Chunker {
     }
 
     public List<Chunk> chunk(String text) {
+        return chunk(text, () -> false);
+    }
+
+    /** As {@link #chunk(String)}, checking {@code cancelled} between the passes and every 1,024 chunks. */
+    public List<Chunk> chunk(String text, BooleanSupplier cancelled) {
         List<Token> tokens = tokenizer.tokenize(text);
         List<Chunk> out = new ArrayList<>();
         if (tokens.isEmpty()) return out;
+        checkCancelled(cancelled);
         List<int[]> windows = sentences ? sentenceWindows(text, tokens) : tokenWindows(tokens, 0, tokens.size());
         for (int[] w : windows) {
+            if ((out.size() & 1023) == 1023) checkCancelled(cancelled);
             int start = tokens.get(w[0]).start();
             int end = tokens.get(w[1] - 1).end();
             int[] ids = new int[w[1] - w[0]];
@@ -47,6 +55,10 @@ public final class Chunker {
             out.add(new Chunk(out.size(), start, end, text.substring(start, end), w[1] - w[0], ids));
         }
         return out;
+    }
+
+    private static void checkCancelled(BooleanSupplier cancelled) {
+        if (cancelled.getAsBoolean()) throw new RagException("chunking cancelled: the transaction was terminated");
     }
 
     /** Token windows [from, to) over tokens[lo, hi), ends moved back to word boundaries. */
