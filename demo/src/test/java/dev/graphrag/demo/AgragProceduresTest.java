@@ -293,7 +293,13 @@ class AgragProceduresTest {
                 List.of("Barsoom", "has", "Helium"), List.of("Tars Tarkas", "leads", "Tharks"))));
         Map<String, Object> llm = Map.of("endpoint", LLM.endpoint(), "model", "stand-in");
         ingest("agresume", DOCS);
-        assertFailsCleanly("CALL agrag.index({corpus: 'agresume', llm: $llm})", Map.of("llm", llm), "agresume:xodar:0", "kept for the next run");
+        // the documented resumable state: the triples of the chunks done so far are kept on them, nothing else is written
+        java.util.Set<String> resumable = java.util.Set.of("agragTriples", "agragTriplesModel");
+        List<Object> before = TestServer.fingerprint(resumable);
+        var failure = org.junit.jupiter.api.Assertions.assertThrows(org.neo4j.graphdb.QueryExecutionException.class,
+                () -> rows("CALL agrag.index({corpus: 'agresume', llm: $llm})", Map.of("llm", llm)));
+        assertTrue(failure.getMessage().contains("agresume:xodar:0") && failure.getMessage().contains("kept for the next run"), failure.getMessage());
+        assertEquals(before, TestServer.fingerprint(resumable), "only the extracted triples were kept");
         long extracted = count("MATCH (c:Chunk {corpus: 'agresume'}) WHERE c.agragTriples IS NOT NULL RETURN count(c)", Map.of());
         assertEquals(3, extracted, "chunks go in id order, so the three before xodar were extracted and kept");
         assertEquals(0, count("MATCH (m:AgMeta {corpus: 'agresume'}) RETURN count(m)", Map.of()), "no layer yet");
@@ -386,7 +392,11 @@ class AgragProceduresTest {
         assertFailsCleanly("CALL agrag.index({corpus: 'agnot', relation: 'llm'})", Map.of(), "unknown config key 'relation'");
         assertFailsCleanly("CALL agrag.index({corpus: 'agnot', relations: 'llm'})", Map.of(), "no LLM endpoint is configured");
         assertFailsCleanly("CALL agrag.answer('x', {corpus: 'agnot'})", Map.of(), "no LLM endpoint is configured");
-        assertFailsCleanly("CALL agrag.drop({corpus: 'agnot'})", Map.of(), "has no AGRAG index yet");
+        // dropping what is not there is not an error (a layer in any state drops), and writes nothing
+        List<Object> before = TestServer.fingerprint();
+        assertEquals(0L, rows("CALL agrag.drop({corpus: 'agnot'})").get(0).get("nodesDeleted"));
+        assertEquals(before, TestServer.fingerprint());
+        assertFailsCleanly("CALL agrag.drop({corpus: 'nowhere'})", Map.of(), "unknown corpus 'nowhere'");
     }
 
     @Test

@@ -50,9 +50,30 @@ public final class AgragGraph {
         return dev.graphrag.core.lexical.LexicalGraph.ensureSchema(db, statements);
     }
 
+    /** The meta node's state while agrag.index writes, and after a build that was interrupted (it resumes). */
+    public static final String BUILDING = "building";
+    public static final String READY = "ready";
+
     public static org.neo4j.graphdb.Node requireIndexed(Transaction tx, String corpus) {
         org.neo4j.graphdb.Node meta = tx.findNode(META, "corpus", corpus);
         if (meta == null) throw new RagException("corpus '" + corpus + "' has no AGRAG index yet: CALL agrag.index({corpus: '" + corpus + "'})");
         return meta;
+    }
+
+    /**
+     * The meta node of a layer that has been built completely at least once (a later build may be running: queries
+     * then see the last complete version); otherwise an error saying what to do.
+     */
+    public static org.neo4j.graphdb.Node requireBuilt(Transaction tx, String corpus) {
+        org.neo4j.graphdb.Node meta = requireIndexed(tx, corpus);
+        if (!meta.hasProperty("version")) {
+            throw new RagException("the AGRAG layer of corpus '" + corpus + "' is being built, or its first build was interrupted:"
+                    + " CALL agrag.index({corpus: '" + corpus + "'}) finishes it (it resumes where it stopped)");
+        }
+        return meta;
+    }
+
+    public static String state(org.neo4j.graphdb.Node meta) {
+        return (String) meta.getProperty("state", READY); // layers built before states existed were complete
     }
 }

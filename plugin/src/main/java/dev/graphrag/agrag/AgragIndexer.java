@@ -2,6 +2,7 @@ package dev.graphrag.agrag;
 
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.layer.LayerVersions;
 import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.llm.ChatRequest;
 import dev.graphrag.core.llm.LlmClient;
@@ -75,8 +76,9 @@ public final class AgragIndexer {
         long t0 = System.nanoTime();
         List<ChunkRow> chunks = new ArrayList<>();
         Map<String, String> titles = new HashMap<>();
+        long lexicalVersion;
         try (Transaction tx = db.beginTx()) {
-            LexicalGraph.requireCorpus(tx, cfg.corpus());
+            lexicalVersion = LayerVersions.lexical(LexicalGraph.requireCorpus(tx, cfg.corpus()));
             try (Result r = tx.execute("MATCH (c:Chunk {corpus: $corpus}) RETURN c.id AS id, c.documentId AS doc, c.text AS text ORDER BY id",
                     Map.of("corpus", cfg.corpus()))) {
                 while (r.hasNext()) {
@@ -134,16 +136,17 @@ public final class AgragIndexer {
                 facts.size(), (System.nanoTime() - t0) / 1e9));
         // schema only once extraction succeeded: a failed run changes nothing of the layer or the schema
         AgragGraph.setup(db, embeddings.dimensions());
-        long synonyms = sync(cfg, entities, facts, occurrences, contains);
+        boolean resumed = markBuilding(cfg.corpus());
+        long synonyms = sync(cfg, entities, facts, occurrences, contains, resumed);
         long containsEdges = contains.values().stream().mapToLong(Set::size).sum();
         long titleLinks = syncTitleLinks(cfg, links);
         try (Transaction tx = db.beginTx()) {
             Node meta = tx.findNode(AgragGraph.META, "corpus", cfg.corpus());
-            if (meta == null) {
-                meta = tx.createNode(AgragGraph.META);
-                meta.setProperty("corpus", cfg.corpus());
-            }
-            meta.setProperty("version", ((Number) meta.getProperty("version", 0L)).longValue() + 1);
+            Node corpusNode = LexicalGraph.requireCorpus(tx, cfg.corpus());
+            // from the corpus's counter: a rebuild after agrag.drop never reuses a version a cache may still hold
+            meta.setProperty("version", LayerVersions.next(tx, corpusNode));
+            meta.setProperty("state", AgragGraph.READY);
+            meta.setProperty("lexicalVersion", lexicalVersion);
             meta.setProperty("relations", cfg.relations().name().toLowerCase(Locale.ROOT));
             meta.setProperty("embeddingModel", embeddings.modelName());
             meta.setProperty("chunks", (long) chunks.size());
@@ -163,6 +166,26 @@ public final class AgragIndexer {
                 synonyms, llmCalls));
         return new Stats(chunks.size(), newChunks, entities.size(), facts.size(), containsEdges, synonyms, titleLinks, failedChunks, llmCalls,
                 promptTokens, completionTokens, (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /**
+     * Marks the layer as being built before its first write; true when the last build never finished (killed,
+     * terminated, failed), whose synonym searches must then be redone for all entities to equal a rebuild.
+     */
+    private boolean markBuilding(String corpus) {
+        try (Transaction tx = db.beginTx()) {
+            Node meta = tx.findNode(AgragGraph.META, "corpus", corpus);
+            if (meta == null) {
+                meta = tx.createNode(AgragGraph.META);
+                meta.setProperty("corpus", corpus);
+            }
+            boolean resumed = AgragGraph.BUILDING.equals(AgragGraph.state(meta));
+            meta.setProperty("state", AgragGraph.BUILDING);
+            meta.setProperty("buildStartedAt", ZonedDateTime.now());
+            tx.commit();
+            if (resumed) log.accept("agrag.index corpus=" + corpus + ": the last build did not finish; resuming it (synonyms of all entities are searched again)");
+            return resumed;
+        }
     }
 
     /** Entity pairs named in one sentence, the sentence kept as evidence (zero LLM calls). */
@@ -275,7 +298,7 @@ public final class AgragIndexer {
 
     /** Makes the stored layer equal to the desired one; returns the number of synonym edges. */
     private long sync(AgragIndexConfig cfg, Set<String> entities, Map<String, Fact> facts, Map<String, Integer> occurrences,
-                      Map<String, Set<String>> contains) {
+                      Map<String, Set<String>> contains, boolean resumed) {
         String corpus = cfg.corpus();
         Map<String, String> existingEntities = new HashMap<>(); // name -> elementId
         Map<String, String> existingFacts = new HashMap<>(); // factId -> elementId
@@ -283,7 +306,9 @@ public final class AgragIndexer {
         try (Transaction tx = db.beginTx()) {
             // synonym edges of existing entities were found under the stored rules; other rules mean finding them all again
             Node meta = tx.findNode(AgragGraph.META, "corpus", corpus);
-            synonymRulesChanged = meta != null && (!Double.valueOf(cfg.synonymThreshold()).equals(meta.getProperty("synonymThreshold", null))
+            // a resumed build redoes them all too: the interrupted run may have created entities whose synonyms it never searched
+            synonymRulesChanged = resumed || meta != null && meta.hasProperty("version")
+                    && (!Double.valueOf(cfg.synonymThreshold()).equals(meta.getProperty("synonymThreshold", null))
                     || !Long.valueOf(cfg.maxSynonymsPerNode()).equals(meta.getProperty("maxSynonymsPerNode", null)));
             tx.findNodes(AgragGraph.ENTITY, "corpus", corpus).forEachRemaining(n -> existingEntities.put((String) n.getProperty("name"), n.getElementId()));
             try (Result r = tx.execute("MATCH (:AgEntity {corpus: $c})-[r:AG_REL]->() RETURN r.factId AS id, elementId(r) AS eid", Map.of("c", corpus))) {

@@ -63,6 +63,8 @@ public final class AgragProjection {
                                            {undirectedRelationshipTypes: ['*']}) AS g
                     RETURN g.nodeCount AS nodes, g.relationshipCount AS relationships""", Map.of("corpus", corpus, "name", name))) {
                 Map<String, Object> row = r.next();
+                // a layer without edges (no entities found) projects nothing: GDS returns no graph, not an empty one
+                if (row.get("nodes") == null) return new Projected(name, 0, 0);
                 return new Projected(name, ((Number) row.get("nodes")).longValue(), ((Number) row.get("relationships")).longValue());
             }
         }

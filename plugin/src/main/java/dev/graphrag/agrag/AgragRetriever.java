@@ -1,8 +1,8 @@
 package dev.graphrag.agrag;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.graphrag.core.RagException;
+import dev.graphrag.core.layer.LayerCache;
+import dev.graphrag.core.layer.LayerVersions;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.llm.ChatRequest;
@@ -22,10 +22,22 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 
-/** AGRAG retrieval (spec §2.3-2.5) over the cached snapshot of a corpus, in the caller's READ transaction. */
+/**
+ * AGRAG retrieval (spec §2.3-2.5) over the cached snapshot of a corpus, in the caller's READ transaction. The
+ * snapshot is the runtime's, keyed by the layer's and the chunks' stored versions; every node and relationship
+ * it hands out is checked against the graph, and one that does not match (deleted by plain Cypher, its id
+ * reused by another corpus) reloads the snapshot instead of returning another corpus's data.
+ */
 public final class AgragRetriever {
     static final int BM25_CANDIDATES = 1000;
-    private static final Cache<String, AgragSnapshot> SNAPSHOTS = Caffeine.newBuilder().maximumSize(16).build();
+    static final String LAYER = "agrag";
+
+    /** What the snapshot holds no longer matches the graph. */
+    static final class StaleSnapshotException extends RuntimeException {
+        StaleSnapshotException(String what) {
+            super(what, null, false, false);
+        }
+    }
 
     /** The MCMI subgraph and everything about it. */
     public record Subgraph(List<String> terminals, List<Node> nodes, List<Relationship> relationships, List<String> pathChunkIds,
@@ -47,9 +59,12 @@ public final class AgragRetriever {
     private final LlmConfig llmConfig;
     private final BooleanSupplier cancelled;
     private final String databaseName;
+    private final LayerCache cache;
 
-    public AgragRetriever(Transaction tx, String databaseName, EmbeddingService embeddings, LlmClient llm, LlmConfig llmConfig, BooleanSupplier cancelled) {
+    public AgragRetriever(Transaction tx, String databaseName, LayerCache cache, EmbeddingService embeddings, LlmClient llm, LlmConfig llmConfig,
+                          BooleanSupplier cancelled) {
         this.tx = tx;
+        this.cache = cache;
         this.databaseName = databaseName;
         this.embeddings = embeddings;
         this.llm = llm;
@@ -58,17 +73,32 @@ public final class AgragRetriever {
     }
 
     private AgragSnapshot snapshot(String corpus) {
-        LexicalGraph.requireCorpus(tx, corpus);
-        Node meta = AgragGraph.requireIndexed(tx, corpus);
-        long version = ((Number) meta.getProperty("version", 0L)).longValue();
-        // one entry per corpus: a new version replaces the old snapshot instead of sitting next to it
-        String key = databaseName + "/" + corpus;
-        AgragSnapshot cached = SNAPSHOTS.getIfPresent(key);
-        if (cached != null && cached.version == version) return cached;
-        return SNAPSHOTS.asMap().compute(key, (k, c) -> c != null && c.version == version ? c : AgragSnapshot.load(tx, corpus, version));
+        Node corpusNode = LexicalGraph.requireCorpus(tx, corpus);
+        Node meta = AgragGraph.requireBuilt(tx, corpus);
+        long version = ((Number) meta.getProperty("version")).longValue();
+        return cache.get(databaseName, corpus, LAYER, LayerVersions.key(corpusNode, version), () -> AgragSnapshot.load(tx, corpus, version));
+    }
+
+    /** Runs a query; if what the snapshot holds turned out stale, once more on a freshly loaded one. */
+    private <T> T fresh(String corpus, java.util.function.Supplier<T> query) {
+        try {
+            return query.get();
+        } catch (StaleSnapshotException e) {
+            cache.invalidate(databaseName, corpus, LAYER);
+            try {
+                return query.get();
+            } catch (StaleSnapshotException again) {
+                throw new RagException("agrag: the AGRAG layer of corpus '" + corpus + "' changed while it was read (" + again.getMessage()
+                        + "); run agrag.index and ask again");
+            }
+        }
     }
 
     public Subgraph mcmi(String query, AgragQueryConfig cfg) {
+        return fresh(cfg.corpus(), () -> mcmiOnce(query, cfg));
+    }
+
+    private Subgraph mcmiOnce(String query, AgragQueryConfig cfg) {
         long t0 = System.nanoTime();
         ChunkSearch.checkQuery("agrag", query);
         AgragSnapshot g = snapshot(cfg.corpus());
@@ -112,7 +142,7 @@ public final class AgragRetriever {
         List<Node> nodeList = new ArrayList<>();
         for (int v : nodes) nodeList.add(nodeOf(g, v));
         List<Relationship> rels = new ArrayList<>();
-        for (CostGraph.Edge e : r.output()) if (e.ref() >= 0) rels.add(relationship(e.ref()));
+        for (CostGraph.Edge e : r.output()) if (e.ref() >= 0) rels.add(relationship(g, e.ref()));
         List<String> pathChunks = text.pathChunks().stream().map(i -> g.chunkIds.get(i - g.entityCount)).toList();
         boolean usedPseudo = r.nodes().contains(g.pseudo());
         int mcstNodes = (int) r.mcstNodes().stream().filter(v -> v != g.pseudo()).count();
@@ -127,13 +157,17 @@ public final class AgragRetriever {
 
     /** agrag.mapFacts: B1-B2 alone, for inspecting what a question maps to. */
     public List<MappedFact> mapFacts(String query, AgragQueryConfig cfg) {
+        return fresh(cfg.corpus(), () -> mapFactsOnce(query, cfg));
+    }
+
+    private List<MappedFact> mapFactsOnce(String query, AgragQueryConfig cfg) {
         ChunkSearch.checkQuery("agrag.mapFacts", query);
         AgragSnapshot g = snapshot(cfg.corpus());
         FactMapping fm = mapFacts(g, query, embeddings.embed(query), cfg);
         List<MappedFact> out = new ArrayList<>();
         for (int i : topK(fm.similarity(), cfg.factTopK())) {
             AgragSnapshot.FactEdge f = g.facts.get(i);
-            out.add(new MappedFact(out.size() + 1, (String) relationship(f.relId()).getProperty("factId", null), f.s(), f.p(), f.o(),
+            out.add(new MappedFact(out.size() + 1, (String) relationship(g, f.relId()).getProperty("factId", null), f.s(), f.p(), f.o(),
                     fm.similarity()[i], fm.kept().contains(i)));
         }
         return out;
@@ -184,14 +218,42 @@ public final class AgragRetriever {
         return out;
     }
 
+    /** The graph node of snapshot node v, checked to be the same entity or chunk of this corpus. */
     @SuppressWarnings("deprecation")
     private Node nodeOf(AgragSnapshot g, int v) {
-        return tx.getNodeById(g.nodeIds.get(v));
+        Node n;
+        try {
+            n = tx.getNodeById(g.nodeIds.get(v));
+        } catch (org.neo4j.graphdb.NotFoundException e) {
+            throw new StaleSnapshotException("a node it holds was deleted");
+        }
+        boolean same = g.corpus.equals(n.getProperty("corpus", null)) && (g.isEntity(v)
+                ? n.hasLabel(AgragGraph.ENTITY) && g.names.get(v).equals(n.getProperty("name", null))
+                : n.hasLabel(LexicalGraph.CHUNK) && g.chunkIds.get(v - g.entityCount).equals(n.getProperty("id", null)));
+        if (!same) throw new StaleSnapshotException("a node id it holds now belongs to another node");
+        return n;
     }
 
+    /** A relationship of the snapshot, checked to run between this corpus's nodes. */
     @SuppressWarnings("deprecation")
-    private Relationship relationship(long id) {
-        return tx.getRelationshipById(id);
+    private Relationship relationship(AgragSnapshot g, long id) {
+        Relationship r;
+        try {
+            r = tx.getRelationshipById(id);
+        } catch (org.neo4j.graphdb.NotFoundException e) {
+            throw new StaleSnapshotException("a relationship it holds was deleted");
+        }
+        if (!g.corpus.equals(r.getStartNode().getProperty("corpus", null)) || !g.corpus.equals(r.getEndNode().getProperty("corpus", null))) {
+            throw new StaleSnapshotException("a relationship id it holds now belongs to another corpus");
+        }
+        return r;
+    }
+
+    /** A chunk's node by its id, or stale when it is gone. */
+    private Node chunk(String id) {
+        Node n = tx.findNode(LexicalGraph.CHUNK, "id", id);
+        if (n == null) throw new StaleSnapshotException("chunk " + id + " was deleted");
+        return n;
     }
 
     /** PPR influence (B4), native or through GDS (re-projecting a lost projection); normalised, chunks scaled by the passage factor. */
@@ -235,6 +297,10 @@ public final class AgragRetriever {
 
     /** agrag.retrieve: chunks by mode. mcmi = path chunks by influence, then hybrid; hybrid = §2.4; ppr = PPR over passages. */
     public List<RankedChunk> retrieve(String query, AgragQueryConfig cfg) {
+        return fresh(cfg.corpus(), () -> retrieveOnce(query, cfg));
+    }
+
+    private List<RankedChunk> retrieveOnce(String query, AgragQueryConfig cfg) {
         ChunkSearch.checkQuery("agrag.retrieve", query);
         AgragSnapshot g = snapshot(cfg.corpus());
         double[] score = new double[g.chunkCount()];
@@ -341,14 +407,17 @@ public final class AgragRetriever {
         for (int c : taken) {
             if (rank >= k) break;
             String id = g.chunkIds.get(c);
-            Node n = tx.findNode(LexicalGraph.CHUNK, "id", id);
-            out.add(new RankedChunk(++rank, id, g.chunkDocs.get(c), (String) n.getProperty("text"), score[c], source[c]));
+            out.add(new RankedChunk(++rank, id, g.chunkDocs.get(c), (String) chunk(id).getProperty("text"), score[c], source[c]));
         }
         return out;
     }
 
     /** agrag.answer: the subgraph strings, path chunks and retrieved chunks (leading, then hybrid) in the answer prompt (§2.5, hrMode fixed). */
     public Answer answer(String query, AgragQueryConfig cfg) {
+        return fresh(cfg.corpus(), () -> answerOnce(query, cfg));
+    }
+
+    private Answer answerOnce(String query, AgragQueryConfig cfg) {
         long t0 = System.nanoTime();
         if (llm == null || llmConfig == null) throw new RagException("agrag.answer: " + LlmConfig.HOW_TO_CONFIGURE);
         Subgraph sg = mcmi(query, cfg);
@@ -378,7 +447,7 @@ public final class AgragRetriever {
 
     private List<String> texts(List<String> chunkIds) {
         List<String> out = new ArrayList<>();
-        for (String id : chunkIds) out.add((String) tx.findNode(LexicalGraph.CHUNK, "id", id).getProperty("text"));
+        for (String id : chunkIds) out.add((String) chunk(id).getProperty("text"));
         return out;
     }
 
@@ -394,8 +463,8 @@ public final class AgragRetriever {
         return new long[] {g.nodeCount() - 1, g.edgeCount() - g.chunkCount()};
     }
 
-    /** Forgets cached snapshots (after agrag.drop). */
-    public static void invalidate() {
-        SNAPSHOTS.invalidateAll();
+    /** Forgets the corpus's cached snapshot (after agrag.drop). */
+    public static void invalidate(LayerCache cache, String databaseName, String corpus) {
+        cache.invalidate(databaseName, corpus, LAYER);
     }
 }

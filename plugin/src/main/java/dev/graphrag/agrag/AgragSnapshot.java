@@ -23,6 +23,7 @@ final class AgragSnapshot {
     record PlainEdge(int u, int v, long relId, double weight) {}
 
     final long version;
+    final String corpus;
     final List<String> names = new ArrayList<>();
     final List<String> chunkIds = new ArrayList<>();
     final List<String> chunkDocs = new ArrayList<>();
@@ -46,7 +47,8 @@ final class AgragSnapshot {
     private int[] chunkDegree;
     private volatile PersonalizedPageRank.Transition weightedTransition, unweightedTransition;
 
-    private AgragSnapshot(long version) {
+    private AgragSnapshot(String corpus, long version) {
+        this.corpus = corpus;
         this.version = version;
     }
 
@@ -86,7 +88,7 @@ final class AgragSnapshot {
 
     @SuppressWarnings("deprecation")
     static AgragSnapshot load(Transaction tx, String corpus, long version) {
-        AgragSnapshot s = new AgragSnapshot(version);
+        AgragSnapshot s = new AgragSnapshot(corpus, version);
         List<float[]> entityVecs = new ArrayList<>(), chunkVecs = new ArrayList<>(), factVecs = new ArrayList<>();
         tx.findNodes(AgragGraph.ENTITY, "corpus", corpus).forEachRemaining(n -> {
             s.indexOfNodeId.put(n.getId(), s.names.size());

@@ -2,6 +2,7 @@ package dev.graphrag.core;
 
 import dev.graphrag.core.config.PluginSettings;
 import dev.graphrag.core.embed.Device;
+import dev.graphrag.core.layer.LayerCache;
 import dev.graphrag.core.layer.LayerLocks;
 import dev.graphrag.core.embed.EmbeddingModel;
 import dev.graphrag.core.embed.EmbeddingService;
@@ -29,6 +30,7 @@ public final class GraphRagRuntime implements AutoCloseable {
     private volatile RuntimeException embeddingFailure;
     private final LlmClient llm;
     private final LayerLocks layerLocks = new LayerLocks();
+    private final LayerCache layerCache = new LayerCache(16);
 
     public GraphRagRuntime(PluginSettings settings, Consumer<String> log) {
         this.settings = settings;
@@ -61,6 +63,11 @@ public final class GraphRagRuntime implements AutoCloseable {
     /** What callers may name as an LLM endpoint. */
     public EndpointPolicy endpointPolicy() {
         return EndpointPolicy.of(settings.string("graphrag.llm.endpoint"), settings.string("graphrag.llm.allowedEndpoints"));
+    }
+
+    /** In-memory layer state (snapshots), keyed by the versions stored in the graph. */
+    public LayerCache layerCache() {
+        return layerCache;
     }
 
     /** One builder at a time per (database, corpus, layer). */

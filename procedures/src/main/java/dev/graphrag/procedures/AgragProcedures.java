@@ -11,6 +11,7 @@ import dev.graphrag.agrag.McmiOnGraph;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.config.ConfigReader;
+import dev.graphrag.core.layer.LayerVersions;
 import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.llm.LlmConfig;
 import org.neo4j.graphdb.GraphDatabaseService;
@@ -50,8 +51,12 @@ public class AgragProcedures {
                                List<String> retrievedChunkIds, boolean usedGraph, String prompt, long llmCalls, long promptTokens,
                                long completionTokens, long ms) {}
 
-    public record InfoResult(String corpus, long version, String relations, long chunks, long entities, long facts, long synonymEdges,
-                             long containsEdges, long titleLinks, String embeddingModel, boolean projected) {}
+    /**
+     * agrag.info's row. state: ready, or building (a build is running or was interrupted; agrag.index resumes it);
+     * chunksChanged: rag.ingest or rag.delete changed the corpus since the last complete build (run agrag.index).
+     */
+    public record InfoResult(String corpus, long version, String state, boolean chunksChanged, String relations, long chunks, long entities,
+                             long facts, long synonymEdges, long containsEdges, long titleLinks, String embeddingModel, boolean projected) {}
 
     public record DropResult(long nodesDeleted, long relationshipsDeleted) {}
 
@@ -88,6 +93,12 @@ public class AgragProcedures {
             + " expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, llm.")
     public Stream<McmiResult> mcmi(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse("agrag.mcmi", config, llmConfigured());
+        Node meta = AgragGraph.requireBuilt(tx, cfg.corpus());
+        if (((Number) meta.getProperty("facts", 0L)).longValue() == 0) {
+            throw new dev.graphrag.core.RagException("agrag.mcmi: the AGRAG layer of corpus '" + cfg.corpus() + "' has no facts (agrag.index found no"
+                    + " entity pairs in its " + meta.getProperty("chunks", 0L) + " chunks), so there is no reasoning subgraph to build;"
+                    + " agrag.retrieve and rag.search still rank its chunks");
+        }
         AgragRetriever.Subgraph s = retriever(cfg).mcmi(query, cfg);
         return Stream.of(new McmiResult(s.terminals(), s.nodes(), s.relationships(), s.pathChunkIds(), s.graphStrings(), s.facts(),
                 s.mcstNodeCount(), s.mcstEdgeCount(), s.nodeCount(), s.edgeCount(), s.ratio(), s.expansions(), s.usedPseudo(),
@@ -112,25 +123,29 @@ public class AgragProcedures {
             + " citations. Config: the agrag.retrieve keys, returnPrompt.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse("agrag.answer", config, llmConfigured());
-        AgragRetriever.Answer a = new AgragRetriever(tx, db.databaseName(), rag.embeddings(), rag.llm(), rag.llmConfig(cfg.llm(), "agrag.answer"),
+        AgragRetriever.Answer a = new AgragRetriever(tx, db.databaseName(), rag.layerCache(), rag.embeddings(), rag.llm(), rag.llmConfig(cfg.llm(), "agrag.answer"),
                 Termination.of(guard)).answer(query, cfg);
         return Stream.of(new AnswerResult(a.answer(), a.thought(), a.graphStrings(), a.facts(), a.pathChunkIds(), a.retrievedChunkIds(),
                 a.usedGraph(), a.prompt(), a.llmCalls(), a.promptTokens(), a.completionTokens(), a.ms()));
     }
 
     @Procedure(name = "agrag.info", mode = Mode.READ)
-    @Description("agrag.info(config = {} :: MAP) :: (corpus, version, relations, chunks, entities, facts, synonymEdges, containsEdges,"
-            + " titleLinks, embeddingModel, projected) - the AGRAG layer of a corpus. Config: corpus.")
+    @Description("agrag.info(config = {} :: MAP) :: (corpus, version, state, chunksChanged, relations, chunks, entities, facts, synonymEdges,"
+            + " containsEdges, titleLinks, embeddingModel, projected) - the AGRAG layer of a corpus; state ready or building (running, or"
+            + " interrupted: agrag.index resumes it); chunksChanged once rag.ingest or rag.delete changed the corpus since. Config: corpus.")
     public Stream<InfoResult> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         String corpus = corpusOnly("agrag.info", config);
-        LexicalGraph.requireCorpus(tx, corpus);
+        Node corpusNode = LexicalGraph.requireCorpus(tx, corpus);
         Node meta = AgragGraph.requireIndexed(tx, corpus);
         long synonyms;
         try (Result r = tx.execute("MATCH (:AgEntity {corpus: $c})-[s:AG_SYNONYM]->() RETURN count(s) AS n", Map.of("c", corpus))) {
             synonyms = ((Number) r.next().get("n")).longValue();
         }
         boolean projected = AgragProjection.gdsAvailable(tx) && AgragProjection.exists(tx, corpus);
-        return Stream.of(new InfoResult(corpus, (Long) meta.getProperty("version", 0L), (String) meta.getProperty("relations", null),
+        boolean chunksChanged = meta.hasProperty("version")
+                && ((Number) meta.getProperty("lexicalVersion", -1L)).longValue() != LayerVersions.lexical(corpusNode);
+        return Stream.of(new InfoResult(corpus, (Long) meta.getProperty("version", 0L), AgragGraph.state(meta), chunksChanged,
+                (String) meta.getProperty("relations", null),
                 (Long) meta.getProperty("chunks", 0L), (Long) meta.getProperty("entities", 0L), (Long) meta.getProperty("facts", 0L), synonyms,
                 (Long) meta.getProperty("containsEdges", 0L), (Long) meta.getProperty("titleLinks", 0L), (String) meta.getProperty("embeddingModel", null), projected));
     }
@@ -185,7 +200,7 @@ public class AgragProcedures {
     public Stream<ProjectResult> project(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         long t0 = System.nanoTime();
         String corpus = corpusOnly("agrag.project", config);
-        long[] snapshot = new AgragRetriever(tx, db.databaseName(), rag.embeddings(), null, null, Termination.of(guard)).warm(corpus);
+        long[] snapshot = new AgragRetriever(tx, db.databaseName(), rag.layerCache(), rag.embeddings(), null, null, Termination.of(guard)).warm(corpus);
         AgragProjection.Projected p = AgragProjection.project(tx, corpus);
         long ms = (System.nanoTime() - t0) / 1_000_000;
         return Stream.of(p == null ? new ProjectResult(null, false, snapshot[0], snapshot[1], ms)
@@ -202,8 +217,7 @@ public class AgragProcedures {
 
     private Stream<DropResult> dropLayer(String corpus) {
         try (Transaction t = db.beginTx()) {
-            LexicalGraph.requireCorpus(t, corpus);
-            AgragGraph.requireIndexed(t, corpus);
+            LexicalGraph.requireCorpus(t, corpus); // a layer in any state is dropped: built, being built, or left half-built by a crash
         }
         long nodes = 0, rels = 0;
         while (true) {
@@ -226,13 +240,13 @@ public class AgragProcedures {
         nodes += db.executeTransactionally("MATCH (m:AgMeta {corpus: $c}) DELETE m RETURN count(*) AS n", Map.of("c", corpus),
                 r -> (Long) r.next().get("n"));
         AgragProjection.drop(db, corpus);
-        AgragRetriever.invalidate();
+        AgragRetriever.invalidate(rag.layerCache(), db.databaseName(), corpus);
         return Stream.of(new DropResult(nodes, rels));
     }
 
     private AgragRetriever retriever(AgragQueryConfig cfg) {
         LlmConfig llm = cfg.filter() ? rag.llmConfig(cfg.llm(), "agrag") : null;
-        return new AgragRetriever(tx, db.databaseName(), rag.embeddings(), rag.llm(), llm, Termination.of(guard));
+        return new AgragRetriever(tx, db.databaseName(), rag.layerCache(), rag.embeddings(), rag.llm(), llm, Termination.of(guard));
     }
 
     private boolean llmConfigured() {

@@ -3,6 +3,7 @@ package dev.graphrag.core.lexical;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.layer.LayerVersions;
 import dev.graphrag.core.text.Chunker;
 import org.neo4j.graphdb.Direction;
 import org.neo4j.graphdb.GraphDatabaseService;
@@ -223,7 +224,9 @@ public final class Ingestor {
         long t0 = p.startNanos();
         List<Outcome> out = new ArrayList<>();
         try (Transaction tx = db.beginTx()) {
-            tx.acquireWriteLock(LexicalGraph.requireCorpus(tx, cfg.corpus()));
+            Node corpusNode = LexicalGraph.requireCorpus(tx, cfg.corpus());
+            tx.acquireWriteLock(corpusNode);
+            boolean changed = false;
             int v = 0;
             for (int i = 0; i < batch.size(); i++) {
                 Document d = batch.get(i);
@@ -241,6 +244,7 @@ public final class Ingestor {
                     cs = p.chunker().chunk(d.text(), cancelled);
                     docVectors = embeddings.embedTokenized(cs.stream().map(Chunker.Chunk::tokenIds).toList(), cancelled);
                 }
+                changed = true;
                 String status = doc == null ? "created" : "updated";
                 if (doc == null) {
                     doc = tx.createNode(LexicalGraph.DOCUMENT);
@@ -282,6 +286,8 @@ public final class Ingestor {
                 }
                 out.add(new Outcome(d.id(), cs.size(), status, 0));
             }
+            // layers derived from the chunks (snapshots, method layers) see that they changed
+            if (changed) LayerVersions.bumpLexical(tx, corpusNode);
             // the caller may have been terminated while this batch was written: then it must not land
             if (cancelled.getAsBoolean()) throw new RagException("rag.ingest: terminated; the batch in progress was rolled back");
             tx.commit();
@@ -300,7 +306,9 @@ public final class Ingestor {
         }
         List<Outcome> out = new ArrayList<>();
         try (Transaction tx = db.beginTx()) {
-            tx.acquireWriteLock(LexicalGraph.requireCorpus(tx, corpus));
+            Node corpusNode = LexicalGraph.requireCorpus(tx, corpus);
+            tx.acquireWriteLock(corpusNode);
+            boolean changed = false;
             for (Object id : ids) {
                 long t0 = System.nanoTime();
                 Node doc = findDocument(tx, corpus, (String) id);
@@ -308,11 +316,13 @@ public final class Ingestor {
                     out.add(new Outcome((String) id, 0, "missing", 0));
                     continue;
                 }
+                changed = true;
                 long n = deleteChunks(doc);
                 for (Relationship r : doc.getRelationships()) r.delete();
                 doc.delete();
                 out.add(new Outcome((String) id, n, "deleted", (System.nanoTime() - t0) / 1_000_000));
             }
+            if (changed) LayerVersions.bumpLexical(tx, corpusNode);
             if (cancelled.getAsBoolean()) throw new RagException("rag.delete: terminated; nothing was deleted");
             tx.commit();
         }
