@@ -56,6 +56,15 @@ class LlmProceduresTest {
             Record info = session.run("CALL rag.llm.info({llm: $llm})", Values.parameters("llm", llm())).single();
             assertTrue(info.get("reachable").asBoolean());
             assertFalse(info.get("endpoint").asString().contains("/v1"), "host only");
+            assertEquals("http://127.0.0.1:*/v1", info.get("allowedEndpoints").asString());
+
+            // an endpoint without tool calling: the probe finds out and says so
+            LLM.reset();
+            LLM.when(q -> q.body().has("tools")).status(400).rawBody("{\"error\": {\"message\": \"this model does not support tools\"}}");
+            LLM.always().reply("{\"ok\": true}");
+            Record probed = session.run("CALL rag.llm.info({llm: $llm, probe: true})", Values.parameters("llm", llm())).single();
+            assertEquals("json-action", probed.get("toolCalling").asString());
+            assertEquals("json_schema", probed.get("structuredOutput").asString());
 
             ClientException e = assertThrows(ClientException.class,
                     () -> session.run("CALL rag.llm.chat([{role: 'user', content: 'hi'}])").consume());

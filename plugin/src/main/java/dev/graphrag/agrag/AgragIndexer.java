@@ -2,11 +2,14 @@ package dev.graphrag.agrag;
 
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.extract.ChunkExtraction;
 import dev.graphrag.core.layer.LayerVersions;
 import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.llm.ChatRequest;
 import dev.graphrag.core.llm.LlmClient;
 import dev.graphrag.core.llm.LlmConfig;
+import dev.graphrag.core.llm.Usage;
+import dev.graphrag.core.llm.UsageMeter;
 import org.neo4j.graphdb.Direction;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Node;
@@ -38,9 +41,11 @@ import java.util.function.Consumer;
  * supported, and an interrupted run resumes: LLM triples are committed per batch and reused.
  */
 public final class AgragIndexer {
-    /** agrag.index's result row. */
+    /** agrag.index's result: counts, and what the LLM relation extraction cost. */
     public record Stats(long chunks, long newChunks, long entities, long facts, long containsEdges, long synonymEdges, long titleLinks, long failedChunks,
-                        long llmCalls, long promptTokens, long completionTokens, long ms) {}
+                        Usage usage, long ms) {}
+
+    static final String EXTRACTION_STEP = "agrag.index relation extraction";
 
     static final String COOCCURS = "co-occurs with";
     static final String TRIPLES = "agragTriples";
@@ -60,7 +65,8 @@ public final class AgragIndexer {
     private final LlmConfig llmConfig;
     private final Consumer<String> log;
     private final BooleanSupplier cancelled;
-    private long llmCalls, promptTokens, completionTokens, failedChunks, newChunks;
+    private final UsageMeter usage = new UsageMeter();
+    private long failedChunks, newChunks;
 
     public AgragIndexer(GraphDatabaseService db, EmbeddingService embeddings, LlmClient llm, LlmConfig llmConfig, Consumer<String> log,
                         BooleanSupplier cancelled) {
@@ -163,9 +169,9 @@ public final class AgragIndexer {
         if (cfg.project()) AgragProjection.project(db, cfg.corpus());
         else AgragProjection.drop(db, cfg.corpus());
         log.accept(String.format("agrag.index corpus=%s: done in %.1f s (%d synonym edges, %d LLM calls)", cfg.corpus(), (System.nanoTime() - t0) / 1e9,
-                synonyms, llmCalls));
-        return new Stats(chunks.size(), newChunks, entities.size(), facts.size(), containsEdges, synonyms, titleLinks, failedChunks, llmCalls,
-                promptTokens, completionTokens, (System.nanoTime() - t0) / 1_000_000);
+                synonyms, usage.usage().calls()));
+        return new Stats(chunks.size(), newChunks, entities.size(), facts.size(), containsEdges, synonyms, titleLinks, failedChunks, usage.usage(),
+                (System.nanoTime() - t0) / 1_000_000);
     }
 
     /**
@@ -217,70 +223,27 @@ public final class AgragIndexer {
         return out;
     }
 
-    /** LLM triples, extracted once per chunk and stored on it (committed per batch, so an interrupted run resumes). */
+    /** LLM triples through core's resumable extraction: stored on each chunk under the model's name, reused by later runs. */
     private Map<String, List<List<String>>> llmTriples(List<ChunkRow> chunks, Map<String, List<String>> candidates, AgragIndexConfig cfg) {
         if (llm == null || llmConfig == null) throw new RagException("agrag.index: relations 'llm' needs an LLM: " + LlmConfig.HOW_TO_CONFIGURE);
-        Map<String, List<List<String>>> out = new HashMap<>();
-        List<ChunkRow> todo = new ArrayList<>();
-        try (Transaction tx = db.beginTx()) {
-            for (ChunkRow c : chunks) {
-                Node n = tx.findNode(LexicalGraph.CHUNK, "id", c.id());
-                if (n.hasProperty(TRIPLES) && llmConfig.model().equals(n.getProperty(TRIPLES_MODEL, null))) {
-                    out.put(c.id(), decode((String[]) n.getProperty(TRIPLES)));
-                } else {
-                    todo.add(c);
-                }
-            }
-        }
-        Map<String, List<List<String>>> pending = new LinkedHashMap<>();
-        for (ChunkRow c : todo) {
-            if (cancelled.getAsBoolean()) throw new RagException("agrag.index: terminated after extracting " + newChunks + " chunks");
-            try {
-                LlmClient.JsonReply reply = llm.chatJson(llmConfig, ChatRequest.of("agrag.index relation extraction",
-                                AgragPrompts.relationExtraction(c.text(), candidates.get(c.id()))),
-                        j -> AgragPrompts.triples(j, "triples") == null ? "it has no \"triples\" list" : null, true, cancelled);
-                account(reply);
-                List<List<String>> ts = AgragPrompts.triples(reply.json(), "triples");
-                out.put(c.id(), ts);
-                pending.put(c.id(), ts);
-                newChunks++;
-            } catch (RagException e) {
-                if (e.getMessage().contains("cancelled") || !cfg.skipExtractionErrors()) {
-                    store(pending);
-                    throw new RagException("agrag.index: relation extraction failed for chunk " + c.id() + " (the AGRAG layer was not changed;"
-                            + " triples of the chunks done so far are kept for the next run): " + e.getMessage());
-                }
-                failedChunks++;
-                log.accept("agrag.index: chunk " + c.id() + " got no triples: " + e.getMessage());
-                out.put(c.id(), List.of());
-            }
-            if (pending.size() >= 20) {
-                store(pending);
-                log.accept("agrag.index corpus=" + cfg.corpus() + ": relation extraction " + newChunks + "/" + todo.size() + " chunks");
-            }
-        }
-        store(pending);
+        ChunkExtraction<List<List<String>>> extraction = new ChunkExtraction<>(db,
+                new ChunkExtraction.Store<>(TRIPLES, TRIPLES_MODEL, AgragIndexer::encode, v -> decode((String[]) v)),
+                (chunk, meter) -> {
+                    LlmClient.JsonReply reply = llm.chatJson(llmConfig, ChatRequest.of(EXTRACTION_STEP,
+                                    AgragPrompts.relationExtraction(chunk.text(), candidates.get(chunk.chunkId()))),
+                            j -> AgragPrompts.triples(j, "triples") == null ? "it has no \"triples\" list" : null, true, cancelled);
+                    meter.add(EXTRACTION_STEP, reply.response());
+                    return AgragPrompts.triples(reply.json(), "triples");
+                },
+                // one chunk at a time, in chunk-id order, as before the port
+                new ChunkExtraction.Settings("agrag.index", llmConfig.model(), 1, 20, cfg.skipExtractionErrors()), cancelled, log);
+        ChunkExtraction.Result<List<List<String>>> r = extraction.run(chunks.stream().map(c -> new ChunkExtraction.Input(c.id(), c.text())).toList());
+        usage.add(r.usage());
+        newChunks += r.extracted();
+        failedChunks += r.failedChunks().size();
+        Map<String, List<List<String>>> out = new HashMap<>(r.byChunk());
+        for (String failed : r.failedChunks()) out.put(failed, List.of());
         return out;
-    }
-
-    private void account(LlmClient.JsonReply reply) {
-        llmCalls += reply.response().calls();
-        promptTokens += reply.response().promptTokens();
-        completionTokens += reply.response().completionTokens();
-    }
-
-    private void store(Map<String, List<List<String>>> pending) {
-        if (pending.isEmpty()) return;
-        try (Transaction tx = db.beginTx()) {
-            for (Map.Entry<String, List<List<String>>> e : pending.entrySet()) {
-                Node n = tx.findNode(LexicalGraph.CHUNK, "id", e.getKey());
-                if (n == null) continue;
-                n.setProperty(TRIPLES, encode(e.getValue()));
-                n.setProperty(TRIPLES_MODEL, llmConfig.model());
-            }
-            tx.commit();
-        }
-        pending.clear();
     }
 
     static String[] encode(List<List<String>> triples) {

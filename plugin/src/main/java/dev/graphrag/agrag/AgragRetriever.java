@@ -9,6 +9,7 @@ import dev.graphrag.core.llm.ChatRequest;
 import dev.graphrag.core.llm.ChatResponse;
 import dev.graphrag.core.llm.LlmClient;
 import dev.graphrag.core.llm.LlmConfig;
+import dev.graphrag.core.llm.Usage;
 import dev.graphrag.core.search.ChunkSearch;
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.Relationship;
@@ -43,15 +44,14 @@ public final class AgragRetriever {
     public record Subgraph(List<String> terminals, List<Node> nodes, List<Relationship> relationships, List<String> pathChunkIds,
                            List<String> graphStrings, List<List<String>> facts, int mcstNodeCount, int mcstEdgeCount, int nodeCount,
                            int edgeCount, double ratio, int expansions, boolean usedPseudo, double[] dense, double[] hybrid, double[] influence,
-                           long llmCalls, long promptTokens, long completionTokens, long ms, FactMapping mapping) {}
+                           Usage usage, long ms, FactMapping mapping) {}
 
     /** One ranked chunk of agrag.retrieve. source: dense (denseFirst), named (namedPassages), link (linkedPassages), graph (on the MCMI subgraph), hybrid or ppr. */
     public record RankedChunk(long rank, String chunkId, String documentId, String text, double score, String source) {}
 
     /** agrag.answer's result. */
     public record Answer(String answer, String thought, List<String> graphStrings, List<List<String>> facts, List<String> pathChunkIds,
-                         List<String> retrievedChunkIds, boolean usedGraph, String prompt, long llmCalls, long promptTokens,
-                         long completionTokens, long ms) {}
+                         List<String> retrievedChunkIds, boolean usedGraph, String prompt, Usage usage, long ms) {}
 
     private final Transaction tx;
     private final EmbeddingService embeddings;
@@ -104,7 +104,7 @@ public final class AgragRetriever {
         AgragSnapshot g = snapshot(cfg.corpus());
         float[] q = embeddings.embed(query);
         FactMapping fm = mapFacts(g, query, q, cfg);
-        long[] tokens = fm.tokens();
+        Usage tokens = fm.usage();
         double[] factSim = fm.similarity();
         List<List<String>> facts = new ArrayList<>();
         Set<Integer> terminals = new LinkedHashSet<>();
@@ -120,7 +120,7 @@ public final class AgragRetriever {
         double[] s = influence(g, terminals, cfg);
         if (terminals.isEmpty()) {
             return new Subgraph(List.of(), List.of(), List.of(), List.of(), List.of(), facts, 0, 0, 0, 0, Double.POSITIVE_INFINITY, 0, false,
-                    dense, hybrid, s, tokens[0], tokens[1], tokens[2], (System.nanoTime() - t0) / 1_000_000, fm);
+                    dense, hybrid, s, tokens, (System.nanoTime() - t0) / 1_000_000, fm);
         }
         // B5: this query's costs over the snapshot's fixed topology (edge order: facts, synonyms, contains, pseudo)
         EdgeCosts f = cfg.costMode();
@@ -148,7 +148,7 @@ public final class AgragRetriever {
         int mcstNodes = (int) r.mcstNodes().stream().filter(v -> v != g.pseudo()).count();
         int mcstEdges = (int) r.mcstEdges().stream().filter(e -> e.type() != CostGraph.EdgeType.PSEUDO).count();
         return new Subgraph(terminalNames, nodeList, rels, pathChunks, text.graphStrings(), facts, mcstNodes, mcstEdges,
-                nodes.size(), r.output().size(), r.ratio(), r.expansions(), usedPseudo, dense, hybrid, s, tokens[0], tokens[1], tokens[2],
+                nodes.size(), r.output().size(), r.ratio(), r.expansions(), usedPseudo, dense, hybrid, s, tokens,
                 (System.nanoTime() - t0) / 1_000_000, fm);
     }
 
@@ -173,11 +173,13 @@ public final class AgragRetriever {
         return out;
     }
 
-    /** B1-B2: facts by cosine, then the LLM filter when asked. tokens = {calls, prompt, completion}. */
-    record FactMapping(List<Integer> kept, double[] similarity, long[] tokens) {}
+    /** B1-B2: facts by cosine, then the LLM filter when asked, and what the filter cost. */
+    record FactMapping(List<Integer> kept, double[] similarity, Usage usage) {}
+
+    static final String FILTER_STEP = "agrag triple filter";
 
     private FactMapping mapFacts(AgragSnapshot g, String query, float[] q, AgragQueryConfig cfg) {
-        long[] tokens = new long[3];
+        Usage tokens = Usage.NONE;
         double[] factSim = g.factVectors.cosines(q);
         List<Integer> raw = topK(factSim, cfg.factTopK());
         List<Integer> kept = raw;
@@ -185,9 +187,9 @@ public final class AgragRetriever {
             if (llm == null || llmConfig == null) throw new RagException("agrag: filter needs an LLM: " + LlmConfig.HOW_TO_CONFIGURE);
             List<List<String>> candidates = new ArrayList<>();
             for (int i : raw) candidates.add(List.of(g.facts.get(i).s(), g.facts.get(i).p(), g.facts.get(i).o()));
-            LlmClient.JsonReply reply = llm.chatJson(llmConfig, ChatRequest.of("agrag triple filter", AgragPrompts.tripleFilter(query, candidates)),
+            LlmClient.JsonReply reply = llm.chatJson(llmConfig, ChatRequest.of(FILTER_STEP, AgragPrompts.tripleFilter(query, candidates)),
                     j -> AgragPrompts.triples(j, "fact") == null ? "it has no \"fact\" list" : null, true, cancelled);
-            account(tokens, reply.response());
+            tokens = Usage.of(FILTER_STEP, reply.response());
             List<Integer> mapped = FactMatcher.map(AgragPrompts.triples(reply.json(), "fact"), candidates, FactMatcher.DEFAULT_MIN_SIMILARITY, cfg.factTopK());
             kept = mapped.stream().map(raw::get).toList();
         }
@@ -441,20 +443,13 @@ public final class AgragRetriever {
         String prompt = cfg.returnPrompt() ? (String) messages.get(messages.size() - 1).get("content") : null;
         ChatResponse r = reply.response();
         return new Answer(reply.json().path("answer").asText(), reply.json().path("thought").asText(null), sg.graphStrings(), sg.facts(), path,
-                retrieved, !sg.terminals().isEmpty(), prompt, sg.llmCalls() + r.calls(), sg.promptTokens() + r.promptTokens(),
-                sg.completionTokens() + r.completionTokens(), (System.nanoTime() - t0) / 1_000_000);
+                retrieved, !sg.terminals().isEmpty(), prompt, sg.usage().plus(Usage.of("agrag.answer", r)), (System.nanoTime() - t0) / 1_000_000);
     }
 
     private List<String> texts(List<String> chunkIds) {
         List<String> out = new ArrayList<>();
         for (String id : chunkIds) out.add((String) chunk(id).getProperty("text"));
         return out;
-    }
-
-    private static void account(long[] tokens, ChatResponse r) {
-        tokens[0] += r.calls();
-        tokens[1] += r.promptTokens();
-        tokens[2] += r.completionTokens();
     }
 
     /** Loads (or finds) the corpus's in-memory snapshot, so the first query does not pay for it: {nodes, relationships}. */

@@ -40,16 +40,17 @@ public class AgragProcedures {
     @Context public GraphRagRuntime rag;
 
     public record IndexResult(long chunks, long newChunks, long entities, long facts, long containsEdges, long synonymEdges,
-                              long titleLinks, long failedChunks, long llmCalls, long promptTokens, long completionTokens, long ms) {}
+                              long titleLinks, long failedChunks, long llmCalls, long promptTokens, long completionTokens,
+                              Map<String, Object> tokensByStep, long ms) {}
 
     public record McmiResult(List<String> terminals, List<Node> nodes, List<Relationship> relationships, List<String> pathChunkIds,
                              List<String> graphStrings, List<List<String>> facts, long mcstNodeCount, long mcstEdgeCount, long nodeCount,
                              long edgeCount, double ratio, long expansions, boolean usedPseudo, long llmCalls, long promptTokens,
-                             long completionTokens, long ms) {}
+                             long completionTokens, Map<String, Object> tokensByStep, long ms) {}
 
     public record AnswerResult(String answer, String thought, List<String> graphStrings, List<List<String>> facts, List<String> pathChunkIds,
                                List<String> retrievedChunkIds, boolean usedGraph, String prompt, long llmCalls, long promptTokens,
-                               long completionTokens, long ms) {}
+                               long completionTokens, Map<String, Object> tokensByStep, long ms) {}
 
     /**
      * agrag.info's row. state: ready, or building (a build is running or was interrupted; agrag.index resumes it);
@@ -71,7 +72,7 @@ public class AgragProcedures {
 
     @Procedure(name = "agrag.index", mode = Mode.SCHEMA)
     @Description("agrag.index(config = {} :: MAP) :: (chunks, newChunks, entities, facts, containsEdges, synonymEdges, titleLinks, failedChunks,"
-            + " llmCalls, promptTokens, completionTokens, ms :: INTEGER) - builds or updates the AGRAG layer of a corpus ingested with rag.ingest:"
+            + " llmCalls, promptTokens, completionTokens :: INTEGER, tokensByStep :: MAP, ms :: INTEGER) - builds or updates the AGRAG layer of a corpus ingested with rag.ingest:"
             + " TF-IDF entities, relations (llm, or cooccurrence without an LLM), fact embeddings, contains and synonym edges, title links"
             + " between chunks and the documents they name, GDS projection. Commits in its own batches (not undone by the caller's rollback);"
             + " a second build of the same corpus waits for the first. Config: corpus, relations, maxNgram,"
@@ -82,13 +83,14 @@ public class AgragProcedures {
         AgragIndexer.Stats s = rag.layerLocks().exclusive(db.databaseName(), cfg.corpus(), "agrag", "agrag.index", Termination.of(guard), log::info,
                 () -> new AgragIndexer(db, rag.embeddings(), rag.llm(), llm, log::info, Termination.of(guard)).index(cfg));
         return Stream.of(new IndexResult(s.chunks(), s.newChunks(), s.entities(), s.facts(), s.containsEdges(), s.synonymEdges(),
-                s.titleLinks(), s.failedChunks(), s.llmCalls(), s.promptTokens(), s.completionTokens(), s.ms()));
+                s.titleLinks(), s.failedChunks(), s.usage().calls(), s.usage().promptTokens(), s.usage().completionTokens(), s.usage().tokensByStep(),
+                s.ms()));
     }
 
     @Procedure(name = "agrag.mcmi", mode = Mode.READ)
     @Description("agrag.mcmi(query :: STRING, config = {} :: MAP) :: (terminals, nodes :: LIST<NODE>, relationships :: LIST<RELATIONSHIP>,"
             + " pathChunkIds, graphStrings, facts, mcstNodeCount, mcstEdgeCount, nodeCount, edgeCount, ratio, expansions, usedPseudo,"
-            + " llmCalls, promptTokens, completionTokens, ms) - the Minimum-Cost Maximum-Influence reasoning subgraph of a question."
+            + " llmCalls, promptTokens, completionTokens, tokensByStep, ms) - the Minimum-Cost Maximum-Influence reasoning subgraph of a question."
             + " Config: corpus, factTopK, filter, damping, pprTolerance, pprMaxIterations, pprWeighted, passageScoreFactor, costMode,"
             + " expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, llm.")
     public Stream<McmiResult> mcmi(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
@@ -102,7 +104,7 @@ public class AgragProcedures {
         AgragRetriever.Subgraph s = retriever(cfg).mcmi(query, cfg);
         return Stream.of(new McmiResult(s.terminals(), s.nodes(), s.relationships(), s.pathChunkIds(), s.graphStrings(), s.facts(),
                 s.mcstNodeCount(), s.mcstEdgeCount(), s.nodeCount(), s.edgeCount(), s.ratio(), s.expansions(), s.usedPseudo(),
-                s.llmCalls(), s.promptTokens(), s.completionTokens(), s.ms()));
+                s.usage().calls(), s.usage().promptTokens(), s.usage().completionTokens(), s.usage().tokensByStep(), s.ms()));
     }
 
     @Procedure(name = "agrag.retrieve", mode = Mode.READ)
@@ -118,7 +120,7 @@ public class AgragProcedures {
 
     @Procedure(name = "agrag.answer", mode = Mode.READ)
     @Description("agrag.answer(query :: STRING, config = {} :: MAP) :: (answer, thought, graphStrings, facts, pathChunkIds, retrievedChunkIds,"
-            + " usedGraph, prompt, llmCalls, promptTokens, completionTokens, ms) - answers with the LLM from the reasoning subgraph, its"
+            + " usedGraph, prompt, llmCalls, promptTokens, completionTokens, tokensByStep, ms) - answers with the LLM from the reasoning subgraph, its"
             + " chunks and the retrieved chunks (those agrag.retrieve leads with, then hybrid); pathChunkIds and retrievedChunkIds are the"
             + " citations. Config: the agrag.retrieve keys, returnPrompt.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
@@ -126,7 +128,7 @@ public class AgragProcedures {
         AgragRetriever.Answer a = new AgragRetriever(tx, db.databaseName(), rag.layerCache(), rag.embeddings(), rag.llm(), rag.llmConfig(cfg.llm(), "agrag.answer"),
                 Termination.of(guard)).answer(query, cfg);
         return Stream.of(new AnswerResult(a.answer(), a.thought(), a.graphStrings(), a.facts(), a.pathChunkIds(), a.retrievedChunkIds(),
-                a.usedGraph(), a.prompt(), a.llmCalls(), a.promptTokens(), a.completionTokens(), a.ms()));
+                a.usedGraph(), a.prompt(), a.usage().calls(), a.usage().promptTokens(), a.usage().completionTokens(), a.usage().tokensByStep(), a.ms()));
     }
 
     @Procedure(name = "agrag.info", mode = Mode.READ)

@@ -4,6 +4,7 @@ import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.llm.ChatRequest;
 import dev.graphrag.core.llm.ChatResponse;
+import dev.graphrag.core.llm.LlmClient;
 import dev.graphrag.core.llm.LlmConfig;
 import org.neo4j.procedure.Context;
 import org.neo4j.procedure.Description;
@@ -25,8 +26,13 @@ public class LlmProcedures {
     public record ChatResult(String content, List<Map<String, Object>> toolCalls, String finishReason, long promptTokens,
                              long completionTokens, boolean tokensEstimated, boolean cached, long ms) {}
 
-    /** rag.llm.info's row: endpoint is scheme://host:port only. */
-    public record InfoResult(String endpoint, String model, boolean reachable, long ms) {}
+    /**
+     * rag.llm.info's row: endpoint is scheme://host:port only; toolCalling native, json-action or unknown (until a tool
+     * loop or a probe used the endpoint); structuredOutput json_schema, json_object or unknown; allowedEndpoints what
+     * callers may name besides the configured endpoint.
+     */
+    public record InfoResult(String endpoint, String model, boolean reachable, String toolCalling, String structuredOutput,
+                             String allowedEndpoints, long ms) {}
 
     @Procedure(name = "rag.llm.chat", mode = Mode.READ)
     @Description("rag.llm.chat(messages :: LIST<MAP>, config = {} :: MAP) :: (content :: STRING, toolCalls :: LIST<MAP>, finishReason :: STRING,"
@@ -52,17 +58,22 @@ public class LlmProcedures {
     }
 
     @Procedure(name = "rag.llm.info", mode = Mode.READ)
-    @Description("rag.llm.info(config = {} :: MAP) :: (endpoint :: STRING, model :: STRING, reachable :: BOOLEAN, ms :: INTEGER)"
-            + " - the configured LLM endpoint (host only, never credentials) and whether it answers GET /models. Config: llm"
+    @Description("rag.llm.info(config = {} :: MAP) :: (endpoint :: STRING, model :: STRING, reachable :: BOOLEAN, toolCalling :: STRING,"
+            + " structuredOutput :: STRING, allowedEndpoints :: STRING, ms :: INTEGER) - the configured LLM endpoint (host only, never credentials),"
+            + " whether it answers GET /models, and whether it takes native tool calls and json_schema outputs (learnt on use, or now with"
+            + " probe: true, which sends two tiny requests). Config: probe, llm"
             + " (an endpoint other than the configured one must be on graphrag.llm.allowedEndpoints and never gets the server's key).")
     public Stream<InfoResult> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         ConfigReader r = ConfigReader.of("rag.llm.info", config);
         Map<String, Object> llmMap = r.map("llm");
+        boolean probe = r.bool("probe", false);
         r.finish();
         LlmConfig cfg = rag.llmConfig(llmMap, "rag.llm.info");
         long t0 = System.nanoTime();
         boolean ok = rag.llm().reachable(cfg, Termination.of(guard));
-        return Stream.of(new InfoResult(cfg.host(), cfg.model(), ok, (System.nanoTime() - t0) / 1_000_000));
+        LlmClient.Capabilities caps = probe && ok ? rag.llm().probe(cfg, Termination.of(guard)) : rag.llm().capabilities(cfg);
+        return Stream.of(new InfoResult(cfg.host(), cfg.model(), ok, caps.toolCalling(), caps.structuredOutput(), rag.endpointPolicy().describe(),
+                (System.nanoTime() - t0) / 1_000_000));
     }
 
 }

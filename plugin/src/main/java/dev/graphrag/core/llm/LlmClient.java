@@ -54,6 +54,88 @@ public final class LlmClient {
     /** A validated JSON reply with the accounting of every exchange it took. */
     public record JsonReply(JsonNode json, ChatResponse response) {}
 
+    /** A typed reply: the value a {@link StructuredOutput} parsed and checked, and what it cost. */
+    public record Typed<T>(T value, ChatResponse response) {}
+
+    /**
+     * What an endpoint (and model) was seen to accept: json_schema response formats, native tool calls; null while
+     * unknown. Learnt from the first request that uses the feature and kept for the server's life.
+     */
+    public record Capabilities(Boolean jsonSchema, Boolean nativeTools) {
+        public String toolCalling() {
+            return nativeTools == null ? "unknown" : nativeTools ? "native" : "json-action";
+        }
+
+        public String structuredOutput() {
+            return jsonSchema == null ? "unknown" : jsonSchema ? "json_schema" : "json_object";
+        }
+    }
+
+    private final java.util.concurrent.ConcurrentHashMap<String, Capabilities> capabilities = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static String capabilityKey(LlmConfig cfg) {
+        return cfg.endpoint() + "\u0000" + cfg.model();
+    }
+
+    public Capabilities capabilities(LlmConfig cfg) {
+        return capabilities.getOrDefault(capabilityKey(cfg), new Capabilities(null, null));
+    }
+
+    void noteJsonSchema(LlmConfig cfg, boolean supported) {
+        capabilities.merge(capabilityKey(cfg), new Capabilities(supported, null), (a, b) -> new Capabilities(supported, a.nativeTools()));
+    }
+
+    void noteNativeTools(LlmConfig cfg, boolean supported) {
+        capabilities.merge(capabilityKey(cfg), new Capabilities(null, supported), (a, b) -> new Capabilities(a.jsonSchema(), supported));
+    }
+
+    /**
+     * Finds out now what the endpoint takes (rag.llm.info's probe): one tiny request with a tool, one with a
+     * json_schema response format. An endpoint that refuses a feature with a 4xx naming it is marked as lacking it.
+     */
+    public Capabilities probe(LlmConfig cfg, BooleanSupplier cancelled) {
+        List<Map<String, Object>> hello = List.of(Map.of("role", "user", "content", "Reply with {\"ok\": true}."));
+        Map<String, Object> noop = Map.of("type", "function", "function", Map.of("name", "noop", "description", "Does nothing.",
+                "parameters", Map.of("type", "object", "properties", Map.of())));
+        try {
+            chat(cfg, new ChatRequest("rag.llm.info probe", hello, List.of(noop), "auto", null, null), false, cancelled);
+            noteNativeTools(cfg, true);
+        } catch (LlmHttpException e) {
+            if (!(e.rejects("tool") || e.rejects("function"))) throw e;
+            noteNativeTools(cfg, false);
+        }
+        Map<String, Object> schema = Map.of("name", "probe", "schema", Map.of("type", "object", "properties", Map.of("ok", Map.of("type", "boolean"))));
+        try {
+            chat(cfg, new ChatRequest("rag.llm.info probe", hello, null, null, schema, null), false, cancelled);
+            noteJsonSchema(cfg, true);
+        } catch (LlmHttpException e) {
+            if (!(e.rejects("response_format") || e.rejects("json_schema") || e.rejects("schema"))) throw e;
+            noteJsonSchema(cfg, false);
+        }
+        return capabilities(cfg);
+    }
+
+    /**
+     * A reply typed by {@code out}: sent with a json_schema response format where the endpoint takes one (learnt on
+     * first use: an endpoint that refuses it gets json_object from then on), parsed, checked against the schema and
+     * the output's own rule, with one repair turn naming what was wrong; then an error naming the step.
+     */
+    public <T> Typed<T> structured(LlmConfig cfg, ChatRequest req, StructuredOutput<T> out, boolean useCache, BooleanSupplier cancelled) {
+        boolean schema = !Boolean.FALSE.equals(capabilities(cfg).jsonSchema());
+        ChatRequest r = new ChatRequest(req.step(), req.messages(), req.tools(), req.toolChoice(), schema ? out.responseFormat() : "json_object", req.stop());
+        JsonReply reply;
+        try {
+            reply = chatJson(cfg, r, out::problem, useCache, cancelled);
+            if (schema) noteJsonSchema(cfg, true);
+        } catch (LlmHttpException e) {
+            if (!schema || !(e.rejects("response_format") || e.rejects("json_schema") || e.rejects("schema"))) throw e;
+            noteJsonSchema(cfg, false);
+            log.accept("graphrag: " + cfg.host() + " does not take json_schema response formats; using json_object for model " + cfg.model());
+            reply = chatJson(cfg, r.withResponseFormat("json_object"), out::problem, useCache, cancelled);
+        }
+        return new Typed<>(out.parse(reply.json()), reply.response());
+    }
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long MAX_RETRY_AFTER_MS = 60_000;
     /** The most of a remote error body an error message quotes. */
@@ -249,10 +331,12 @@ public final class LlmClient {
                 int status = resp.statusCode();
                 String text = new String(resp.body(), StandardCharsets.UTF_8);
                 if (status / 100 == 2) return parseReply(cfg, step, text, promptEstimate, ms);
-                lastProblem = "HTTP " + status + " from " + cfg.host() + ": " + excerpt(cfg, text);
+                String excerpt = excerpt(cfg, text);
+                lastProblem = "HTTP " + status + " from " + cfg.host() + ": " + excerpt;
                 if (status != 429 && status / 100 != 5) {
-                    throw new RagException("LLM step '" + step + "' failed: " + lastProblem
-                            + (status == 401 || status == 403 ? " (check the API key)" : status == 404 ? " (check the endpoint, ending in /v1, and the model name)" : ""));
+                    throw new LlmHttpException("LLM step '" + step + "' failed: " + lastProblem
+                            + (status == 401 || status == 403 ? " (check the API key)" : status == 404 ? " (check the endpoint, ending in /v1, and the model name)" : ""),
+                            status, excerpt);
                 }
                 retryAfter = resp.headers().firstValue("Retry-After").map(LlmClient::retryAfterMs).orElse(-1L);
             } catch (HttpTimeoutException | TimeoutException e) {

@@ -1,0 +1,196 @@
+package dev.graphrag.core.llm;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.graphrag.core.RagException;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+
+/**
+ * An agent's loop: the model calls typed Java tools until it gives a final answer or a budget runs out.
+ * Endpoints with OpenAI tool calling get native {@code tools}; endpoints without it (many Ollama and llama.cpp
+ * models) get the same tools described in the prompt and answer with one JSON action per turn. Which one an
+ * endpoint needs is learnt on first use (a 4xx that names tools switches it to JSON actions for good) and shown by
+ * rag.llm.info. Tool arguments are checked against each tool's schema before its handler runs; a handler that
+ * throws {@link RagException} gives the model an error result instead of ending the loop. Native replies with
+ * several tool calls run them one after another, in the order given.
+ */
+public final class ToolLoop {
+    /** A tool: name, description, JSON schema of its arguments, and the handler that runs it. */
+    public record Tool(String name, String description, Map<String, Object> parameters, Function<JsonNode, Object> handler) {
+        public Tool {
+            if (!name.matches("[A-Za-z0-9_-]{1,64}")) throw new IllegalArgumentException("tool name must be 1-64 of [A-Za-z0-9_-]: " + name);
+        }
+
+        Map<String, Object> openAi() {
+            return Map.of("type", "function", "function", Map.of("name", name, "description", description, "parameters", parameters));
+        }
+    }
+
+    /** Limits of one run: model turns, tool calls, and tokens (prompt plus completion). */
+    public record Budget(int maxRounds, int maxToolCalls, long maxTokens) {}
+
+    public enum Mode { AUTO, NATIVE, JSON }
+
+    /** One tool call of the transcript; ok=false when its arguments were invalid or the handler refused. */
+    public record Call(int round, String tool, String arguments, String result, boolean ok) {}
+
+    /** stopReason: final (the model answered), maxRounds, maxToolCalls or maxTokens. */
+    public record Outcome(String content, List<Call> calls, Usage usage, String stopReason, Mode mode, int invalidCalls) {}
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    static final String JSON_ACTION_GUIDE = """
+            You can call tools. Answer every turn with exactly one JSON object and nothing else:
+            {"action": "<tool name>", "arguments": {...}} to call a tool (its result comes back in the next message), or
+            {"action": "final", "content": "<your final answer>"} when you are done.
+            Tools (name: description; arguments as a JSON schema):
+            """;
+
+    private final LlmClient llm;
+    private final LlmConfig cfg;
+    private final String step;
+    private final List<Tool> tools;
+    private final Map<String, Tool> byName = new LinkedHashMap<>();
+    private final Budget budget;
+    private final BooleanSupplier cancelled;
+
+    public ToolLoop(LlmClient llm, LlmConfig cfg, String step, List<Tool> tools, Budget budget, BooleanSupplier cancelled) {
+        this.llm = llm;
+        this.cfg = cfg;
+        this.step = step;
+        this.tools = List.copyOf(tools);
+        for (Tool t : tools) {
+            if (byName.put(t.name(), t) != null) throw new IllegalArgumentException("two tools are named " + t.name());
+        }
+        if (byName.containsKey("final")) throw new IllegalArgumentException("'final' is reserved for the JSON-action answer");
+        this.budget = budget;
+        this.cancelled = cancelled;
+    }
+
+    /** Runs from these messages (system and user turns); AUTO uses what the endpoint is known to take, native first. */
+    public Outcome run(List<Map<String, Object>> messages, Mode mode) {
+        Mode m = mode != Mode.AUTO ? mode : Boolean.FALSE.equals(llm.capabilities(cfg).nativeTools()) ? Mode.JSON : Mode.NATIVE;
+        List<Map<String, Object>> transcript = new ArrayList<>(messages);
+        if (m == Mode.JSON) transcript = withGuide(transcript);
+        List<Call> calls = new ArrayList<>();
+        UsageMeter usage = new UsageMeter();
+        int invalid = 0;
+        for (int round = 1; ; round++) {
+            if (cancelled.getAsBoolean()) throw new RagException("LLM step '" + step + "' cancelled: the transaction was terminated");
+            if (round > budget.maxRounds()) return new Outcome(null, calls, usage.usage(), "maxRounds", m, invalid);
+            if (usage.usage().totalTokens() >= budget.maxTokens()) return new Outcome(null, calls, usage.usage(), "maxTokens", m, invalid);
+            ChatResponse r;
+            if (m == Mode.NATIVE) {
+                try {
+                    r = llm.chat(cfg, new ChatRequest(step, transcript, tools.stream().map(Tool::openAi).toList(), "auto", null, null), false, cancelled);
+                    llm.noteNativeTools(cfg, true);
+                } catch (LlmHttpException e) {
+                    if (mode == Mode.NATIVE || !(e.rejects("tool") || e.rejects("function"))) throw e;
+                    llm.noteNativeTools(cfg, false);
+                    m = Mode.JSON;
+                    transcript = withGuide(transcript);
+                    round--;
+                    continue;
+                }
+            } else {
+                r = llm.chat(cfg, new ChatRequest(step, transcript, null, null, "json_object", null), false, cancelled);
+            }
+            usage.add(step, r);
+            if (m == Mode.NATIVE) {
+                if (r.toolCalls().isEmpty()) return new Outcome(r.content(), calls, usage.usage(), "final", m, invalid);
+                Map<String, Object> assistant = new LinkedHashMap<>();
+                assistant.put("role", "assistant");
+                assistant.put("content", r.content() == null ? "" : r.content());
+                assistant.put("tool_calls", r.toolCalls());
+                transcript.add(assistant);
+                for (Map<String, Object> tc : r.toolCalls()) {
+                    if (calls.size() >= budget.maxToolCalls()) return new Outcome(null, calls, usage.usage(), "maxToolCalls", m, invalid);
+                    Object fn = tc.get("function");
+                    String name = fn instanceof Map<?, ?> f ? String.valueOf(f.get("name")) : "?";
+                    String args = fn instanceof Map<?, ?> f && f.get("arguments") != null ? String.valueOf(f.get("arguments")) : "{}";
+                    Call c = invoke(round, name, args);
+                    if (!c.ok()) invalid++;
+                    calls.add(c);
+                    transcript.add(Map.of("role", "tool", "tool_call_id", String.valueOf(tc.get("id")), "content", c.result()));
+                }
+            } else {
+                String raw = r.content() == null ? "" : LlmClient.stripFences(r.content());
+                transcript.add(Map.of("role", "assistant", "content", raw));
+                JsonNode action;
+                try {
+                    action = JSON.readTree(raw);
+                } catch (JsonProcessingException e) {
+                    action = null;
+                }
+                if (action == null || !action.path("action").isTextual()) {
+                    invalid++;
+                    transcript.add(Map.of("role", "user", "content", "That was not one JSON object with an \"action\". Reply with"
+                            + " {\"action\": \"<tool name>\", \"arguments\": {...}} or {\"action\": \"final\", \"content\": \"...\"} only."));
+                    continue;
+                }
+                String name = action.path("action").asText();
+                if (name.equals("final")) {
+                    JsonNode content = action.path("content");
+                    return new Outcome(content.isTextual() ? content.asText() : content.toString(), calls, usage.usage(), "final", m, invalid);
+                }
+                if (calls.size() >= budget.maxToolCalls()) return new Outcome(null, calls, usage.usage(), "maxToolCalls", m, invalid);
+                Call c = invoke(round, name, action.path("arguments").isMissingNode() ? "{}" : action.path("arguments").toString());
+                if (!c.ok()) invalid++;
+                calls.add(c);
+                transcript.add(Map.of("role", "user", "content", "Result of " + name + ": " + c.result()));
+            }
+        }
+    }
+
+    /** Runs one call: the arguments checked against the tool's schema first; the result as JSON text. */
+    private Call invoke(int round, String name, String arguments) {
+        Tool t = byName.get(name);
+        if (t == null) return new Call(round, name, arguments, error("no tool named '" + name + "'; tools are " + byName.keySet()), false);
+        JsonNode args;
+        try {
+            args = JSON.readTree(arguments);
+        } catch (JsonProcessingException e) {
+            return new Call(round, name, arguments, error("arguments are not valid JSON: " + e.getOriginalMessage()), false);
+        }
+        String problem = JsonSchemaCheck.problem(t.parameters(), args);
+        if (problem != null) return new Call(round, name, arguments, error("invalid arguments: " + problem), false);
+        try {
+            return new Call(round, name, arguments, JSON.writeValueAsString(t.handler().apply(args)), true);
+        } catch (RagException e) {
+            return new Call(round, name, arguments, error(e.getMessage()), false);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("tool " + name + " returned something that is not JSON-serialisable", e);
+        }
+    }
+
+    private static String error(String message) {
+        try {
+            return JSON.writeValueAsString(Map.of("ok", false, "error", message));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The tools described in a system message, for endpoints without native tool calling. */
+    private List<Map<String, Object>> withGuide(List<Map<String, Object>> messages) {
+        StringBuilder b = new StringBuilder(JSON_ACTION_GUIDE);
+        for (Tool t : tools) {
+            try {
+                b.append("- ").append(t.name()).append(": ").append(t.description()).append(" Arguments: ")
+                        .append(JSON.writeValueAsString(t.parameters())).append('\n');
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        List<Map<String, Object>> out = new ArrayList<>();
+        out.add(Map.of("role", "system", "content", b.toString()));
+        out.addAll(messages);
+        return out;
+    }
+}

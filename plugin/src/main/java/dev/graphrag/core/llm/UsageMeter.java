@@ -1,0 +1,18 @@
+package dev.graphrag.core.llm;
+
+/** Adds up the usage of one run; safe to call from the threads of a parallel extraction. */
+public final class UsageMeter {
+    private Usage total = Usage.NONE;
+
+    public synchronized void add(String step, ChatResponse r) {
+        total = total.plus(Usage.of(step, r));
+    }
+
+    public synchronized void add(Usage u) {
+        total = total.plus(u);
+    }
+
+    public synchronized Usage usage() {
+        return total;
+    }
+}
