@@ -210,4 +210,30 @@ class RagProceduresTest {
         List<Map<String, Object>> ids = rows("MATCH (c:Chunk {documentId:'same'}) RETURN c.id AS id");
         assertEquals(2, new HashSet<>(ids.stream().map(r -> r.get("id")).toList()).size());
     }
+
+    @Test
+    void theChunkerChoiceShapesTheChunksWithExactOffsets() {
+        String markdown = "# Barsoom\n\nBarsoom is Mars.\n\n```\ncode here\n```\n\n| a | b |\n|---|---|\n\n## Helium\n\nHelium is a city. It is red.";
+        rows(INGEST, Map.of("docs", List.of(doc("md", markdown)), "config", Map.of("corpus", "chunkers", "chunker", "structural")));
+        List<Map<String, Object>> chunks = rows("""
+                MATCH (d:Document {corpus: 'chunkers', id: 'md'})-[:HAS_CHUNK]->(c:Chunk)
+                RETURN c.kind AS kind, c.text AS text, substring(d.text, c.start, c.end - c.start) AS span, d.chunker AS chunker ORDER BY c.index""");
+        assertEquals(List.of("body", "code", "table", "body"), chunks.stream().map(r -> r.get("kind")).toList());
+        chunks.forEach(r -> assertEquals(r.get("span"), r.get("text")));
+        assertEquals("structural", chunks.get(0).get("chunker"));
+
+        String story = "Carter reached Mars. He met Tars Tarkas. The Tharks took him to their city. Dejah Thoris was a prisoner there.";
+        rows(INGEST, Map.of("docs", List.of(doc("s", story)), "config", Map.of("corpus", "chunkers", "chunker", "sentences", "chunkSize", 20L)));
+        List<Map<String, Object>> sentences = rows("MATCH (c:Chunk {corpus: 'chunkers', documentId: 's'}) RETURN c.text AS text ORDER BY c.index");
+        assertTrue(sentences.size() >= 2);
+        assertTrue(((String) sentences.get(0).get("text")).endsWith(((String) sentences.get(1).get("text")).split("(?<=\\.) ")[0]),
+                "one overlap sentence by default: " + sentences);
+
+        assertFailsCleanly(INGEST, Map.of("docs", List.of(doc("z", "x")), "config", Map.of("corpus", "chunkers", "chunker", "paragraphs")),
+                "'chunker' must be one of [tokens, sentences, structural]");
+        assertFailsCleanly(INGEST, Map.of("docs", List.of(doc("z", "x")), "config", Map.of("corpus", "chunkers", "chunker", "structural", "sentenceBoundaries", true)),
+                "sentenceBoundaries belongs to the tokens chunker");
+        assertFailsCleanly(INGEST, Map.of("docs", List.of(doc("z", "x")), "config", Map.of("corpus", "chunkers", "chunker", "structural", "chunkSize", 50L)),
+                "'chunkSize' must be between 100 and");
+    }
 }

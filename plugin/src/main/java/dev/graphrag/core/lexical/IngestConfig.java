@@ -2,28 +2,77 @@ package dev.graphrag.core.lexical;
 
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.config.PluginSettings;
+import dev.graphrag.core.embed.WordPieceTokenizer;
+import dev.graphrag.core.text.Chunker;
+import dev.graphrag.core.text.SentenceChunker;
+import dev.graphrag.core.text.StructuralChunker;
+import dev.graphrag.core.text.TokenChunker;
 
 import java.util.Map;
 
-/** rag.ingest's config: per-call values over the server's graphrag.ingest.* settings. */
-public record IngestConfig(String corpus, int chunkSize, int chunkOverlap, boolean sentenceBoundaries, int batchSize,
+/**
+ * rag.ingest's config: per-call values over the server's graphrag.ingest.* settings. What chunkSize and
+ * chunkOverlap count depends on the chunker: tokens (token windows), tokens and sentences (sentence packing),
+ * characters (structural).
+ */
+public record IngestConfig(String corpus, ChunkerKind chunker, int chunkSize, int chunkOverlap, boolean sentenceBoundaries, int batchSize,
                            long maxDocumentChars) {
+
+    /** rag.ingest's chunker choice. */
+    public enum ChunkerKind { TOKENS, SENTENCES, STRUCTURAL }
+
+    /** Largest chunk of the sentence and structural chunkers; longer than the embedder reads, so marked embeddingTruncated. */
+    public static final int MAX_SENTENCE_CHUNK_TOKENS = 8192;
+    public static final int MAX_STRUCTURAL_CHUNK_CHARS = 100_000;
 
     public static IngestConfig parse(Map<String, Object> config, PluginSettings settings, int modelMaxLength) {
         ConfigReader r = ConfigReader.of("rag.ingest", config);
         String corpus = LexicalGraph.checkCorpusName(r.string("corpus", LexicalGraph.DEFAULT_CORPUS));
-        int maxChunk = modelMaxLength - 2; // [CLS] and [SEP]
-        int chunkSize = r.integer("chunkSize", (int) Math.min(maxChunk, settings.integer("graphrag.ingest.chunkSize")), 16, maxChunk);
-        // a caller who only lowers chunkSize below the default overlap gets an eighth of it, not an error
-        long overlapSetting = settings.integer("graphrag.ingest.chunkOverlap");
-        int overlap = r.integer("chunkOverlap", (int) (overlapSetting < chunkSize ? overlapSetting : chunkSize / 8), 0, chunkSize - 1);
+        ChunkerKind chunker = r.choice("chunker", ChunkerKind.class, ChunkerKind.TOKENS);
+        int chunkSize;
+        int overlap;
+        switch (chunker) {
+            case SENTENCES -> {
+                chunkSize = r.integer("chunkSize", 750, 16, MAX_SENTENCE_CHUNK_TOKENS); // tokens, ReMindRAG's default
+                overlap = r.integer("chunkOverlap", 1, 0, 100);                      // sentences
+            }
+            case STRUCTURAL -> {
+                chunkSize = r.integer("chunkSize", 1200, 100, MAX_STRUCTURAL_CHUNK_CHARS); // characters, RAGA's default
+                overlap = r.integer("chunkOverlap", 120, 0, chunkSize / 2 - 1);
+            }
+            default -> {
+                int maxChunk = modelMaxLength - 2; // [CLS] and [SEP]
+                chunkSize = r.integer("chunkSize", (int) Math.min(maxChunk, settings.integer("graphrag.ingest.chunkSize")), 16, maxChunk);
+                // a caller who only lowers chunkSize below the default overlap gets an eighth of it, not an error
+                long overlapSetting = settings.integer("graphrag.ingest.chunkOverlap");
+                overlap = r.integer("chunkOverlap", (int) (overlapSetting < chunkSize ? overlapSetting : chunkSize / 8), 0, chunkSize - 1);
+            }
+        }
         boolean sentences = r.bool("sentenceBoundaries", false);
+        if (sentences && chunker != ChunkerKind.TOKENS) {
+            throw new dev.graphrag.core.RagException("rag.ingest: sentenceBoundaries belongs to the tokens chunker; the " + chunker.name().toLowerCase(java.util.Locale.ROOT)
+                    + " chunker keeps sentences whole by itself");
+        }
         int batch = (int) r.integerAtMost("batchSize", settings.integer("graphrag.ingest.batchSize"), 1,
                 settings.integer("graphrag.ingest.maxBatchSize"), "graphrag.ingest.maxBatchSize");
         // the setting is the default and the ceiling: a caller may only lower it
         long maxChars = r.integerAtMost("maxDocumentChars", settings.integer("graphrag.ingest.maxDocumentChars"), 1,
                 settings.integer("graphrag.ingest.maxDocumentChars"), "graphrag.ingest.maxDocumentChars");
         r.finish();
-        return new IngestConfig(corpus, chunkSize, overlap, sentences, batch, maxChars);
+        return new IngestConfig(corpus, chunker, chunkSize, overlap, sentences, batch, maxChars);
+    }
+
+    /** About how many characters a chunk covers (about four a token), for sizing batches. */
+    public int approxChunkChars() {
+        return chunker == ChunkerKind.STRUCTURAL ? chunkSize : chunkSize * 4;
+    }
+
+    /** The chunker this config asks for. */
+    public Chunker newChunker(WordPieceTokenizer tokenizer) {
+        return switch (chunker) {
+            case TOKENS -> new TokenChunker(tokenizer, chunkSize, chunkOverlap, sentenceBoundaries);
+            case SENTENCES -> new SentenceChunker(tokenizer, chunkSize, chunkOverlap);
+            case STRUCTURAL -> new StructuralChunker(tokenizer, chunkSize, chunkOverlap);
+        };
     }
 }

@@ -50,7 +50,7 @@ public final class Ingestor {
 
     private static final Pattern PROPERTY_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
     private static final Set<String> RESERVED = Set.of("id", "corpus", "text", "title", "contentHash", "chunkCount",
-            "embeddingModel", "ingestedAt", "length");
+            "embeddingModel", "ingestedAt", "length", "chunker");
 
     private final GraphDatabaseService db;
     private final EmbeddingService embeddings;
@@ -129,7 +129,7 @@ public final class Ingestor {
     public List<Outcome> ingest(List<Document> docs, IngestConfig cfg) {
         LexicalGraph.setup(db, embeddings.dimensions());
         ensureCorpus(cfg.corpus());
-        Chunker chunker = new Chunker(embeddings.tokenizer(), cfg.chunkSize(), cfg.chunkOverlap(), cfg.sentenceBoundaries());
+        Chunker chunker = cfg.newChunker(embeddings.tokenizer());
         List<Outcome> out = new ArrayList<>(docs.size());
         long t0 = System.nanoTime();
         long[] chunksDone = {0};
@@ -146,7 +146,7 @@ public final class Ingestor {
             for (int i = 0; i < docs.size(); i++) {
                 Document d = docs.get(i);
                 batch.add(d);
-                batchChunks += Math.max(1, d.text().length() / (cfg.chunkSize() * 4));
+                batchChunks += Math.max(1, d.text().length() / cfg.approxChunkChars());
                 if (batchChunks >= cfg.batchSize() || i == docs.size() - 1) {
                     checkCancelled(out.size(), docs.size());
                     Prepared prepared = prepare(List.copyOf(batch), cfg, chunker);
@@ -263,6 +263,7 @@ public final class Ingestor {
                 doc.setProperty("contentHash", hashes[i]);
                 doc.setProperty("embeddingModel", embeddings.modelName());
                 doc.setProperty("ingestedAt", ZonedDateTime.now());
+                doc.setProperty("chunker", cfg.chunker().name().toLowerCase(java.util.Locale.ROOT));
                 doc.setProperty("chunkCount", (long) cs.size());
                 Node prev = null;
                 for (Chunker.Chunk c : cs) {
@@ -275,6 +276,9 @@ public final class Ingestor {
                     chunk.setProperty("start", (long) c.start());
                     chunk.setProperty("end", (long) c.end());
                     chunk.setProperty("tokens", (long) c.tokens());
+                    if (c.kind() != null) chunk.setProperty("kind", c.kind());
+                    // the embedder reads at most maxLength tokens: a longer chunk's vector stands for its beginning
+                    if (c.tokens() > embeddings.maxLength() - 2) chunk.setProperty("embeddingTruncated", true);
                     float[] vec = docVectors != null ? docVectors[c.index()] : vectors[v++];
                     if (vec.length != embeddings.dimensions()) {
                         throw new RagException("embedding has " + vec.length + " dimensions, expected " + embeddings.dimensions());
@@ -367,7 +371,10 @@ public final class Ingestor {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
             StringBuilder b = new StringBuilder();
             b.append(model).append('\u0000').append(cfg.chunkSize()).append('/').append(cfg.chunkOverlap()).append('/')
-                    .append(cfg.sentenceBoundaries()).append('\u0000').append(d.title()).append('\u0000');
+                    .append(cfg.sentenceBoundaries());
+            // the default chunker adds nothing, so documents ingested before chunkers existed stay unchanged
+            if (cfg.chunker() != IngestConfig.ChunkerKind.TOKENS) b.append('/').append(cfg.chunker().name());
+            b.append('\u0000').append(d.title()).append('\u0000');
             d.metadata().forEach((k, v) -> b.append(k).append('=').append(v instanceof String[] a ? String.join("\u0001", a) : v).append('\u0000'));
             md.update(b.toString().getBytes(StandardCharsets.UTF_8));
             md.update(d.text().getBytes(StandardCharsets.UTF_8));

@@ -19,7 +19,7 @@ class ChunkerTest {
 
     @Test
     void chunksRespectSizeOffsetsAndWordBoundaries() {
-        List<Chunker.Chunk> chunks = new Chunker(TOK, 64, 16, false).chunk(TEXT);
+        List<Chunker.Chunk> chunks = new TokenChunker(TOK, 64, 16, false).chunk(TEXT);
         assertTrue(chunks.size() > 5);
         for (Chunker.Chunk c : chunks) {
             assertEquals(TEXT.substring(c.start(), c.end()), c.text());
@@ -40,7 +40,7 @@ class ChunkerTest {
 
     @Test
     void zeroOverlapTilesTheText() {
-        List<Chunker.Chunk> chunks = new Chunker(TOK, 50, 0, false).chunk(TEXT);
+        List<Chunker.Chunk> chunks = new TokenChunker(TOK, 50, 0, false).chunk(TEXT);
         for (int i = 1; i < chunks.size(); i++) assertTrue(chunks.get(i).start() >= chunks.get(i - 1).end());
         int tokens = chunks.stream().mapToInt(Chunker.Chunk::tokens).sum();
         assertEquals(TOK.tokenize(TEXT).size(), tokens);
@@ -48,7 +48,7 @@ class ChunkerTest {
 
     @Test
     void sentenceModeKeepsSentencesWhole() {
-        List<Chunker.Chunk> chunks = new Chunker(TOK, 64, 20, true).chunk(TEXT);
+        List<Chunker.Chunk> chunks = new TokenChunker(TOK, 64, 20, true).chunk(TEXT);
         assertTrue(chunks.size() > 3);
         for (Chunker.Chunk c : chunks) {
             assertTrue(c.tokens() <= 64);
@@ -60,24 +60,24 @@ class ChunkerTest {
     @Test
     void sentenceLongerThanAChunkIsSplitByTokens() {
         String longSentence = "word ".repeat(300).trim() + ".";
-        List<Chunker.Chunk> chunks = new Chunker(TOK, 64, 8, true).chunk(longSentence);
+        List<Chunker.Chunk> chunks = new TokenChunker(TOK, 64, 8, true).chunk(longSentence);
         assertTrue(chunks.size() >= 5);
         chunks.forEach(c -> assertTrue(c.tokens() <= 64));
     }
 
     @Test
     void shortTextIsOneChunkAndBlankIsNone() {
-        List<Chunker.Chunk> one = new Chunker(TOK, 64, 8, false).chunk("  Xodar was given to Carter.  ");
+        List<Chunker.Chunk> one = new TokenChunker(TOK, 64, 8, false).chunk("  Xodar was given to Carter.  ");
         assertEquals(1, one.size());
         assertEquals("Xodar was given to Carter.", one.get(0).text());
         assertEquals(2, one.get(0).start());
-        assertTrue(new Chunker(TOK, 64, 8, false).chunk(" \n ").isEmpty());
+        assertTrue(new TokenChunker(TOK, 64, 8, false).chunk(" \n ").isEmpty());
     }
 
     @Test
     void invalidSettingsAreNamed() {
-        var e = assertThrows(RagException.class, () -> new Chunker(TOK, 64, 64, false));
+        var e = assertThrows(RagException.class, () -> new TokenChunker(TOK, 64, 64, false));
         assertTrue(e.getMessage().contains("chunkOverlap"));
-        assertFalse(assertThrows(RagException.class, () -> new Chunker(TOK, 4, 0, false)).getMessage().isEmpty());
+        assertFalse(assertThrows(RagException.class, () -> new TokenChunker(TOK, 4, 0, false)).getMessage().isEmpty());
     }
 }

@@ -1,0 +1,78 @@
+package dev.graphrag.core.text;
+
+import dev.graphrag.core.RagException;
+import dev.graphrag.core.embed.WordPieceTokenizer;
+import dev.graphrag.core.embed.WordPieceTokenizer.Token;
+
+import java.text.BreakIterator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The {@code sentences} chunker (ReMindRAG's, spec §2.1): whole sentences are added while the chunk stays within
+ * {@code chunkSize} tokens of the embedding tokenizer ([CLS] and [SEP] included); a sentence that would overflow
+ * starts the next chunk, and one longer than a chunk on its own is cut at word boundaries. Each chunk then also
+ * takes the first {@code overlapSentences} sentences of the next chunk. Chunks longer than the embedder's
+ * maximum are embedded from their first tokens (rag.ingest marks them {@code embeddingTruncated}).
+ */
+public final class SentenceChunker implements Chunker {
+    private final WordPieceTokenizer tokenizer;
+    private final int chunkSize;
+    private final int overlapSentences;
+
+    public SentenceChunker(WordPieceTokenizer tokenizer, int chunkSize, int overlapSentences) {
+        if (chunkSize < 16) throw new RagException("chunkSize must be at least 16 tokens, got " + chunkSize);
+        if (overlapSentences < 0) throw new RagException("chunkOverlap (sentences) must be >= 0, got " + overlapSentences);
+        this.tokenizer = tokenizer;
+        this.chunkSize = chunkSize;
+        this.overlapSentences = overlapSentences;
+    }
+
+    @Override
+    public List<Chunk> chunk(String text, BooleanSupplier cancelled) {
+        List<Token> tokens = tokenizer.tokenize(text);
+        List<Chunk> out = new ArrayList<>();
+        if (tokens.isEmpty()) return out;
+        Chunker.checkCancelled(cancelled);
+        int body = chunkSize - 2;
+        // sentences as token ranges [from, to); an over-long sentence becomes several pieces cut between words
+        List<int[]> sentences = new ArrayList<>();
+        BreakIterator it = BreakIterator.getSentenceInstance(Locale.ROOT);
+        it.setText(text);
+        int t = 0;
+        for (int end = it.next(); end != BreakIterator.DONE; end = it.next()) {
+            int from = t;
+            while (t < tokens.size() && tokens.get(t).start() < end) t++;
+            for (int s = from; s < t; ) {
+                int e = Math.min(t, s + body);
+                while (e < t && e > s + 1 && tokens.get(e).start() == tokens.get(e - 1).start()) e--; // keep a word's pieces together
+                sentences.add(new int[] {s, e});
+                s = e;
+            }
+        }
+        if (t < tokens.size()) sentences.add(new int[] {t, tokens.size()});
+        // greedy packing: sentence indexes [first, last) per chunk
+        List<int[]> packs = new ArrayList<>();
+        int first = 0;
+        for (int i = 1; i <= sentences.size(); i++) {
+            boolean close = i == sentences.size() || sentences.get(i)[1] - sentences.get(first)[0] > body;
+            if (close) {
+                packs.add(new int[] {first, i});
+                first = i;
+            }
+        }
+        for (int p = 0; p < packs.size(); p++) {
+            if ((p & 1023) == 1023) Chunker.checkCancelled(cancelled);
+            int fromSentence = packs.get(p)[0];
+            int toSentence = p + 1 < packs.size() ? Math.min(sentences.size(), packs.get(p)[1] + overlapSentences) : packs.get(p)[1];
+            int fromToken = sentences.get(fromSentence)[0], toToken = sentences.get(toSentence - 1)[1];
+            int start = tokens.get(fromToken).start(), end = tokens.get(toToken - 1).end();
+            int[] ids = new int[toToken - fromToken];
+            for (int k = 0; k < ids.length; k++) ids[k] = tokens.get(fromToken + k).id();
+            out.add(new Chunk(out.size(), start, end, text.substring(start, end), ids.length, ids, null));
+        }
+        return out;
+    }
+}

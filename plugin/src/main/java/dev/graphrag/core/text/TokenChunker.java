@@ -1,0 +1,109 @@
+package dev.graphrag.core.text;
+
+import dev.graphrag.core.RagException;
+import dev.graphrag.core.embed.WordPieceTokenizer;
+import dev.graphrag.core.embed.WordPieceTokenizer.Token;
+
+import java.text.BreakIterator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The {@code tokens} chunker: chunks of at most {@code chunkSize} tokens of the embedding tokenizer, overlapping
+ * by about {@code overlap} tokens, never cutting a word. With {@code sentences} it packs whole sentences
+ * (a sentence longer than a chunk is split by tokens). Offsets are char offsets into the source text.
+ */
+public final class TokenChunker implements Chunker {
+    private final WordPieceTokenizer tokenizer;
+    private final int chunkSize;
+    private final int overlap;
+    private final boolean sentences;
+
+    public TokenChunker(WordPieceTokenizer tokenizer, int chunkSize, int overlap, boolean sentences) {
+        if (chunkSize < 16) throw new RagException("chunkSize must be at least 16 tokens, got " + chunkSize);
+        if (overlap < 0 || overlap >= chunkSize) {
+            throw new RagException("chunkOverlap must be >= 0 and smaller than chunkSize (" + chunkSize + "), got " + overlap);
+        }
+        this.tokenizer = tokenizer;
+        this.chunkSize = chunkSize;
+        this.overlap = overlap;
+        this.sentences = sentences;
+    }
+
+    /** Checks {@code cancelled} between the passes and every 1,024 chunks. */
+    @Override
+    public List<Chunk> chunk(String text, BooleanSupplier cancelled) {
+        List<Token> tokens = tokenizer.tokenize(text);
+        List<Chunk> out = new ArrayList<>();
+        if (tokens.isEmpty()) return out;
+        Chunker.checkCancelled(cancelled);
+        List<int[]> windows = sentences ? sentenceWindows(text, tokens) : tokenWindows(tokens, 0, tokens.size());
+        for (int[] w : windows) {
+            if ((out.size() & 1023) == 1023) Chunker.checkCancelled(cancelled);
+            int start = tokens.get(w[0]).start();
+            int end = tokens.get(w[1] - 1).end();
+            int[] ids = new int[w[1] - w[0]];
+            for (int k = 0; k < ids.length; k++) ids[k] = tokens.get(w[0] + k).id();
+            out.add(new Chunk(out.size(), start, end, text.substring(start, end), w[1] - w[0], ids, null));
+        }
+        return out;
+    }
+
+    /** Token windows [from, to) over tokens[lo, hi), ends moved back to word boundaries. */
+    private List<int[]> tokenWindows(List<Token> tokens, int lo, int hi) {
+        List<int[]> out = new ArrayList<>();
+        int from = lo;
+        while (from < hi) {
+            int to = Math.min(hi, from + chunkSize);
+            if (to < hi) {
+                int cut = to;
+                // do not split the word that straddles the window end
+                while (cut > from + 1 && tokens.get(cut).start() == tokens.get(cut - 1).start()) cut--;
+                if (cut > from + 1 || tokens.get(cut).start() != tokens.get(cut - 1).start()) to = cut;
+            }
+            out.add(new int[] {from, to});
+            if (to >= hi) break;
+            int next = Math.max(from + 1, to - overlap);
+            // start the next window on a word's first piece
+            while (next > from + 1 && next < to && tokens.get(next).start() == tokens.get(next - 1).start()) next--;
+            from = next;
+        }
+        return out;
+    }
+
+    private List<int[]> sentenceWindows(String text, List<Token> tokens) {
+        // sentence k covers tokens [bounds[k], bounds[k+1])
+        List<Integer> bounds = new ArrayList<>();
+        BreakIterator it = BreakIterator.getSentenceInstance(Locale.ROOT);
+        it.setText(text);
+        int t = 0;
+        bounds.add(0);
+        for (int end = it.next(); end != BreakIterator.DONE; end = it.next()) {
+            while (t < tokens.size() && tokens.get(t).start() < end) t++;
+            if (t > bounds.get(bounds.size() - 1)) bounds.add(t);
+        }
+        if (bounds.get(bounds.size() - 1) < tokens.size()) bounds.add(tokens.size());
+        List<int[]> out = new ArrayList<>();
+        int s = 0;
+        int sentenceCount = bounds.size() - 1;
+        while (s < sentenceCount) {
+            int from = bounds.get(s);
+            if (bounds.get(s + 1) - from > chunkSize) {
+                out.addAll(tokenWindows(tokens, from, bounds.get(s + 1)));
+                s++;
+                continue;
+            }
+            int e = s + 1;
+            while (e < sentenceCount && bounds.get(e + 1) - from <= chunkSize) e++;
+            out.add(new int[] {from, bounds.get(e)});
+            if (e >= sentenceCount) break;
+            // overlap: restart at the trailing sentences that fit in the overlap budget
+            int next = e;
+            while (next - 1 > s && bounds.get(e) - bounds.get(next - 1) <= overlap) next--;
+            s = next;
+        }
+        return out;
+    }
+}
