@@ -4,6 +4,10 @@
 
 CALL rag.llm.info({llm: $llm}) YIELD endpoint, model, reachable, ms RETURN endpoint, model, reachable, ms;
 
+// Does the endpoint take native tool calls and json_schema outputs? probe: true asks it now (two tiny requests).
+CALL rag.llm.info({llm: $llm, probe: true}) YIELD toolCalling, structuredOutput, allowedEndpoints
+RETURN toolCalling, structuredOutput, allowedEndpoints;
+
 CALL rag.llm.chat([
   {role: 'system', content: 'Answer in one short sentence.'},
   {role: 'user', content: 'Who is John Carter of Mars?'}

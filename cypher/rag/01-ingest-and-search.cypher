@@ -29,3 +29,14 @@ CALL rag.embed.batch(['hello world', 'a second, longer text about Barsoom']) YIE
 RETURN index, size(embedding) AS dimensions;
 
 CALL rag.delete(['mars-3'], {corpus: 'example'}) YIELD documentId, chunks, status RETURN documentId, chunks, status;
+
+// Structured documents: the structural chunker keeps sections, code and tables whole and says what each chunk is.
+CALL rag.ingest([
+  {id: 'guide', text: '# Barsoom\n\nBarsoom is the Martian name of Mars.\n\n## Cities\n\nHelium is a red Martian city.\n\n| city | colour |\n|---|---|\n| Helium | red |'}
+], {corpus: 'example-structured', chunker: 'structural'})
+YIELD documentId, chunks RETURN documentId, chunks;
+
+MATCH (c:Chunk {corpus: 'example-structured'}) RETURN c.index AS index, c.kind AS kind, c.text AS text ORDER BY index;
+
+// Long calls (rag.ingest, agrag.index) running on this server, with their phase and progress; none right now.
+CALL rag.progress() YIELD jobId, procedure, phase, done, total RETURN count(*) AS running;

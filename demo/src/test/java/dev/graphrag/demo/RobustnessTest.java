@@ -88,6 +88,11 @@ class RobustnessTest {
         }
         assertNotNull(id, "the ingest never showed up");
         Thread.sleep(1500); // well inside chunking and embedding
+        List<Map<String, Object>> jobs = rows("CALL rag.progress() YIELD procedure, corpus, phase, done, total WHERE procedure = 'rag.ingest' AND corpus = 'term' RETURN *");
+        assertEquals(1, jobs.size(), "the running ingest is listed: " + jobs);
+        assertEquals("documents", jobs.get(0).get("phase"));
+        assertEquals(2L, jobs.get(0).get("total"));
+        assertEquals(0L, jobs.get(0).get("done"), "the big document is still being embedded");
         long t0 = System.nanoTime();
         rows("TERMINATE TRANSACTION $id", Map.of("id", id));
         Throwable failure = call.get(30, TimeUnit.SECONDS);
@@ -95,6 +100,7 @@ class RobustnessTest {
         assertNotNull(failure, "a terminated ingest must fail");
         assertTrue(seconds < 10, "stopped after " + seconds + " s");
         assertEquals(before, TestServer.fingerprint(), "nothing committed after termination");
+        assertTrue(rows("CALL rag.progress() YIELD procedure WHERE procedure = 'rag.ingest' RETURN *").isEmpty(), "a terminated job leaves the list");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.graphrag.agrag;
 
+import dev.graphrag.core.Progress;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.extract.ChunkExtraction;
@@ -68,8 +69,11 @@ public final class AgragIndexer {
     private final UsageMeter usage = new UsageMeter();
     private long failedChunks, newChunks;
 
+    private final Progress progress;
+
     public AgragIndexer(GraphDatabaseService db, EmbeddingService embeddings, LlmClient llm, LlmConfig llmConfig, Consumer<String> log,
-                        BooleanSupplier cancelled) {
+                        BooleanSupplier cancelled, Progress progress) {
+        this.progress = progress;
         this.db = db;
         this.embeddings = embeddings;
         this.llm = llm;
@@ -99,6 +103,7 @@ public final class AgragIndexer {
                 }
             }
         }
+        progress.phase("entity statistics", chunks.size());
         // entity candidates with document frequencies over the corpus's current chunks
         List<List<EntityStatistics.Candidate>> extracted = EntityStatistics.extract(chunks.stream().map(ChunkRow::text).toList(), cfg.maxNgram(),
                 cfg.scoring(), cfg.entityThreshold(), cfg.maxEntitiesPerChunk());
@@ -143,8 +148,10 @@ public final class AgragIndexer {
         // schema only once extraction succeeded: a failed run changes nothing of the layer or the schema
         AgragGraph.setup(db, embeddings.dimensions());
         boolean resumed = markBuilding(cfg.corpus());
+        progress.phase("writing the layer", entities.size() + facts.size() + chunks.size());
         long synonyms = sync(cfg, entities, facts, occurrences, contains, resumed);
         long containsEdges = contains.values().stream().mapToLong(Set::size).sum();
+        progress.phase("title links", chunks.size());
         long titleLinks = syncTitleLinks(cfg, links);
         try (Transaction tx = db.beginTx()) {
             Node meta = tx.findNode(AgragGraph.META, "corpus", cfg.corpus());
@@ -236,7 +243,8 @@ public final class AgragIndexer {
                     return AgragPrompts.triples(reply.json(), "triples");
                 },
                 // one chunk at a time, in chunk-id order, as before the port
-                new ChunkExtraction.Settings("agrag.index", llmConfig.model(), 1, 20, cfg.skipExtractionErrors()), cancelled, log);
+                new ChunkExtraction.Settings("agrag.index", llmConfig.model(), 1, 20, cfg.skipExtractionErrors()), cancelled, log)
+                .reportingTo(progress);
         ChunkExtraction.Result<List<List<String>>> r = extraction.run(chunks.stream().map(c -> new ChunkExtraction.Input(c.id(), c.text())).toList());
         usage.add(r.usage());
         newChunks += r.extracted();
@@ -385,6 +393,7 @@ public final class AgragIndexer {
         // embedding (a profile on 2Wiki): several threads search, then the edges are written in batches in source
         // order, the first finding of a pair winning as before
         Map<List<String>, SynonymEdge> edges = new LinkedHashMap<>();
+        progress.phase("synonym search", synonymSources.size());
         if (cfg.maxSynonymsPerNode() > 0) {
             for (SynonymEdge e : searchSynonyms(synonymSources, entityIds, corpus, cfg)) edges.putIfAbsent(List.of(e.loId(), e.hiId()), e);
         }
@@ -484,6 +493,7 @@ public final class AgragIndexer {
         try (Transaction tx = db.beginTx()) {
             for (String name : names) {
                 if (cancelled.getAsBoolean()) throw new RagException("agrag.index: terminated while searching synonyms; run it again to finish");
+                progress.advance(1);
                 Node u = tx.getNodeByElementId(entityIds.get(name));
                 float[] v = (float[]) u.getProperty("embedding");
                 try (Result r = tx.execute("CALL db.index.vector.queryNodes($index, $k, $v) YIELD node, score "
@@ -527,6 +537,7 @@ public final class AgragIndexer {
                 for (var op : ops) op.accept(tx);
                 tx.commit();
             }
+            progress.advance(ops.size());
             ops.clear();
         }
     }

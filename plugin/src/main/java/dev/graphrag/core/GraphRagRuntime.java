@@ -31,6 +31,7 @@ public final class GraphRagRuntime implements AutoCloseable {
     private final LlmClient llm;
     private final LayerLocks layerLocks = new LayerLocks();
     private final LayerCache layerCache = new LayerCache(16);
+    private final Jobs jobs = new Jobs();
 
     public GraphRagRuntime(PluginSettings settings, Consumer<String> log) {
         this.settings = settings;
@@ -63,6 +64,11 @@ public final class GraphRagRuntime implements AutoCloseable {
     /** What callers may name as an LLM endpoint. */
     public EndpointPolicy endpointPolicy() {
         return EndpointPolicy.of(settings.string("graphrag.llm.endpoint"), settings.string("graphrag.llm.allowedEndpoints"));
+    }
+
+    /** The long-running calls of this member, for rag.progress(). */
+    public Jobs jobs() {
+        return jobs;
     }
 
     /** In-memory layer state (snapshots), keyed by the versions stored in the graph. */

@@ -80,8 +80,12 @@ public class AgragProcedures {
     public Stream<IndexResult> index(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragIndexConfig cfg = AgragIndexConfig.parse(config, llmConfigured());
         LlmConfig llm = cfg.relations() == AgragIndexConfig.Relations.LLM ? rag.llmConfig(cfg.llm(), "agrag.index") : null;
-        AgragIndexer.Stats s = rag.layerLocks().exclusive(db.databaseName(), cfg.corpus(), "agrag", "agrag.index", Termination.of(guard), log::info,
-                () -> new AgragIndexer(db, rag.embeddings(), rag.llm(), llm, log::info, Termination.of(guard)).index(cfg));
+        AgragIndexer.Stats s;
+        try (var job = rag.jobs().start("agrag.index", db.databaseName(), cfg.corpus())) {
+            job.phase("waiting for another build", 0);
+            s = rag.layerLocks().exclusive(db.databaseName(), cfg.corpus(), "agrag", "agrag.index", Termination.of(guard), log::info,
+                    () -> new AgragIndexer(db, rag.embeddings(), rag.llm(), llm, log::info, Termination.of(guard), job).index(cfg));
+        }
         return Stream.of(new IndexResult(s.chunks(), s.newChunks(), s.entities(), s.facts(), s.containsEdges(), s.synonymEdges(),
                 s.titleLinks(), s.failedChunks(), s.usage().calls(), s.usage().promptTokens(), s.usage().completionTokens(), s.usage().tokensByStep(),
                 s.ms()));

@@ -1,6 +1,7 @@
 package dev.graphrag.procedures;
 
 import dev.graphrag.core.GraphRagRuntime;
+import dev.graphrag.core.Jobs;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.lexical.IngestConfig;
@@ -46,9 +47,11 @@ public class RagProcedures {
         EmbeddingService embeddings = rag.embeddings();
         IngestConfig cfg = IngestConfig.parse(config, rag.settings(), embeddings.maxLength());
         List<Ingestor.Document> docs = Ingestor.validate(documents, cfg.maxDocumentChars());
-        Ingestor ingestor = new Ingestor(db, embeddings, log::info, Termination.of(guard));
-        return ingestor.ingest(docs, cfg).stream()
-                .map(o -> new Results.DocumentResult(o.documentId(), o.chunks(), o.status(), o.ms()));
+        List<Ingestor.Outcome> outcomes;
+        try (var job = rag.jobs().start("rag.ingest", db.databaseName(), cfg.corpus())) {
+            outcomes = new Ingestor(db, embeddings, log::info, Termination.of(guard), job).ingest(docs, cfg);
+        }
+        return outcomes.stream().map(o -> new Results.DocumentResult(o.documentId(), o.chunks(), o.status(), o.ms()));
     }
 
     @Procedure(name = "rag.delete", mode = Mode.WRITE)
@@ -103,6 +106,14 @@ public class RagProcedures {
         }
         return Stream.of(new Results.InfoResult(GraphRagRuntime.VERSION, e.modelName(), e.dimensions(), e.device(),
                 rag.settings().source(), corpora));
+    }
+
+    @Procedure(name = "rag.progress", mode = Mode.READ)
+    @Description("rag.progress() :: (jobId :: STRING, procedure :: STRING, database :: STRING, corpus :: STRING, phase :: STRING, done :: INTEGER,"
+            + " total :: INTEGER, startedAt :: DATETIME, elapsedMs :: INTEGER) - the long-running calls of this server (rag.ingest, agrag.index)"
+            + " and how far each is through its current phase; TERMINATE TRANSACTION stops one.")
+    public Stream<Jobs.View> progress() {
+        return rag.jobs().running().stream();
     }
 
     @UserFunction(name = "rag.embed")

@@ -1,5 +1,6 @@
 package dev.graphrag.core.extract;
 
+import dev.graphrag.core.Progress;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.llm.ChatRequest;
@@ -71,6 +72,13 @@ public final class ChunkExtraction<T> {
     private final Settings settings;
     private final BooleanSupplier cancelled;
     private final Consumer<String> log;
+    private Progress progress = Progress.NONE;
+
+    /** Reports the extraction as a phase of the caller's job (chunks to extract, chunks done). */
+    public ChunkExtraction<T> reportingTo(Progress p) {
+        this.progress = p;
+        return this;
+    }
 
     public ChunkExtraction(GraphDatabaseService db, Store<T> store, Extractor<T> extractor, Settings settings, BooleanSupplier cancelled,
                            Consumer<String> log) {
@@ -106,6 +114,7 @@ public final class ChunkExtraction<T> {
             }
         }
         int reused = out.size();
+        progress.phase("extraction", todo.size());
         UsageMeter usage = new UsageMeter();
         List<String> failed = new ArrayList<>();
         Map<String, T> pending = new LinkedHashMap<>();
@@ -141,6 +150,7 @@ public final class ChunkExtraction<T> {
                 out.put(c.chunkId(), value);
                 pending.put(c.chunkId(), value);
                 done[0]++;
+                progress.advance(1);
                 if (pending.size() >= settings.persistEvery()) {
                     persist(pending);
                     log.accept(settings.owner() + ": extraction " + done[0] + "/" + todo.size() + " chunks (" + reused + " reused)");

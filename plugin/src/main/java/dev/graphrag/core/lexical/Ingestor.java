@@ -1,5 +1,6 @@
 package dev.graphrag.core.lexical;
 
+import dev.graphrag.core.Progress;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.embed.EmbeddingService;
@@ -57,7 +58,14 @@ public final class Ingestor {
     private final Consumer<String> log;
     private final BooleanSupplier cancelled;
 
+    private final Progress progress;
+
     public Ingestor(GraphDatabaseService db, EmbeddingService embeddings, Consumer<String> log, BooleanSupplier cancelled) {
+        this(db, embeddings, log, cancelled, Progress.NONE);
+    }
+
+    public Ingestor(GraphDatabaseService db, EmbeddingService embeddings, Consumer<String> log, BooleanSupplier cancelled, Progress progress) {
+        this.progress = progress;
         this.db = db;
         this.embeddings = embeddings;
         this.log = log;
@@ -130,6 +138,7 @@ public final class Ingestor {
         LexicalGraph.setup(db, embeddings.dimensions());
         ensureCorpus(cfg.corpus());
         Chunker chunker = cfg.newChunker(embeddings.tokenizer());
+        progress.phase("documents", docs.size());
         List<Outcome> out = new ArrayList<>(docs.size());
         long t0 = System.nanoTime();
         long[] chunksDone = {0};
@@ -181,6 +190,7 @@ public final class Ingestor {
             throw new RagException("rag.ingest: writing a batch failed: " + e.getCause(), e.getCause());
         }
         out.addAll(done);
+        progress.advance(done.size());
         for (Outcome o : done) chunksDone[0] += o.status().equals("unchanged") ? 0 : o.chunks();
         if (total > cfg.batchSize()) {
             double s = (System.nanoTime() - t0) / 1e9;
