@@ -389,7 +389,16 @@ class AgragProceduresTest {
         assertFailsCleanly("CALL agrag.mcmi('x', {corpus: 'agnot', expansionRule: 'max'})", Map.of(), "'expansionRule' must be one of");
         assertFailsCleanly("CALL agrag.retrieve('x', {corpus: 'agnot', denseFirst: -1})", Map.of(), "'denseFirst' must be between 0 and");
         assertFailsCleanly("CALL agrag.mcmi('x', {corpus: 'agnot', pprEngine: 'auto'})", Map.of(), "'pprEngine' must be one of [native, gds]");
-        assertFailsCleanly("CALL agrag.index({corpus: 'agnot', relation: 'llm'})", Map.of(), "unknown config key 'relation'");
+        assertFailsCleanly("CALL agrag.index({corpus: 'agnot', relation: 'llm'})", Map.of(), "unknown config key 'relation'; did you mean 'relations'?");
+        // one config per procedure: keys another agrag procedure reads are unknown here, not silently ignored
+        assertFailsCleanly("CALL agrag.mcmi('x', {corpus: 'agnot', k: 3})", Map.of(), "agrag.mcmi: unknown config key 'k'");
+        assertFailsCleanly("CALL agrag.mcmi('x', {corpus: 'agnot', denseFirst: 0})", Map.of(), "unknown config key 'denseFirst'");
+        assertFailsCleanly("CALL agrag.mcmi('x', {corpus: 'agnot', returnPrompt: true})", Map.of(), "unknown config key 'returnPrompt'");
+        assertFailsCleanly("CALL agrag.retrieve('x', {corpus: 'agnot', returnPrompt: true})", Map.of(), "agrag.retrieve: unknown config key 'returnPrompt'");
+        assertFailsCleanly("CALL agrag.answer('x', {corpus: 'agnot', mode: 'ppr'})", Map.of(), "agrag.answer: unknown config key 'mode'");
+        assertFailsCleanly("CALL agrag.mapFacts('x', {corpus: 'agnot', expansion: false})", Map.of(), "agrag.mapFacts: unknown config key 'expansion'");
+        assertFailsCleanly("CALL agrag.retrieve('x', {corpus: 'agnot', denseFrist: 0})", Map.of(), "did you mean 'denseFirst'?");
+        assertFailsCleanly("CALL agrag.mcmi('x', {corpus: 'agnot', outputEdges: 'all'})", Map.of(), "'outputEdges' must be one of [induced, selected]");
         assertFailsCleanly("CALL agrag.index({corpus: 'agnot', relations: 'llm'})", Map.of(), "no LLM endpoint is configured");
         assertFailsCleanly("CALL agrag.answer('x', {corpus: 'agnot'})", Map.of(), "no LLM endpoint is configured");
         // dropping what is not there is not an error (a layer in any state drops), and writes nothing

@@ -1,7 +1,6 @@
 package dev.graphrag.agrag;
 
 import dev.graphrag.core.config.ConfigReader;
-import dev.graphrag.core.lexical.LexicalGraph;
 
 import java.util.Map;
 
@@ -13,7 +12,7 @@ public record AgragIndexConfig(String corpus, Relations relations, int maxNgram,
 
     public static AgragIndexConfig parse(Map<String, Object> config, boolean llmConfigured) {
         ConfigReader r = ConfigReader.of("agrag.index", config);
-        String corpus = LexicalGraph.checkCorpusName(r.string("corpus", LexicalGraph.DEFAULT_CORPUS));
+        String corpus = r.corpus();
         Map<String, Object> llm = r.map("llm");
         Relations relations = r.choice("relations", Relations.class, llmConfigured || llm != null ? Relations.LLM : Relations.COOCCURRENCE);
         int maxNgram = r.integer("maxNgram", 3, 1, 10);

@@ -1,7 +1,6 @@
 package dev.graphrag.agrag;
 
 import dev.graphrag.core.config.ConfigReader;
-import dev.graphrag.core.lexical.LexicalGraph;
 
 import java.util.Map;
 
@@ -16,45 +15,65 @@ public record AgragQueryConfig(String corpus, int factTopK, boolean filter, doub
     /** NATIVE: power iteration on the snapshot's cached CSR; GDS: gds.pageRank.stream on the corpus projection. Same iteration. */
     public enum PprEngine { NATIVE, GDS }
 
-    public static AgragQueryConfig parse(String owner, Map<String, Object> config, boolean llmConfigured) {
-        ConfigReader r = ConfigReader.of(owner, config);
-        String corpus = LexicalGraph.checkCorpusName(r.string("corpus", LexicalGraph.DEFAULT_CORPUS));
+    /** Which procedure parses: each reads (and so accepts) only the keys it uses; any other key is an error naming it. */
+    public enum Use {
+        MCMI("agrag.mcmi"), RETRIEVE("agrag.retrieve"), ANSWER("agrag.answer"), MAP_FACTS("agrag.mapFacts");
+
+        final String procedure;
+
+        Use(String procedure) {
+            this.procedure = procedure;
+        }
+
+        boolean subgraph() {
+            return this != MAP_FACTS;
+        }
+
+        boolean ranks() {
+            return this == RETRIEVE || this == ANSWER;
+        }
+    }
+
+    enum OutputEdges { INDUCED, SELECTED }
+
+    enum RetrievalMode { HYBRID, DENSE }
+
+    public static AgragQueryConfig parse(Use use, Map<String, Object> config, boolean llmConfigured) {
+        ConfigReader r = ConfigReader.of(use.procedure, config);
+        String corpus = r.corpus();
         Map<String, Object> llm = r.map("llm");
-        RetrieveMode mode = r.choice("mode", RetrieveMode.class, RetrieveMode.MCMI);
+        RetrieveMode mode = use == Use.RETRIEVE || use == Use.MAP_FACTS ? r.choice("mode", RetrieveMode.class, RetrieveMode.MCMI) : RetrieveMode.MCMI;
         // the ppr mode's defaults were tuned on MuSiQue (docs/benchmarks.md); the others are the spec's
         boolean ppr = mode == RetrieveMode.PPR;
         int factTopK = r.integer("factTopK", ppr ? 10 : 5, 1, 1000);
         boolean filter = r.bool("filter", llmConfigured || llm != null);
-        double damping = r.number("damping", ppr ? 0.4 : 0.5, 0, 0.99);
-        double tolerance = r.number("pprTolerance", 1e-7, 0, 1);
-        int maxIterations = r.integer("pprMaxIterations", 100, 1, 10_000);
-        boolean weighted = r.bool("pprWeighted", true);
-        double passage = r.number("passageScoreFactor", 0.05, 0, 1);
-        EdgeCosts costs = r.choice("costMode", EdgeCosts.class, EdgeCosts.HALF);
-        boolean expansion = r.bool("expansion", true);
-        McmiExpansion.Rule rule = r.choice("expansionRule", McmiExpansion.Rule.class, McmiExpansion.Rule.MEAN);
-        int maxExpansions = r.integer("maxExpansions", 20, 0, 10_000);
-        String outputEdges = r.string("outputEdges", "induced");
-        if (!outputEdges.equals("induced") && !outputEdges.equals("selected")) {
-            throw new dev.graphrag.core.RagException(owner + ": config key 'outputEdges' must be one of [induced, selected], got '" + outputEdges + "'");
-        }
-        String retrievalMode = r.string("retrievalMode", "hybrid");
-        if (!retrievalMode.equals("hybrid") && !retrievalMode.equals("dense")) {
-            throw new dev.graphrag.core.RagException(owner + ": config key 'retrievalMode' must be one of [hybrid, dense], got '" + retrievalMode + "'");
-        }
-        int k = r.integer("k", 5, 1, 1000);
+        boolean sub = use.subgraph();
+        double damping = sub ? r.number("damping", ppr ? 0.4 : 0.5, 0, 0.99) : 0.5;
+        double tolerance = sub ? r.number("pprTolerance", 1e-7, 0, 1) : 1e-7;
+        int maxIterations = sub ? r.integer("pprMaxIterations", 100, 1, 10_000) : 100;
+        boolean weighted = !sub || r.bool("pprWeighted", true);
+        double passage = sub ? r.number("passageScoreFactor", 0.05, 0, 1) : 0.05;
+        EdgeCosts costs = sub ? r.choice("costMode", EdgeCosts.class, EdgeCosts.HALF) : EdgeCosts.HALF;
+        boolean expansion = !sub || r.bool("expansion", true);
+        McmiExpansion.Rule rule = sub ? r.choice("expansionRule", McmiExpansion.Rule.class, McmiExpansion.Rule.MEAN) : McmiExpansion.Rule.MEAN;
+        int maxExpansions = sub ? r.integer("maxExpansions", 20, 0, 10_000) : 20;
+        OutputEdges outputEdges = sub ? r.choice("outputEdges", OutputEdges.class, OutputEdges.INDUCED) : OutputEdges.INDUCED;
+        RetrievalMode retrievalMode = sub ? r.choice("retrievalMode", RetrievalMode.class, RetrievalMode.HYBRID) : RetrievalMode.HYBRID;
         // native by default: on the 2Wiki graph GDS's PageRank call alone takes ~100 ms per query (docs/benchmarks.md)
-        PprEngine engine = r.choice("pprEngine", PprEngine.class, PprEngine.NATIVE);
-        boolean includePath = r.bool("includePathChunks", true);
-        boolean returnPrompt = r.bool("returnPrompt", false);
-        double passageNodeWeight = r.number("passageNodeWeight", 1.0, 0, 100);
-        int denseFirst = r.integer("denseFirst", 1, 0, 1000);
-        // the densest chunk, then documents known by title lead the graph's ranking in both modes: on MuSiQue Recall@5 +8.1 (mcmi)
-        // and +6.5 (ppr) points (docs/benchmarks.md); {denseFirst: 0, namedPassages: 0, linkedPassages: 0} is the paper's ranking
-        int namedPassages = r.integer("namedPassages", 1, 0, 1000);
-        int linkedPassages = r.integer("linkedPassages", 1, 0, 1000);
+        PprEngine engine = sub ? r.choice("pprEngine", PprEngine.class, PprEngine.NATIVE) : PprEngine.NATIVE;
+        boolean ranks = use.ranks();
+        int k = ranks ? r.integer("k", 5, 1, 1000) : 5;
+        boolean includePath = use != Use.ANSWER || r.bool("includePathChunks", true);
+        boolean returnPrompt = use == Use.ANSWER && r.bool("returnPrompt", false);
+        double passageNodeWeight = use == Use.RETRIEVE ? r.number("passageNodeWeight", 1.0, 0, 100) : 1.0;
+        int denseFirst = ranks ? r.integer("denseFirst", 1, 0, 1000) : 1;
+        // the densest chunk, then documents known by title lead the graph's ranking in both modes (docs/benchmarks.md);
+        // {denseFirst: 0, namedPassages: 0, linkedPassages: 0} is the paper's ranking
+        int namedPassages = ranks ? r.integer("namedPassages", 1, 0, 1000) : 1;
+        int linkedPassages = ranks ? r.integer("linkedPassages", 1, 0, 1000) : 1;
         r.finish();
         return new AgragQueryConfig(corpus, factTopK, filter, damping, tolerance, maxIterations, weighted, passage, costs, expansion, rule,
-                maxExpansions, outputEdges.equals("induced"), retrievalMode.equals("dense"), k, mode, engine, includePath, returnPrompt, passageNodeWeight, denseFirst, namedPassages, linkedPassages, llm);
+                maxExpansions, outputEdges == OutputEdges.INDUCED, retrievalMode == RetrievalMode.DENSE, k, mode, engine, includePath, returnPrompt,
+                passageNodeWeight, denseFirst, namedPassages, linkedPassages, llm);
     }
 }

@@ -98,7 +98,7 @@ public class AgragProcedures {
             + " Config: corpus, factTopK, filter, damping, pprTolerance, pprMaxIterations, pprWeighted, passageScoreFactor, costMode,"
             + " expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, llm.")
     public Stream<McmiResult> mcmi(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        AgragQueryConfig cfg = AgragQueryConfig.parse("agrag.mcmi", config, llmConfigured());
+        AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.MCMI, config, llmConfigured());
         Node meta = AgragGraph.requireBuilt(tx, cfg.corpus());
         if (((Number) meta.getProperty("facts", 0L)).longValue() == 0) {
             throw new dev.graphrag.core.RagException("agrag.mcmi: the AGRAG layer of corpus '" + cfg.corpus() + "' has no facts (agrag.index found no"
@@ -118,7 +118,7 @@ public class AgragProcedures {
             + " chunks of documents the question names by title and up to linkedPassages of documents the densest chunk names by title."
             + " Config: the agrag.mcmi keys plus k (5), mode, denseFirst, namedPassages, linkedPassages.")
     public Stream<AgragRetriever.RankedChunk> retrieve(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        AgragQueryConfig cfg = AgragQueryConfig.parse("agrag.retrieve", config, llmConfigured());
+        AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.RETRIEVE, config, llmConfigured());
         return retriever(cfg).retrieve(query, cfg).stream();
     }
 
@@ -128,7 +128,7 @@ public class AgragProcedures {
             + " chunks and the retrieved chunks (those agrag.retrieve leads with, then hybrid); pathChunkIds and retrievedChunkIds are the"
             + " citations. Config: the agrag.retrieve keys, returnPrompt.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        AgragQueryConfig cfg = AgragQueryConfig.parse("agrag.answer", config, llmConfigured());
+        AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.ANSWER, config, llmConfigured());
         AgragRetriever.Answer a = new AgragRetriever(tx, db.databaseName(), rag.layerCache(), rag.embeddings(), rag.llm(), rag.llmConfig(cfg.llm(), "agrag.answer"),
                 Termination.of(guard)).answer(query, cfg);
         return Stream.of(new AnswerResult(a.answer(), a.thought(), a.graphStrings(), a.facts(), a.pathChunkIds(), a.retrievedChunkIds(),
@@ -185,7 +185,7 @@ public class AgragProcedures {
             + " first steps of agrag.mcmi alone: the factTopK facts most similar to the question and whether the LLM triple filter kept them"
             + " (all kept without the filter). Config: the agrag.mcmi keys (corpus, factTopK, filter, llm are the ones used).")
     public Stream<AgragRetriever.MappedFact> mapFacts(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        AgragQueryConfig cfg = AgragQueryConfig.parse("agrag.mapFacts", config, llmConfigured());
+        AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.MAP_FACTS, config, llmConfigured());
         return retriever(cfg).mapFacts(query, cfg).stream();
     }
 
@@ -261,7 +261,7 @@ public class AgragProcedures {
 
     private static String corpusOnly(String owner, Map<String, Object> config) {
         ConfigReader r = ConfigReader.of(owner, config);
-        String corpus = LexicalGraph.checkCorpusName(r.string("corpus", LexicalGraph.DEFAULT_CORPUS));
+        String corpus = r.corpus();
         r.finish();
         return corpus;
     }

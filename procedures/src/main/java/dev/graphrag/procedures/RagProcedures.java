@@ -61,7 +61,7 @@ public class RagProcedures {
     public Stream<Results.DocumentResult> delete(@Name("documentIds") List<Object> documentIds,
                                                  @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         ConfigReader r = ConfigReader.of("rag.delete", config);
-        String corpus = LexicalGraph.checkCorpusName(r.string("corpus", LexicalGraph.DEFAULT_CORPUS));
+        String corpus = r.corpus();
         r.finish();
         return new Ingestor(db, null, log::info, Termination.of(guard)).delete(documentIds, corpus).stream()
                 .map(o -> new Results.DocumentResult(o.documentId(), o.chunks(), o.status(), o.ms()));

@@ -179,13 +179,49 @@ public final class ConfigReader {
         return raw(key);
     }
 
-    /** Rejects keys that no getter asked for. */
+    /** The {@code corpus} key: a valid corpus name, "default" when absent. */
+    public String corpus() {
+        return dev.graphrag.core.lexical.LexicalGraph.checkCorpusName(string("corpus", dev.graphrag.core.lexical.LexicalGraph.DEFAULT_CORPUS));
+    }
+
+    /** Rejects keys that no getter asked for, suggesting the nearest valid one. */
     public void finish() {
         for (String key : values.keySet()) {
             if (!known.contains(key)) {
-                throw new RagException(owner + ": unknown config key '" + key + "'; valid keys are " + known);
+                String near = nearest(key, known);
+                throw new RagException(owner + ": unknown config key '" + key + "'" + (near == null ? "" : "; did you mean '" + near + "'?")
+                        + " valid keys are " + known);
             }
         }
+    }
+
+    /** The valid key closest to a wrong one (same letters in another case, or a few edits away), or null. */
+    static String nearest(String key, Iterable<String> valid) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String v : valid) {
+            int d = v.equalsIgnoreCase(key) ? 0 : editDistance(key.toLowerCase(Locale.ROOT), v.toLowerCase(Locale.ROOT));
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = v;
+            }
+        }
+        return best != null && bestDistance <= Math.max(2, key.length() / 3) ? best : null;
+    }
+
+    private static int editDistance(String a, String b) {
+        int[] prev = new int[b.length() + 1], cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) prev[j] = j;
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
     }
 
     private Object raw(String key) {

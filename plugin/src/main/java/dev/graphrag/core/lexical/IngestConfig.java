@@ -27,7 +27,7 @@ public record IngestConfig(String corpus, ChunkerKind chunker, int chunkSize, in
 
     public static IngestConfig parse(Map<String, Object> config, PluginSettings settings, int modelMaxLength) {
         ConfigReader r = ConfigReader.of("rag.ingest", config);
-        String corpus = LexicalGraph.checkCorpusName(r.string("corpus", LexicalGraph.DEFAULT_CORPUS));
+        String corpus = r.corpus();
         ChunkerKind chunker = r.choice("chunker", ChunkerKind.class, ChunkerKind.TOKENS);
         int chunkSize;
         int overlap;

@@ -1,7 +1,6 @@
 package dev.graphrag.core.search;
 
 import dev.graphrag.core.config.ConfigReader;
-import dev.graphrag.core.lexical.LexicalGraph;
 
 import java.util.Map;
 
@@ -11,7 +10,7 @@ public record SearchConfig(String corpus, int k, SearchMode mode, int candidates
 
     public static SearchConfig parse(Map<String, Object> config) {
         ConfigReader r = ConfigReader.of("rag.search", config);
-        String corpus = LexicalGraph.checkCorpusName(r.string("corpus", LexicalGraph.DEFAULT_CORPUS));
+        String corpus = r.corpus();
         int k = r.integer("k", 10, 1, MAX_K);
         SearchMode mode = r.choice("mode", SearchMode.class, SearchMode.HYBRID);
         int candidates = r.integer("candidates", Math.max(50, 4 * k), 1, 10_000);
