@@ -40,7 +40,7 @@ public class LlmProcedures {
             + " - one chat completion. Config: llm {endpoint, model, apiKey, temperature, seed, maxTokens, timeoutMs}, tools, toolChoice,"
             + " responseFormat ('json_object' or {name, schema}), stop, cache. An endpoint other than the configured one must be on"
             + " graphrag.llm.allowedEndpoints and gets only an apiKey given in the same call, never the server's.")
-    public Stream<ChatResult> chat(@Name("messages") List<Object> messages,
+    public Stream<ChatResult> chat(@Name("messages") List<Map<String, Object>> messages,
                                    @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         ConfigReader r = ConfigReader.of("rag.llm.chat", config);
         Map<String, Object> llmMap = r.map("llm");

@@ -42,7 +42,7 @@ public class RagProcedures {
             + " commits in its own batches, so a ROLLBACK of the calling transaction does not undo them (as APOC's periodic procedures);"
             + " terminating the call stops it and rolls back the batch in progress; unchanged content is skipped."
             + " Config: corpus, chunkSize, chunkOverlap, sentenceBoundaries, batchSize, maxDocumentChars (at most the server's limits).")
-    public Stream<Results.DocumentResult> ingest(@Name("documents") List<Object> documents,
+    public Stream<Results.DocumentResult> ingest(@Name("documents") List<Map<String, Object>> documents,
                                                  @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         EmbeddingService embeddings = rag.embeddings();
         IngestConfig cfg = IngestConfig.parse(config, rag.settings(), embeddings.maxLength());
@@ -58,7 +58,7 @@ public class RagProcedures {
     @Description("rag.delete(documentIds :: LIST<STRING>, config = {} :: MAP) :: (documentId :: STRING, chunks :: INTEGER, status :: STRING, ms :: INTEGER)"
             + " - removes documents with their chunks (status deleted or missing) in one transaction of its own, committed even if the"
             + " calling transaction rolls back. Config: corpus.")
-    public Stream<Results.DocumentResult> delete(@Name("documentIds") List<Object> documentIds,
+    public Stream<Results.DocumentResult> delete(@Name("documentIds") List<String> documentIds,
                                                  @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         ConfigReader r = ConfigReader.of("rag.delete", config);
         String corpus = r.corpus();
@@ -110,7 +110,7 @@ public class RagProcedures {
 
     @Procedure(name = "rag.progress", mode = Mode.READ)
     @Description("rag.progress() :: (jobId :: STRING, procedure :: STRING, database :: STRING, corpus :: STRING, phase :: STRING, done :: INTEGER,"
-            + " total :: INTEGER, startedAt :: DATETIME, elapsedMs :: INTEGER) - the long-running calls of this server (rag.ingest, agrag.index)"
+            + " total :: INTEGER, startedAt :: ZONED DATETIME, elapsedMs :: INTEGER) - the long-running calls of this server (rag.ingest, agrag.index)"
             + " and how far each is through its current phase; TERMINATE TRANSACTION stops one.")
     public Stream<Jobs.View> progress() {
         return rag.jobs().running().stream();
