@@ -93,6 +93,11 @@ class AgragLayerLifecycleTest {
         assertEquals("ready", info.get("state"));
         assertTrue((Long) info.get("version") > version, "versions never go back");
 
+        // a drop that was interrupted: queries say so, and the next drop finishes it
+        rows("MATCH (m:AgMeta {corpus: 'lifeD'}) SET m.state = 'dropping' REMOVE m.version");
+        assertFailsCleanly(MCMI, Map.of("q", "Issus", "c", "lifeD"), "is being dropped, or a drop was interrupted", "agrag.drop");
+        rows("MATCH (m:AgMeta {corpus: 'lifeD'}) SET m.state = 'ready', m.version = $v", Map.of("v", (Long) info.get("version")));
+
         // the same half-built state can also be dropped; a rebuild then gets a version above every earlier one
         rows("MATCH (m:AgMeta {corpus: 'lifeD'}) SET m.state = 'building' REMOVE m.version");
         Map<String, Object> dropped = rows("CALL agrag.drop({corpus: 'lifeD'})").get(0);

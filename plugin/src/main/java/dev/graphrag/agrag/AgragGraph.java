@@ -66,6 +66,10 @@ public final class AgragGraph {
      */
     public static org.neo4j.graphdb.Node requireBuilt(Transaction tx, String corpus) {
         org.neo4j.graphdb.Node meta = requireIndexed(tx, corpus);
+        if ("dropping".equals(meta.getProperty("state", null))) {
+            throw new RagException("the AGRAG layer of corpus '" + corpus + "' is being dropped, or a drop was interrupted:"
+                    + " CALL agrag.drop({corpus: '" + corpus + "'}) finishes it");
+        }
         if (!meta.hasProperty("version")) {
             throw new RagException("the AGRAG layer of corpus '" + corpus + "' is being built, or its first build was interrupted:"
                     + " CALL agrag.index({corpus: '" + corpus + "'}) finishes it (it resumes where it stopped)");

@@ -4,6 +4,7 @@ import dev.graphrag.core.Progress;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.extract.ChunkExtraction;
+import dev.graphrag.core.layer.BatchWriter;
 import dev.graphrag.core.layer.LayerVersions;
 import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.llm.ChatRequest;
@@ -192,7 +193,8 @@ public final class AgragIndexer {
                 meta = tx.createNode(AgragGraph.META);
                 meta.setProperty("corpus", corpus);
             }
-            boolean resumed = AgragGraph.BUILDING.equals(AgragGraph.state(meta));
+            // a build or a drop that never finished left a partial layer: redo its synonym search in full
+            boolean resumed = !AgragGraph.READY.equals(AgragGraph.state(meta));
             meta.setProperty("state", AgragGraph.BUILDING);
             meta.setProperty("buildStartedAt", ZonedDateTime.now());
             tx.commit();
@@ -289,7 +291,7 @@ public final class AgragIndexer {
                 }
             }
         }
-        Batch batch = new Batch(cfg.batchSize());
+        BatchWriter batch = new BatchWriter(db, cfg.batchSize(), cancelled, progress, "agrag.index");
         // stale facts, then stale entities (with their edges)
         Set<String> wantedFacts = new java.util.HashSet<>();
         for (Fact f : facts.values()) wantedFacts.add(f.id());
@@ -420,7 +422,7 @@ public final class AgragIndexer {
         Set<String> linked = new java.util.HashSet<>();
         db.executeTransactionally("MATCH (c:Chunk {corpus: $c}) WHERE (c)-[:AG_LINKS]->() RETURN c.id AS id", Map.of("c", cfg.corpus()),
                 r -> { r.forEachRemaining(row -> linked.add((String) row.get("id"))); return null; });
-        Batch batch = new Batch(cfg.batchSize());
+        BatchWriter batch = new BatchWriter(db, cfg.batchSize(), cancelled, progress, "agrag.index");
         long[] total = {0};
         for (Map.Entry<String, List<TitleLinks.Link>> e : links.entrySet()) {
             if (e.getValue().isEmpty() && !linked.contains(e.getKey())) continue;
@@ -514,32 +516,6 @@ public final class AgragIndexer {
             tx.commit();
         }
         return out;
-    }
-
-    /** Write work committed every {@code batchSize} operations (an entity, a fact, a chunk's edges, ...). */
-    private final class Batch {
-        private final List<java.util.function.Consumer<Transaction>> ops = new ArrayList<>();
-        private final int size;
-
-        Batch(int size) {
-            this.size = size;
-        }
-
-        void run(java.util.function.Consumer<Transaction> op) {
-            ops.add(op);
-            if (ops.size() >= size) commit();
-        }
-
-        void commit() {
-            if (ops.isEmpty()) return;
-            if (cancelled.getAsBoolean()) throw new RagException("agrag.index: terminated while writing; run it again to finish");
-            try (Transaction tx = db.beginTx()) {
-                for (var op : ops) op.accept(tx);
-                tx.commit();
-            }
-            progress.advance(ops.size());
-            ops.clear();
-        }
     }
 
     static String md5(String s) {

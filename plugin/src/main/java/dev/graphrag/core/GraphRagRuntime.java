@@ -4,6 +4,7 @@ import dev.graphrag.core.config.PluginSettings;
 import dev.graphrag.core.embed.Device;
 import dev.graphrag.core.layer.LayerCache;
 import dev.graphrag.core.layer.LayerLocks;
+import dev.graphrag.core.layer.LayerWarmer;
 import dev.graphrag.core.embed.EmbeddingModel;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.embed.ModelSpec;
@@ -32,6 +33,7 @@ public final class GraphRagRuntime implements AutoCloseable {
     private final LayerLocks layerLocks = new LayerLocks();
     private final LayerCache layerCache = new LayerCache(16);
     private final Jobs jobs = new Jobs();
+    private final java.util.List<LayerWarmer> warmers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public GraphRagRuntime(PluginSettings settings, Consumer<String> log) {
         this.settings = settings;
@@ -64,6 +66,15 @@ public final class GraphRagRuntime implements AutoCloseable {
     /** What callers may name as an LLM endpoint. */
     public EndpointPolicy endpointPolicy() {
         return EndpointPolicy.of(settings.string("graphrag.llm.endpoint"), settings.string("graphrag.llm.allowedEndpoints"));
+    }
+
+    /** Methods register what warms their layers after a restart. */
+    public void register(LayerWarmer warmer) {
+        warmers.add(warmer);
+    }
+
+    public java.util.List<LayerWarmer> warmers() {
+        return java.util.List.copyOf(warmers);
     }
 
     /** The long-running calls of this member, for rag.progress(). */

@@ -3,6 +3,7 @@ package dev.graphrag.procedures;
 import dev.graphrag.agrag.AgragGraph;
 import dev.graphrag.agrag.AgragIndexConfig;
 import dev.graphrag.agrag.AgragIndexer;
+import dev.graphrag.agrag.AgragLayer;
 import dev.graphrag.agrag.AgragProjection;
 import dev.graphrag.agrag.AgragQueryConfig;
 import dev.graphrag.agrag.AgragRetriever;
@@ -11,6 +12,7 @@ import dev.graphrag.agrag.McmiOnGraph;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.config.ConfigReader;
+import dev.graphrag.core.layer.LayerDrop;
 import dev.graphrag.core.layer.LayerVersions;
 import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.llm.LlmConfig;
@@ -183,7 +185,7 @@ public class AgragProcedures {
     @Procedure(name = "agrag.mapFacts", mode = Mode.READ)
     @Description("agrag.mapFacts(query :: STRING, config = {} :: MAP) :: (rank, factId, subject, predicate, object, similarity, kept) - the"
             + " first steps of agrag.mcmi alone: the factTopK facts most similar to the question and whether the LLM triple filter kept them"
-            + " (all kept without the filter). Config: the agrag.mcmi keys (corpus, factTopK, filter, llm are the ones used).")
+            + " (all kept without the filter). Config: corpus, llm, factTopK, filter, mode.")
     public Stream<AgragRetriever.MappedFact> mapFacts(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.MAP_FACTS, config, llmConfigured());
         return retriever(cfg).mapFacts(query, cfg).stream();
@@ -222,32 +224,8 @@ public class AgragProcedures {
     }
 
     private Stream<DropResult> dropLayer(String corpus) {
-        try (Transaction t = db.beginTx()) {
-            LexicalGraph.requireCorpus(t, corpus); // a layer in any state is dropped: built, being built, or left half-built by a crash
-        }
-        long nodes = 0, rels = 0;
-        while (true) {
-            long[] n = db.executeTransactionally("""
-                    MATCH (e:AgEntity {corpus: $c}) WITH e LIMIT 2000
-                    WITH e, COUNT { (e)--() } AS r DETACH DELETE e RETURN count(e) AS n, sum(r) AS r""", Map.of("c", corpus),
-                    r -> { Map<String, Object> row = r.next(); return new long[] {(Long) row.get("n"), ((Number) row.get("r")).longValue()}; });
-            nodes += n[0];
-            rels += n[1];
-            if (n[0] == 0) break;
-        }
-        while (true) {
-            long n = db.executeTransactionally("MATCH (:Chunk {corpus: $c})-[l:AG_LINKS]->() WITH l LIMIT 10000 DELETE l RETURN count(*) AS n",
-                    Map.of("c", corpus), r -> (Long) r.next().get("n"));
-            rels += n;
-            if (n == 0) break;
-        }
-        db.executeTransactionally("MATCH (c:Chunk {corpus: $c}) WHERE c.agragTriples IS NOT NULL REMOVE c.agragTriples, c.agragTriplesModel",
-                Map.of("c", corpus));
-        nodes += db.executeTransactionally("MATCH (m:AgMeta {corpus: $c}) DELETE m RETURN count(*) AS n", Map.of("c", corpus),
-                r -> (Long) r.next().get("n"));
-        AgragProjection.drop(db, corpus);
-        AgragRetriever.invalidate(rag.layerCache(), db.databaseName(), corpus);
-        return Stream.of(new DropResult(nodes, rels));
+        LayerDrop.Counts n = AgragLayer.drop(db, db.databaseName(), rag.layerCache(), corpus, Termination.of(guard));
+        return Stream.of(new DropResult(n.nodes(), n.relationships()));
     }
 
     private AgragRetriever retriever(AgragQueryConfig cfg) {

@@ -1,5 +1,7 @@
 package dev.graphrag.procedures;
 
+import dev.graphrag.agrag.AgragSettings;
+import dev.graphrag.agrag.AgragWarmer;
 import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.PluginSettings;
@@ -17,6 +19,7 @@ import org.neo4j.logging.InternalLog;
 import org.neo4j.logging.internal.LogService;
 
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * Creates the plugin's runtime once per server and makes it injectable into procedures as
@@ -43,9 +46,10 @@ public final class GraphRagExtension extends ExtensionFactory<GraphRagExtension.
         RagException failure = null;
         try {
             Path confDir = confDirectory(deps.config());
-            PluginSettings settings = PluginSettings.load(confDir, System.getenv());
+            PluginSettings settings = PluginSettings.load(confDir, System.getenv(), AgragSettings.DECLARED);
             log.info("graphrag %s: settings from %s", GraphRagRuntime.VERSION, settings.source());
             runtime = new GraphRagRuntime(settings, log::info);
+            runtime.register(new AgragWarmer());
             for (String w : runtime.startWarnings()) log.warn("graphrag: " + w);
         } catch (RagException e) {
             log.error("graphrag: invalid configuration, every graphrag procedure will fail: " + e.getMessage());
@@ -54,6 +58,7 @@ public final class GraphRagExtension extends ExtensionFactory<GraphRagExtension.
         }
         GraphRagRuntime rt = runtime;
         RagException err = failure;
+        if (rt != null) RUNTIMES.put(home(deps.config()), rt);
         deps.globalProcedures().registerComponent(GraphRagRuntime.class, ctx -> {
             if (rt == null) throw new ProcedureException(Status.Procedure.ProcedureCallFailed, err, "graphrag is misconfigured: %s", err.getMessage());
             return rt;
@@ -61,9 +66,25 @@ public final class GraphRagExtension extends ExtensionFactory<GraphRagExtension.
         return new LifecycleAdapter() {
             @Override
             public void shutdown() {
+                RUNTIMES.remove(home(deps.config()));
                 if (rt != null) rt.close();
             }
         };
+    }
+
+    /**
+     * The runtime of each running DBMS in this JVM (tests start several), by its home directory: a database
+     * extension finds its DBMS's runtime there (Neo4j offers no lookup of registered components).
+     */
+    private static final Map<String, GraphRagRuntime> RUNTIMES = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static String home(Config config) {
+        return config.get(GraphDatabaseSettings.neo4j_home).toAbsolutePath().normalize().toString();
+    }
+
+    /** The runtime of the DBMS a database extension belongs to, or null when the plugin is misconfigured. */
+    static GraphRagRuntime runtimeOf(Config config) {
+        return RUNTIMES.get(home(config));
     }
 
     /** Where graphrag.conf is read from: -Dgraphrag.conf.dir, $NEO4J_CONF, else NEO4J_HOME/conf. */

@@ -26,7 +26,10 @@ import java.util.Properties;
 public final class PluginSettings {
     public static final String FILE_NAME = "graphrag.conf";
 
-    /** key -> default (its type is the default's type; null defaults are strings). */
+    /**
+     * The platform's keys -> default (its type is the default's type). Methods contribute their own keys
+     * (graphrag.&lt;method&gt;.*) when the settings are loaded, so core declares nothing of any method.
+     */
     public static final Map<String, Object> DEFAULTS;
 
     static {
@@ -64,26 +67,43 @@ public final class PluginSettings {
         d.put("graphrag.llm.allowedEndpoints", "");
         d.put("graphrag.llm.cache.enabled", false);
         d.put("graphrag.llm.cache.size", 1000L);
-        d.put("graphrag.agrag.warmOnStart", true);
         DEFAULTS = Collections.unmodifiableMap(d);
     }
 
+    private final Map<String, Object> declared;
     private final Map<String, Object> values;
     private final String source;
     private final List<String> warnings;
 
-    private PluginSettings(Map<String, Object> values, String source, List<String> warnings) {
+    private PluginSettings(Map<String, Object> declared, Map<String, Object> values, String source, List<String> warnings) {
+        this.declared = declared;
         this.values = values;
         this.source = source;
         this.warnings = List.copyOf(warnings);
     }
 
     public static PluginSettings defaults() {
-        return new PluginSettings(new LinkedHashMap<>(DEFAULTS), "defaults", List.of());
+        return new PluginSettings(DEFAULTS, new LinkedHashMap<>(DEFAULTS), "defaults", List.of());
     }
 
-    /** Reads confDir/graphrag.conf when it exists, then the environment. */
-    public static PluginSettings load(Path confDir, Map<String, String> env) {
+    /** The platform's keys and the methods' contributed ones; a method key outside graphrag.&lt;method&gt;.* is a programming error. */
+    @SafeVarargs
+    static Map<String, Object> declared(Map<String, Object>... methodSettings) {
+        Map<String, Object> all = new LinkedHashMap<>(DEFAULTS);
+        for (Map<String, Object> m : methodSettings) {
+            for (Map.Entry<String, Object> e : m.entrySet()) {
+                if (!e.getKey().matches("graphrag\\.[a-z]+\\.[A-Za-z.]+") || all.put(e.getKey(), e.getValue()) != null) {
+                    throw new IllegalArgumentException("method setting " + e.getKey() + " is malformed or declared twice");
+                }
+            }
+        }
+        return Collections.unmodifiableMap(all);
+    }
+
+    /** Reads confDir/graphrag.conf when it exists, then the environment; methods pass the settings they declare. */
+    @SafeVarargs
+    public static PluginSettings load(Path confDir, Map<String, String> env, Map<String, Object>... methodSettings) {
+        Map<String, Object> declared = declared(methodSettings);
         Map<String, String> raw = new LinkedHashMap<>();
         Map<String, String> setByEnv = new LinkedHashMap<>();
         String source = "defaults";
@@ -101,7 +121,7 @@ public final class PluginSettings {
             }
         }
         Map<String, String> keyOfEnv = new LinkedHashMap<>();
-        for (String key : DEFAULTS.keySet()) {
+        for (String key : declared.keySet()) {
             for (String name : envNames(key)) keyOfEnv.put(name, key);
         }
         List<String> unknown = new ArrayList<>();
@@ -125,21 +145,26 @@ public final class PluginSettings {
                 warnings.add("environment variable " + name + " is not a graphrag setting and is ignored (see docs/configuration.md)");
             }
         }
-        PluginSettings s = fromStrings(raw, source);
-        return new PluginSettings(s.values, s.source, warnings);
+        PluginSettings s = fromStrings(raw, source, declared);
+        return new PluginSettings(declared, s.values, s.source, warnings);
     }
 
-    public static PluginSettings fromStrings(Map<String, String> raw, String source) {
-        Map<String, Object> values = new LinkedHashMap<>(DEFAULTS);
+    @SafeVarargs
+    public static PluginSettings fromStrings(Map<String, String> raw, String source, Map<String, Object>... methodSettings) {
+        return fromStrings(raw, source, declared(methodSettings));
+    }
+
+    private static PluginSettings fromStrings(Map<String, String> raw, String source, Map<String, Object> declared) {
+        Map<String, Object> values = new LinkedHashMap<>(declared);
         for (Map.Entry<String, String> e : raw.entrySet()) {
             String key = e.getKey();
             if (!key.startsWith("graphrag.")) continue;
-            if (!DEFAULTS.containsKey(key)) {
+            if (!declared.containsKey(key)) {
                 throw new RagException(source + ": unknown setting '" + key + "' (see docs/configuration.md)");
             }
-            values.put(key, parse(key, e.getValue(), DEFAULTS.get(key), source));
+            values.put(key, parse(key, e.getValue(), declared.get(key), source));
         }
-        return new PluginSettings(values, source, List.of());
+        return new PluginSettings(declared, values, source, List.of());
     }
 
     /** The documented variable: dots to underscores, camel-case words split ({@code GRAPHRAG_LLM_API_KEY}). */
@@ -182,7 +207,7 @@ public final class PluginSettings {
     public boolean bool(String key) { return (Boolean) get(key); }
 
     private Object get(String key) {
-        if (!DEFAULTS.containsKey(key)) throw new IllegalArgumentException("undeclared setting " + key);
+        if (!declared.containsKey(key)) throw new IllegalArgumentException("undeclared setting " + key);
         return values.get(key);
     }
 }

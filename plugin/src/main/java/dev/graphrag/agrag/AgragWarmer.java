@@ -1,0 +1,42 @@
+package dev.graphrag.agrag;
+
+import dev.graphrag.core.GraphRagRuntime;
+import dev.graphrag.core.layer.LayerWarmer;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.Transaction;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Warms AGRAG corpora after a restart: the snapshot into the runtime's cache, and the GDS projection when GDS is there. */
+public final class AgragWarmer implements LayerWarmer {
+    @Override
+    public String layer() {
+        return AgragRetriever.LAYER;
+    }
+
+    @Override
+    public boolean enabled(GraphRagRuntime runtime) {
+        return runtime.settings().bool(AgragSettings.WARM_ON_START);
+    }
+
+    @Override
+    public List<String> corpora(GraphDatabaseService db) {
+        return db.executeTransactionally("MATCH (m:AgMeta) WHERE m.version IS NOT NULL RETURN m.corpus AS corpus ORDER BY corpus", Map.of(), r -> {
+            List<String> out = new ArrayList<>();
+            while (r.hasNext()) out.add((String) r.next().get("corpus"));
+            return out;
+        });
+    }
+
+    @Override
+    public String warm(GraphDatabaseService db, String corpus, GraphRagRuntime runtime) {
+        try (Transaction tx = db.beginTx()) {
+            long[] snapshot = new AgragRetriever(tx, db.databaseName(), runtime.layerCache(), runtime.embeddings(), null, null, () -> false).warm(corpus);
+            AgragProjection.Projected p = AgragProjection.project(tx, corpus);
+            tx.commit();
+            return snapshot[0] + " nodes, " + snapshot[1] + " relationships in memory; GDS projection " + (p == null ? "none (no GDS)" : p.graphName());
+        }
+    }
+}
