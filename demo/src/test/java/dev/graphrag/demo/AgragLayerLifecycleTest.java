@@ -129,4 +129,46 @@ class AgragLayerLifecycleTest {
         rows("MATCH (n:FingerprintProbe) DELETE n");
         assertEquals(before, TestServer.fingerprint());
     }
+
+    /** Documents naming members of name families ("Tars Tarkas", "Tarkas", "jeddak Tars Tarkas"), whose embeddings make synonyms. */
+    static List<Map<String, Object>> families(int count) {
+        String[][] families = {
+                {"Tars Tarkas", "Tarkas", "Jeddak Tars Tarkas"}, {"Dejah Thoris", "Princess Dejah Thoris", "Thoris"},
+                {"John Carter", "Captain John Carter", "Carter of Virginia"}, {"Helium", "Greater Helium", "Lesser Helium"},
+                {"Issus", "Goddess Issus", "Issus of the First Born"}, {"Xodar", "Dator Xodar", "Xodar the First Born"},
+                {"Kantos Kan", "Kantos", "Captain Kantos Kan"}, {"Sola", "Sola of the Tharks", "Tharkian Sola"},
+                {"Tardos Mors", "Jeddak Tardos Mors", "Mors Kajak"}, {"Zodanga", "Zodangan Navy", "city of Zodanga"}};
+        java.util.Random r = new java.util.Random(11);
+        List<Map<String, Object>> docs = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            StringBuilder b = new StringBuilder();
+            for (int k = 0; k < 3; k++) {
+                String[] f1 = families[r.nextInt(families.length)], f2 = families[r.nextInt(families.length)];
+                b.append(f1[r.nextInt(3)]).append(" met ").append(f2[r.nextInt(3)]).append(" near ")
+                        .append(families[r.nextInt(families.length)][r.nextInt(3)]).append(". ");
+            }
+            docs.add(Map.of("id", String.format("f%03d", i), "text", b.toString()));
+        }
+        return docs;
+    }
+
+    static java.util.Set<String> synonyms(String corpus) {
+        return new java.util.TreeSet<>(rows("MATCH (a:AgEntity {corpus: $c})-[s:AG_SYNONYM]->(b) RETURN a.name + '|' + b.name + '|' + s.similarity AS e",
+                Map.of("c", corpus)).stream().map(r -> (String) r.get("e")).toList());
+    }
+
+    @Test
+    void incrementalSynonymEdgesEqualARebuildExactly() {
+        List<Map<String, Object>> docs = families(90);
+        for (int part = 0; part < 3; part++) build("synInc", docs.subList(part * 30, part * 30 + 30));
+        build("synFull", docs);
+        java.util.Set<String> full = synonyms("synFull");
+        assertTrue(full.size() >= 20, "the families make synonyms: " + full.size());
+        assertEquals(full, synonyms("synInc"), "the same edges with the same similarities");
+        // deletes follow too
+        rows("CALL rag.delete($ids, {corpus: 'synInc'})", Map.of("ids", docs.subList(60, 90).stream().map(d -> d.get("id")).toList()));
+        rows("CALL agrag.index({corpus: 'synInc', relations: 'cooccurrence'})");
+        build("synTwoThirds", docs.subList(0, 60));
+        assertEquals(synonyms("synTwoThirds"), synonyms("synInc"));
+    }
 }

@@ -378,42 +378,74 @@ public final class AgragIndexer {
             });
         }
         batch.commit();
-        // synonyms of the new entities (of all, when the rules changed) through the entity vector index
-        List<String> synonymSources = newEntities;
-        if (synonymRulesChanged) {
-            // forget the stored rules first: a run interrupted from here on redoes the synonyms, whatever its config
-            db.executeTransactionally("MATCH (m:AgMeta {corpus: $c}) REMOVE m.synonymThreshold", Map.of("c", corpus));
-            long removed;
-            do {
-                removed = db.executeTransactionally("MATCH (:AgEntity {corpus: $c})-[s:AG_SYNONYM]->() WITH s LIMIT $n DELETE s RETURN count(*) AS n",
-                        Map.of("c", corpus, "n", (long) cfg.batchSize()), r -> (Long) r.next().get("n"));
-            } while (removed > 0);
-            synonymSources = new ArrayList<>(entities);
-            log.accept(String.format("agrag.index corpus=%s: synonym rules changed, searching synonyms of all %d entities", corpus, entities.size()));
+        // synonyms are a function of the entity set (SynonymSearch), so they need computing only when it or the rules changed,
+        // or an interrupted build may have left them partial; then all of them, and the stored edges are brought to the result
+        boolean entitiesChanged = !newEntities.isEmpty() || existingEntities.size() != entityIds.size();
+        if (entitiesChanged || synonymRulesChanged) {
+            syncSynonyms(cfg, entityIds, newEntities, entityVectors, batch);
         }
-        // the k-NN searches are read-only and independent, and most of agrag.index's CPU time once a GPU does the
-        // embedding (a profile on 2Wiki): several threads search, then the edges are written in batches in source
-        // order, the first finding of a pair winning as before
-        Map<List<String>, SynonymEdge> edges = new LinkedHashMap<>();
-        progress.phase("synonym search", synonymSources.size());
-        if (cfg.maxSynonymsPerNode() > 0) {
-            for (SynonymEdge e : searchSynonyms(synonymSources, entityIds, corpus, cfg)) edges.putIfAbsent(List.of(e.loId(), e.hiId()), e);
-        }
-        for (SynonymEdge e : edges.values()) {
-            batch.run(tx -> {
-                Node lo = tx.getNodeByElementId(e.loId()), hi = tx.getNodeByElementId(e.hiId());
-                for (Relationship s : lo.getRelationships(Direction.OUTGOING, AgragGraph.SYNONYM)) {
-                    if (s.getEndNode().equals(hi)) return;
-                }
-                Relationship s = lo.createRelationshipTo(hi, AgragGraph.SYNONYM);
-                s.setProperty("similarity", e.cos());
-                s.setProperty("pprWeight", e.cos());
-            });
-        }
-        batch.commit();
         try (Transaction tx = db.beginTx(); Result r = tx.execute("MATCH (a:AgEntity {corpus: $c})-[s:AG_SYNONYM]->() RETURN count(s) AS n", Map.of("c", corpus))) {
             return ((Number) r.next().get("n")).longValue();
         }
+    }
+
+    /** Computes every synonym edge of the corpus's entities exactly and writes the difference to the stored ones. */
+    private void syncSynonyms(AgragIndexConfig cfg, Map<String, String> entityIds, List<String> newEntities, float[][] newVectors, BatchWriter batch) {
+        String corpus = cfg.corpus();
+        // forget the stored rules first: a run interrupted from here on redoes the synonyms, whatever its config
+        db.executeTransactionally("MATCH (m:AgMeta {corpus: $c}) REMOVE m.synonymThreshold", Map.of("c", corpus));
+        List<String> names = new ArrayList<>(new TreeSet<>(entityIds.keySet()));
+        Map<String, float[]> fresh = new HashMap<>();
+        for (int i = 0; i < newEntities.size(); i++) fresh.put(newEntities.get(i), newVectors[i]);
+        List<float[]> vectors = new ArrayList<>(names.size());
+        Map<String, Object[]> stored = new HashMap<>(); // "lo|hi" -> {elementId, similarity}
+        try (Transaction tx = db.beginTx()) {
+            for (String name : names) {
+                float[] v = fresh.get(name);
+                vectors.add(v != null ? v : (float[]) tx.getNodeByElementId(entityIds.get(name)).getProperty("embedding"));
+            }
+            try (Result r = tx.execute("MATCH (a:AgEntity {corpus: $c})-[s:AG_SYNONYM]->(b) RETURN a.name AS a, b.name AS b, elementId(s) AS id,"
+                    + " s.similarity AS sim", Map.of("c", corpus))) {
+                r.forEachRemaining(row -> stored.put(row.get("a") + "|" + row.get("b"), new Object[] {row.get("id"), row.get("sim")}));
+            }
+        }
+        progress.phase("synonym search", names.size());
+        long t0 = System.nanoTime();
+        int threads = SynonymSearch.threads();
+        java.util.concurrent.ExecutorService pool = SynonymSearch.pool(threads);
+        List<SynonymSearch.Edge> edges;
+        try {
+            edges = SynonymSearch.edges(names, vectors, cfg.synonymThreshold(), cfg.maxSynonymsPerNode(), pool, threads, cancelled);
+        } finally {
+            pool.shutdownNow();
+        }
+        progress.advance(names.size());
+        log.accept(String.format("agrag.index corpus=%s: %d synonym edges among %d entities (exact, %.1f s)", corpus, edges.size(), names.size(),
+                (System.nanoTime() - t0) / 1e9));
+        Set<String> wanted = new java.util.HashSet<>();
+        for (SynonymSearch.Edge e : edges) {
+            String lo = names.get(e.lo()), hi = names.get(e.hi());
+            String key = lo + "|" + hi;
+            wanted.add(key);
+            Object[] have = stored.get(key);
+            if (have == null) {
+                batch.run(tx -> {
+                    Relationship s = tx.getNodeByElementId(entityIds.get(lo)).createRelationshipTo(tx.getNodeByElementId(entityIds.get(hi)), AgragGraph.SYNONYM);
+                    s.setProperty("similarity", e.cos());
+                    s.setProperty("pprWeight", e.cos());
+                });
+            } else if (!(have[1] instanceof Double d) || d != e.cos()) {
+                batch.run(tx -> {
+                    Relationship s = tx.getRelationshipByElementId((String) have[0]);
+                    s.setProperty("similarity", e.cos());
+                    s.setProperty("pprWeight", e.cos());
+                });
+            }
+        }
+        for (Map.Entry<String, Object[]> e : stored.entrySet()) {
+            if (!wanted.contains(e.getKey())) batch.run(tx -> tx.getRelationshipByElementId((String) e.getValue()[0]).delete());
+        }
+        batch.commit();
     }
 
     /** Brings each chunk's AG_LINKS to the wanted documents (a diff, so re-runs and resumed runs write nothing twice); returns their count. */
@@ -448,74 +480,6 @@ public final class AgragIndexer {
         }
         batch.commit();
         return total[0];
-    }
-
-    /** A synonym edge to write: the entity whose name sorts first points to the other. */
-    record SynonymEdge(String loId, String hiId, double cos) {}
-
-    /** Threads for the synonym k-NN searches: the machine's cores, at most 8. */
-    static final int SYNONYM_SEARCH_THREADS = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
-
-    /**
-     * The entity-index neighbours of each source above the threshold, in source order. Sources are cut into one
-     * slice per thread; each slice runs in its own read transaction.
-     */
-    private List<SynonymEdge> searchSynonyms(List<String> sources, Map<String, String> entityIds, String corpus, AgragIndexConfig cfg) {
-        List<String> names = sources.stream().filter(n -> n.replace(" ", "").length() > 2).toList();
-        int slices = Math.min(SYNONYM_SEARCH_THREADS, Math.max(1, names.size() / 16));
-        int per = (names.size() + slices - 1) / Math.max(1, slices);
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(slices, r -> {
-            Thread t = new Thread(r, "agrag-synonym-search");
-            t.setDaemon(true);
-            return t;
-        });
-        try {
-            List<java.util.concurrent.Future<List<SynonymEdge>>> parts = new ArrayList<>();
-            for (int from = 0; from < names.size(); from += per) {
-                List<String> slice = names.subList(from, Math.min(names.size(), from + per));
-                parts.add(pool.submit(() -> searchSlice(slice, entityIds, corpus, cfg)));
-            }
-            List<SynonymEdge> out = new ArrayList<>();
-            for (var part : parts) out.addAll(part.get());
-            return out;
-        } catch (java.util.concurrent.ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException re) throw re;
-            throw new RagException("agrag.index: synonym search failed: " + cause, cause);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RagException("agrag.index: interrupted while searching synonyms; run it again to finish");
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    private List<SynonymEdge> searchSlice(List<String> names, Map<String, String> entityIds, String corpus, AgragIndexConfig cfg) {
-        List<SynonymEdge> out = new ArrayList<>();
-        try (Transaction tx = db.beginTx()) {
-            for (String name : names) {
-                if (cancelled.getAsBoolean()) throw new RagException("agrag.index: terminated while searching synonyms; run it again to finish");
-                progress.advance(1);
-                Node u = tx.getNodeByElementId(entityIds.get(name));
-                float[] v = (float[]) u.getProperty("embedding");
-                try (Result r = tx.execute("CALL db.index.vector.queryNodes($index, $k, $v) YIELD node, score "
-                                + "WHERE node.corpus = $corpus AND node <> $u RETURN node, score",
-                        Map.of("index", AgragGraph.ENTITY_INDEX, "k", cfg.maxSynonymsPerNode() + 1, "v", v, "corpus", corpus, "u", u))) {
-                    while (r.hasNext()) {
-                        Map<String, Object> row = r.next();
-                        double cos = 2 * ((Number) row.get("score")).doubleValue() - 1;
-                        if (!(cos > cfg.synonymThreshold())) break;
-                        Node w = (Node) row.get("node");
-                        String other = (String) w.getProperty("name");
-                        if (other.replace(" ", "").length() <= 2) continue;
-                        boolean uFirst = name.compareTo(other) < 0;
-                        out.add(new SynonymEdge(uFirst ? u.getElementId() : w.getElementId(), uFirst ? w.getElementId() : u.getElementId(), cos));
-                    }
-                }
-            }
-            tx.commit();
-        }
-        return out;
     }
 
     static String md5(String s) {

@@ -1,0 +1,105 @@
+package dev.graphrag.agrag;
+
+import dev.graphrag.core.embed.EmbeddingService;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SynonymSearchTest {
+    /** Random unit-ish vectors with planted near-duplicates (clusters of up to 6), as entity-name embeddings have. */
+    static List<float[]> vectors(Random r, int n, int dim) {
+        List<float[]> out = new ArrayList<>();
+        float[] base = null;
+        for (int i = 0; i < n; i++) {
+            float[] v = new float[dim];
+            boolean variant = base != null && r.nextInt(3) > 0;
+            for (int k = 0; k < dim; k++) v[k] = variant ? base[k] + (float) (r.nextGaussian() * 0.03 * (1 + r.nextInt(8))) : (float) r.nextGaussian();
+            if (!variant) base = v;
+            out.add(v);
+        }
+        return out;
+    }
+
+    static List<String> names(int n) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) out.add(i % 97 == 0 ? "x" + (i % 10) : String.format("entity %05d", (i * 7919) % 100_003));
+        return out;
+    }
+
+    /** The rule by the book: float cosines of every pair, each end's best maxPerNode, either end keeping the other. */
+    static List<String> reference(List<String> names, List<float[]> vectors, double t, int k) {
+        int n = names.size();
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        for (int i = 0; i < n; i++) {
+            if (names.get(i).replace(" ", "").length() <= 2) continue;
+            List<double[]> list = new ArrayList<>();
+            for (int j = 0; j < n; j++) {
+                if (j == i || names.get(j).replace(" ", "").length() <= 2) continue;
+                double c = EmbeddingService.cosine(vectors.get(i), vectors.get(j));
+                if (c > t) list.add(new double[] {j, c});
+            }
+            int me = i;
+            list.sort(Comparator.<double[]>comparingDouble(p -> -p[1]).thenComparing(p -> names.get((int) p[0])));
+            for (int r = 0; r < Math.min(k, list.size()); r++) {
+                String a = names.get(me), b = names.get((int) list.get(r)[0]);
+                out.add(a.compareTo(b) <= 0 ? a + "|" + b : b + "|" + a);
+            }
+        }
+        return new ArrayList<>(out);
+    }
+
+    static List<String> found(List<String> names, List<SynonymSearch.Edge> edges) {
+        List<String> out = new ArrayList<>();
+        for (SynonymSearch.Edge e : edges) out.add(names.get(e.lo()) + "|" + names.get(e.hi()));
+        out.sort(null);
+        return out;
+    }
+
+    @Test
+    void equalsTheBruteForceRuleOnRandomGraphs() {
+        ExecutorService pool = SynonymSearch.pool(3);
+        try {
+            for (long seed = 1; seed <= 4; seed++) {
+                Random r = new Random(seed);
+                int n = 300 + r.nextInt(500);
+                List<float[]> v = vectors(r, n, 384);
+                List<String> names = names(n);
+                for (double t : new double[] {0.8, 0.9}) {
+                    for (int k : new int[] {1, 3, 100}) {
+                        List<String> want = reference(names, v, t, k);
+                        assertEquals(want, found(names, SynonymSearch.edges(names, v, t, k, pool, 3, () -> false)), "seed " + seed + " t " + t + " k " + k);
+                        if (k == 100) assertTrue(want.size() > n / 4, "the planted synonyms are found: " + want.size());
+                    }
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void theEdgesDoNotDependOnTheOrderEntitiesCameIn() {
+        ExecutorService pool = SynonymSearch.pool(2);
+        try {
+            Random r = new Random(42);
+            List<float[]> v = vectors(r, 600, 384);
+            List<String> names = names(600);
+            List<Integer> order = new ArrayList<>();
+            for (int i = 0; i < 600; i++) order.add(i);
+            java.util.Collections.shuffle(order, new Random(7));
+            List<String> shuffledNames = order.stream().map(names::get).toList();
+            List<float[]> shuffledVectors = order.stream().map(v::get).toList();
+            assertEquals(found(names, SynonymSearch.edges(names, v, 0.8, 5, pool, 2, () -> false)),
+                    found(shuffledNames, SynonymSearch.edges(shuffledNames, shuffledVectors, 0.8, 5, pool, 2, () -> false)));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
