@@ -76,22 +76,10 @@ class LlmProceduresTest {
     void terminateTransactionStopsALongLlmWait() throws Exception {
         LLM.reset();
         LLM.always().delay(20_000).reply("far too late");
-        java.util.concurrent.CompletableFuture<Throwable> failure = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-            try {
-                TestServer.rows("CALL rag.llm.chat([{role: 'user', content: 'slow question'}], {llm: $llm}) YIELD content RETURN content",
-                        Map.of("llm", Map.of("endpoint", LLM.endpoint(), "model", "m", "timeoutMs", 60_000L)));
-                return null;
-            } catch (Throwable t) {
-                return t;
-            }
-        });
-        String id = null;
-        for (int i = 0; i < 100 && id == null; i++) {
-            Thread.sleep(100);
-            List<Map<String, Object>> txs = TestServer.rows(
-                    "SHOW TRANSACTIONS YIELD transactionId, currentQuery WHERE currentQuery STARTS WITH 'CALL rag.llm.chat' RETURN transactionId");
-            if (!txs.isEmpty() && !LLM.requests().isEmpty()) id = (String) txs.get(0).get("transactionId");
-        }
+        java.util.concurrent.CompletableFuture<Throwable> failure = TestServer.inBackground(
+                "CALL rag.llm.chat([{role: 'user', content: 'slow question'}], {llm: $llm}) YIELD content RETURN content",
+                Map.of("llm", Map.of("endpoint", LLM.endpoint(), "model", "m", "timeoutMs", 60_000L)));
+        String id = TestServer.runningTransaction("CALL rag.llm.chat", () -> !LLM.requests().isEmpty());
         assertTrue(id != null, "the LLM call never started");
         long t0 = System.nanoTime();
         TestServer.rows("TERMINATE TRANSACTION $id", Map.of("id", id));

@@ -71,21 +71,9 @@ class RobustnessTest {
         rows(INGEST, Map.of("docs", List.of(Map.of("id", "seed", "text", "a first small document")), "config", Map.of("corpus", "term")));
         List<Object> before = TestServer.fingerprint();
         String big = words(7, 120_000); // about 2,000 chunks: minutes of embedding on two cores
-        CompletableFuture<Throwable> call = CompletableFuture.supplyAsync(() -> {
-            try {
-                rows(INGEST, Map.of("docs", List.of(Map.of("id", "big", "text", big), Map.of("id", "small", "text", "short text")),
-                        "config", Map.of("corpus", "term", "batchSize", 1L)));
-                return null;
-            } catch (Throwable t) {
-                return t;
-            }
-        });
-        String id = null;
-        for (int i = 0; i < 200 && id == null; i++) {
-            Thread.sleep(50);
-            List<Map<String, Object>> txs = rows("SHOW TRANSACTIONS YIELD transactionId, currentQuery WHERE currentQuery STARTS WITH 'CALL rag.ingest' RETURN transactionId");
-            if (!txs.isEmpty()) id = (String) txs.get(0).get("transactionId");
-        }
+        CompletableFuture<Throwable> call = TestServer.inBackground(INGEST, Map.of("docs", List.of(Map.of("id", "big", "text", big),
+                Map.of("id", "small", "text", "short text")), "config", Map.of("corpus", "term", "batchSize", 1L)));
+        String id = TestServer.runningTransaction("CALL rag.ingest", () -> true);
         assertNotNull(id, "the ingest never showed up");
         Thread.sleep(1500); // well inside chunking and embedding
         List<Map<String, Object>> jobs = rows("CALL rag.progress() YIELD procedure, corpus, phase, done, total WHERE procedure = 'rag.ingest' AND corpus = 'term' RETURN *");
@@ -255,20 +243,9 @@ class RobustnessTest {
     void terminateStopsAHangingLlmInfo() throws Exception {
         LLM.reset();
         LLM.modelsDelay(30_000);
-        CompletableFuture<Throwable> call = CompletableFuture.supplyAsync(() -> {
-            try {
-                rows("CALL rag.llm.info({llm: $llm})", Map.of("llm", Map.of("endpoint", LLM.endpoint(), "model", "m", "timeoutMs", 60_000L)));
-                return null;
-            } catch (Throwable t) {
-                return t;
-            }
-        });
-        String id = null;
-        for (int i = 0; i < 200 && id == null; i++) {
-            Thread.sleep(50);
-            List<Map<String, Object>> txs = rows("SHOW TRANSACTIONS YIELD transactionId, currentQuery WHERE currentQuery STARTS WITH 'CALL rag.llm.info' RETURN transactionId");
-            if (!txs.isEmpty() && !LLM.requests().isEmpty()) id = (String) txs.get(0).get("transactionId");
-        }
+        CompletableFuture<Throwable> call = TestServer.inBackground("CALL rag.llm.info({llm: $llm})",
+                Map.of("llm", Map.of("endpoint", LLM.endpoint(), "model", "m", "timeoutMs", 60_000L)));
+        String id = TestServer.runningTransaction("CALL rag.llm.info", () -> !LLM.requests().isEmpty());
         assertNotNull(id);
         long t0 = System.nanoTime();
         rows("TERMINATE TRANSACTION $id", Map.of("id", id));

@@ -93,6 +93,29 @@ public final class TestServer {
         return b.append('}').toString();
     }
 
+    /** Runs a statement on another thread; the future holds what it threw, or null when it succeeded. */
+    public static java.util.concurrent.CompletableFuture<Throwable> inBackground(String cypher, Map<String, Object> params) {
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                rows(cypher, params);
+                return null;
+            } catch (Throwable t) {
+                return t;
+            }
+        });
+    }
+
+    /** The id of the running transaction whose query starts with the prefix, once {@code ready} holds too; null after 10 s. */
+    public static String runningTransaction(String queryPrefix, java.util.function.BooleanSupplier ready) throws InterruptedException {
+        for (int i = 0; i < 200; i++) {
+            Thread.sleep(50);
+            List<Map<String, Object>> txs = rows("SHOW TRANSACTIONS YIELD transactionId, currentQuery WHERE currentQuery STARTS WITH $p RETURN transactionId",
+                    Map.of("p", queryPrefix));
+            if (!txs.isEmpty() && ready.getAsBoolean()) return (String) txs.get(0).get("transactionId");
+        }
+        return null;
+    }
+
     /** Runs a statement that must fail with a message containing every fragment, and must leave the graph as it was. */
     public static String assertFailsCleanly(String cypher, Map<String, Object> params, String... fragments) {
         List<Object> before = fingerprint();

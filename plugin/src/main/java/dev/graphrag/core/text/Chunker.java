@@ -26,6 +26,14 @@ public interface Chunker {
         return chunk(text, () -> false);
     }
 
+    /** The chunk covering tokens [from, to) of the text: its exact span, text and token ids. */
+    static Chunk ofTokens(int index, String text, List<dev.graphrag.core.embed.WordPieceTokenizer.Token> tokens, int from, int to, String kind) {
+        int start = tokens.get(from).start(), end = tokens.get(to - 1).end();
+        int[] ids = new int[to - from];
+        for (int k = 0; k < ids.length; k++) ids[k] = tokens.get(from + k).id();
+        return new Chunk(index, start, end, text.substring(start, end), ids.length, ids, kind);
+    }
+
     static void checkCancelled(BooleanSupplier cancelled) {
         if (cancelled.getAsBoolean()) throw new RagException("chunking cancelled: the transaction was terminated");
     }

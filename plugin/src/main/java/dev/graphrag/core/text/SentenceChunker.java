@@ -67,11 +67,7 @@ public final class SentenceChunker implements Chunker {
             if ((p & 1023) == 1023) Chunker.checkCancelled(cancelled);
             int fromSentence = packs.get(p)[0];
             int toSentence = p + 1 < packs.size() ? Math.min(sentences.size(), packs.get(p)[1] + overlapSentences) : packs.get(p)[1];
-            int fromToken = sentences.get(fromSentence)[0], toToken = sentences.get(toSentence - 1)[1];
-            int start = tokens.get(fromToken).start(), end = tokens.get(toToken - 1).end();
-            int[] ids = new int[toToken - fromToken];
-            for (int k = 0; k < ids.length; k++) ids[k] = tokens.get(fromToken + k).id();
-            out.add(new Chunk(out.size(), start, end, text.substring(start, end), ids.length, ids, null));
+            out.add(Chunker.ofTokens(out.size(), text, tokens, sentences.get(fromSentence)[0], sentences.get(toSentence - 1)[1], null));
         }
         return out;
     }

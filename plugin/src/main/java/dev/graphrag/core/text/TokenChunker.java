@@ -42,11 +42,7 @@ public final class TokenChunker implements Chunker {
         List<int[]> windows = sentences ? sentenceWindows(text, tokens) : tokenWindows(tokens, 0, tokens.size());
         for (int[] w : windows) {
             if ((out.size() & 1023) == 1023) Chunker.checkCancelled(cancelled);
-            int start = tokens.get(w[0]).start();
-            int end = tokens.get(w[1] - 1).end();
-            int[] ids = new int[w[1] - w[0]];
-            for (int k = 0; k < ids.length; k++) ids[k] = tokens.get(w[0] + k).id();
-            out.add(new Chunk(out.size(), start, end, text.substring(start, end), w[1] - w[0], ids, null));
+            out.add(Chunker.ofTokens(out.size(), text, tokens, w[0], w[1], null));
         }
         return out;
     }
