@@ -57,7 +57,7 @@ public final class EmbeddedNeo4j {
 
     public static Neo4j start(Options o) {
         Neo4jBuilder b = Neo4jBuilders.newInProcessBuilder(o.workDir())
-                .withConfig(GraphDatabaseSettings.procedure_unrestricted, List.of("gds.*", "apoc.*", "rag.*", "agrag.*"))
+                .withConfig(GraphDatabaseSettings.procedure_unrestricted, List.of("gds.*", "apoc.*"))
                 .withConfig(BoltConnector.enabled, o.boltPort() >= 0)
                 .withConfig(HttpConnector.enabled, o.httpPort() >= 0);
         if (o.boltPort() >= 0) b = b.withConfig(BoltConnector.listen_address, new SocketAddress(o.host(), o.boltPort()));
