@@ -1,6 +1,7 @@
 package dev.graphrag.agrag;
 
 import dev.graphrag.core.Progress;
+import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.extract.ChunkExtraction;
@@ -71,16 +72,18 @@ public final class AgragIndexer {
     private long failedChunks, newChunks;
 
     private final Progress progress;
+    private final java.util.concurrent.ExecutorService executor;
 
-    public AgragIndexer(GraphDatabaseService db, EmbeddingService embeddings, LlmClient llm, LlmConfig llmConfig, Consumer<String> log,
-                        BooleanSupplier cancelled, Progress progress) {
-        this.progress = progress;
-        this.db = db;
-        this.embeddings = embeddings;
-        this.llm = llm;
-        this.llmConfig = llmConfig;
-        this.log = log;
-        this.cancelled = cancelled;
+    /** {@code llm}: null for an LLM-free index (relations: cooccurrence). */
+    public AgragIndexer(RagCall call, RagCall.BoundLlm llm) {
+        this.executor = call.runtime().executor();
+        this.progress = call.progress();
+        this.db = call.db();
+        this.embeddings = call.embeddings();
+        this.llm = llm == null ? null : llm.client();
+        this.llmConfig = llm == null ? null : llm.config();
+        this.log = call.log();
+        this.cancelled = call.cancelled();
     }
 
     public Stats index(AgragIndexConfig cfg) {
@@ -411,14 +414,8 @@ public final class AgragIndexer {
         }
         progress.phase("synonym search", names.size());
         long t0 = System.nanoTime();
-        int threads = SynonymSearch.threads();
-        java.util.concurrent.ExecutorService pool = SynonymSearch.pool(threads);
-        List<SynonymSearch.Edge> edges;
-        try {
-            edges = SynonymSearch.edges(names, vectors, cfg.synonymThreshold(), cfg.maxSynonymsPerNode(), pool, threads, cancelled);
-        } finally {
-            pool.shutdownNow();
-        }
+        List<SynonymSearch.Edge> edges = SynonymSearch.edges(names, vectors, cfg.synonymThreshold(), cfg.maxSynonymsPerNode(), executor,
+                SynonymSearch.threads(), cancelled);
         progress.advance(names.size());
         log.accept(String.format("agrag.index corpus=%s: %d synonym edges among %d entities (exact, %.1f s)", corpus, edges.size(), names.size(),
                 (System.nanoTime() - t0) / 1e9));

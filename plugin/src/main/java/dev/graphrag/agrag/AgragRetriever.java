@@ -1,5 +1,6 @@
 package dev.graphrag.agrag;
 
+import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.layer.LayerCache;
 import dev.graphrag.core.layer.LayerVersions;
@@ -61,15 +62,15 @@ public final class AgragRetriever {
     private final String databaseName;
     private final LayerCache cache;
 
-    public AgragRetriever(Transaction tx, String databaseName, LayerCache cache, EmbeddingService embeddings, LlmClient llm, LlmConfig llmConfig,
-                          BooleanSupplier cancelled) {
-        this.tx = tx;
-        this.cache = cache;
-        this.databaseName = databaseName;
-        this.embeddings = embeddings;
-        this.llm = llm;
-        this.llmConfig = llmConfig;
-        this.cancelled = cancelled;
+    /** Reads in the caller's transaction; {@code llm} is null when no step of the call asks an LLM. */
+    public AgragRetriever(RagCall call, RagCall.BoundLlm llm) {
+        this.tx = call.tx();
+        this.cache = call.runtime().layerCache();
+        this.databaseName = call.database();
+        this.embeddings = call.embeddings();
+        this.llm = llm == null ? null : llm.client();
+        this.llmConfig = llm == null ? null : llm.config();
+        this.cancelled = call.cancelled();
     }
 
     private AgragSnapshot snapshot(String corpus) {

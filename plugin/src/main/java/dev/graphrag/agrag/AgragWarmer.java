@@ -1,6 +1,7 @@
 package dev.graphrag.agrag;
 
 import dev.graphrag.core.GraphRagRuntime;
+import dev.graphrag.core.RagCall;
 import dev.graphrag.core.layer.LayerWarmer;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Transaction;
@@ -33,7 +34,8 @@ public final class AgragWarmer implements LayerWarmer {
     @Override
     public String warm(GraphDatabaseService db, String corpus, GraphRagRuntime runtime) {
         try (Transaction tx = db.beginTx()) {
-            long[] snapshot = new AgragRetriever(tx, db.databaseName(), runtime.layerCache(), runtime.embeddings(), null, null, () -> false).warm(corpus);
+            RagCall call = new RagCall(db, tx, runtime, m -> {}, () -> false, dev.graphrag.core.Progress.NONE);
+            long[] snapshot = new AgragRetriever(call, null).warm(corpus);
             AgragProjection.Projected p = AgragProjection.project(tx, corpus);
             tx.commit();
             return snapshot[0] + " nodes, " + snapshot[1] + " relationships in memory; GDS projection " + (p == null ? "none (no GDS)" : p.graphName());

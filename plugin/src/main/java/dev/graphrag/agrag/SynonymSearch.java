@@ -20,7 +20,7 @@ import java.util.function.BooleanSupplier;
  *
  * <p>All pairs are compared. A first pass on 12-bit integer copies of the unit vectors (int arithmetic, which the
  * JIT vectorises) keeps every pair whose cosine can exceed the threshold given each vector's rounding error, bounded
- * per pair; the exact float cosine then decides. Rows are split over the given threads.
+ * per pair; the exact float cosine then decides. {@code threads} workers on the given pool share the row blocks.
  */
 final class SynonymSearch {
     /** An edge between entities lo and hi (indexes into the names; lo's name sorts first). */
@@ -60,26 +60,29 @@ final class SynonymSearch {
         // |a.b - qa.qb/S^2| <= (|a|_1 + |b|_1) * d + dim * d^2 with d = 0.5/S, the rounding error of one component
         double d = 0.5 / SCALE;
         double cut = threshold * SCALE * (double) SCALE;
-        // candidate pairs above the threshold, found from row blocks in parallel
+        // candidate pairs above the threshold: `threads` workers take row blocks in turn
+        java.util.concurrent.atomic.AtomicInteger nextBlock = new java.util.concurrent.atomic.AtomicInteger();
         List<Future<List<double[]>>> parts = new ArrayList<>();
-        for (int from = 0; from < n; from += BLOCK) {
-            int lo = from, hi = Math.min(n, from + BLOCK);
+        for (int w = 0; w < Math.max(1, threads); w++) {
             parts.add(pool.submit(() -> {
-                // the block's rows stay in cache while every later row streams past once
                 List<double[]> found = new ArrayList<>();
-                for (int j = lo + 1; j < n; j++) {
-                    if (!eligible[j]) continue;
-                    if ((j & 1023) == 0 && cancelled.getAsBoolean()) {
-                        throw new RagException("agrag.index: terminated while searching synonyms; run it again to finish");
-                    }
-                    int[] qj = quant[j];
-                    for (int i = lo, end = Math.min(hi, j); i < end; i++) {
-                        if (!eligible[i]) continue;
-                        int s = dot(quant[i], qj);
-                        double bound = ((slack[i] + slack[j]) * d + dim * d * d) * SCALE * (double) SCALE;
-                        if (s + bound <= cut) continue;
-                        double cos = EmbeddingService.dot(unit[i], unit[j]);
-                        if (cos > threshold) found.add(new double[] {i, j, cos});
+                for (int from = nextBlock.getAndAdd(BLOCK); from < n; from = nextBlock.getAndAdd(BLOCK)) {
+                    int lo = from, hi = Math.min(n, from + BLOCK);
+                    // the block's rows stay in cache while every later row streams past once
+                    for (int j = lo + 1; j < n; j++) {
+                        if (!eligible[j]) continue;
+                        if ((j & 1023) == 0 && cancelled.getAsBoolean()) {
+                            throw new RagException("agrag.index: terminated while searching synonyms; run it again to finish");
+                        }
+                        int[] qj = quant[j];
+                        for (int i = lo, end = Math.min(hi, j); i < end; i++) {
+                            if (!eligible[i]) continue;
+                            int s = dot(quant[i], qj);
+                            double bound = ((slack[i] + slack[j]) * d + dim * d * d) * SCALE * (double) SCALE;
+                            if (s + bound <= cut) continue;
+                            double cos = EmbeddingService.dot(unit[i], unit[j]);
+                            if (cos > threshold) found.add(new double[] {i, j, cos});
+                        }
                     }
                 }
                 return found;

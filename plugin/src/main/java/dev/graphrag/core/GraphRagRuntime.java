@@ -34,6 +34,15 @@ public final class GraphRagRuntime implements AutoCloseable {
     private final LayerCache layerCache = new LayerCache(16);
     private final Jobs jobs = new Jobs();
     private final java.util.List<LayerWarmer> warmers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /**
+     * The plugin's one pool for work a call spreads over threads (synonym search, ingest writes): daemon threads,
+     * created on demand and ended when idle; callers bound their own parallelism by how many tasks they submit.
+     */
+    private final java.util.concurrent.ExecutorService executor = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "graphrag-worker");
+        t.setDaemon(true);
+        return t;
+    });
 
     public GraphRagRuntime(PluginSettings settings, Consumer<String> log) {
         this.settings = settings;
@@ -66,6 +75,11 @@ public final class GraphRagRuntime implements AutoCloseable {
     /** What callers may name as an LLM endpoint. */
     public EndpointPolicy endpointPolicy() {
         return EndpointPolicy.of(settings.string("graphrag.llm.endpoint"), settings.string("graphrag.llm.allowedEndpoints"));
+    }
+
+    /** The shared worker pool (see the field). */
+    public java.util.concurrent.ExecutorService executor() {
+        return executor;
     }
 
     /** Methods register what warms their layers after a restart. */
@@ -148,6 +162,7 @@ public final class GraphRagRuntime implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        executor.shutdownNow();
         if (embeddings != null) embeddings.close();
         embeddings = null;
     }

@@ -11,11 +11,11 @@ import dev.graphrag.agrag.EntityStatistics;
 import dev.graphrag.agrag.McmiOnGraph;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.GraphRagRuntime;
+import dev.graphrag.core.RagCall;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.layer.LayerDrop;
 import dev.graphrag.core.layer.LayerVersions;
 import dev.graphrag.core.lexical.LexicalGraph;
-import dev.graphrag.core.llm.LlmConfig;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.Relationship;
@@ -81,12 +81,13 @@ public class AgragProcedures {
             + " entityScoring, entityThreshold, maxEntitiesPerChunk, synonymThreshold, maxSynonymsPerNode, titleLinks, batchSize, project, llm.")
     public Stream<IndexResult> index(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragIndexConfig cfg = AgragIndexConfig.parse(config, llmConfigured());
-        LlmConfig llm = cfg.relations() == AgragIndexConfig.Relations.LLM ? rag.llmConfig(cfg.llm(), "agrag.index") : null;
+        RagCall.BoundLlm llm = cfg.relations() == AgragIndexConfig.Relations.LLM ? call().llm(cfg.llm(), "agrag.index") : null;
         AgragIndexer.Stats s;
         try (var job = rag.jobs().start("agrag.index", db.databaseName(), cfg.corpus())) {
             job.phase("waiting for another build", 0);
-            s = rag.layerLocks().exclusive(db.databaseName(), cfg.corpus(), "agrag", "agrag.index", Termination.of(guard), log::info,
-                    () -> new AgragIndexer(db, rag.embeddings(), rag.llm(), llm, log::info, Termination.of(guard), job).index(cfg));
+            RagCall c = call().reportingTo(job);
+            s = rag.layerLocks().exclusive(c.database(), cfg.corpus(), "agrag", "agrag.index", c.cancelled(), c.log(),
+                    () -> new AgragIndexer(c, llm).index(cfg));
         }
         return Stream.of(new IndexResult(s.chunks(), s.newChunks(), s.entities(), s.facts(), s.containsEdges(), s.synonymEdges(),
                 s.titleLinks(), s.failedChunks(), s.usage().calls(), s.usage().promptTokens(), s.usage().completionTokens(), s.usage().tokensByStep(),
@@ -131,8 +132,7 @@ public class AgragProcedures {
             + " citations. Config: the agrag.retrieve keys, returnPrompt.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.ANSWER, config, llmConfigured());
-        AgragRetriever.Answer a = new AgragRetriever(tx, db.databaseName(), rag.layerCache(), rag.embeddings(), rag.llm(), rag.llmConfig(cfg.llm(), "agrag.answer"),
-                Termination.of(guard)).answer(query, cfg);
+        AgragRetriever.Answer a = new AgragRetriever(call(), call().llm(cfg.llm(), "agrag.answer")).answer(query, cfg);
         return Stream.of(new AnswerResult(a.answer(), a.thought(), a.graphStrings(), a.facts(), a.pathChunkIds(), a.retrievedChunkIds(),
                 a.usedGraph(), a.prompt(), a.usage().calls(), a.usage().promptTokens(), a.usage().completionTokens(), a.usage().tokensByStep(), a.ms()));
     }
@@ -208,7 +208,7 @@ public class AgragProcedures {
     public Stream<ProjectResult> project(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         long t0 = System.nanoTime();
         String corpus = corpusOnly("agrag.project", config);
-        long[] snapshot = new AgragRetriever(tx, db.databaseName(), rag.layerCache(), rag.embeddings(), null, null, Termination.of(guard)).warm(corpus);
+        long[] snapshot = new AgragRetriever(call(), null).warm(corpus);
         AgragProjection.Projected p = AgragProjection.project(tx, corpus);
         long ms = (System.nanoTime() - t0) / 1_000_000;
         return Stream.of(p == null ? new ProjectResult(null, false, snapshot[0], snapshot[1], ms)
@@ -220,17 +220,22 @@ public class AgragProcedures {
             + " facts, contains and synonym edges, title links, stored LLM triples, meta node, GDS projection) in batches; documents and chunks stay. Config: corpus.")
     public Stream<DropResult> drop(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         String corpus = corpusOnly("agrag.drop", config);
-        return rag.layerLocks().exclusive(db.databaseName(), corpus, "agrag", "agrag.drop", Termination.of(guard), log::info, () -> dropLayer(corpus));
+        RagCall c = call();
+        return rag.layerLocks().exclusive(c.database(), corpus, "agrag", "agrag.drop", c.cancelled(), c.log(), () -> dropLayer(c, corpus));
     }
 
-    private Stream<DropResult> dropLayer(String corpus) {
-        LayerDrop.Counts n = AgragLayer.drop(db, db.databaseName(), rag.layerCache(), corpus, Termination.of(guard));
+    private Stream<DropResult> dropLayer(RagCall c, String corpus) {
+        LayerDrop.Counts n = AgragLayer.drop(c.db(), c.database(), rag.layerCache(), corpus, c.cancelled());
         return Stream.of(new DropResult(n.nodes(), n.relationships()));
     }
 
     private AgragRetriever retriever(AgragQueryConfig cfg) {
-        LlmConfig llm = cfg.filter() ? rag.llmConfig(cfg.llm(), "agrag") : null;
-        return new AgragRetriever(tx, db.databaseName(), rag.layerCache(), rag.embeddings(), rag.llm(), llm, Termination.of(guard));
+        return new AgragRetriever(call(), cfg.filter() ? call().llm(cfg.llm(), "agrag") : null);
+    }
+
+    /** This call's context for the engine: built here once, so the engine never sees Neo4j's procedure plumbing. */
+    private RagCall call() {
+        return Termination.call(db, tx, rag, log, guard);
     }
 
     private boolean llmConfigured() {

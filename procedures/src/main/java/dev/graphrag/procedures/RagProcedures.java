@@ -1,6 +1,7 @@
 package dev.graphrag.procedures;
 
 import dev.graphrag.core.GraphRagRuntime;
+import dev.graphrag.core.RagCall;
 import dev.graphrag.core.Jobs;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.embed.EmbeddingService;
@@ -49,7 +50,7 @@ public class RagProcedures {
         List<Ingestor.Document> docs = Ingestor.validate(documents, cfg.maxDocumentChars());
         List<Ingestor.Outcome> outcomes;
         try (var job = rag.jobs().start("rag.ingest", db.databaseName(), cfg.corpus())) {
-            outcomes = new Ingestor(db, embeddings, log::info, Termination.of(guard), job).ingest(docs, cfg);
+            outcomes = new Ingestor(call().reportingTo(job), embeddings).ingest(docs, cfg);
         }
         return outcomes.stream().map(o -> new Results.DocumentResult(o.documentId(), o.chunks(), o.status(), o.ms()));
     }
@@ -63,7 +64,7 @@ public class RagProcedures {
         ConfigReader r = ConfigReader.of("rag.delete", config);
         String corpus = r.corpus();
         r.finish();
-        return new Ingestor(db, null, log::info, Termination.of(guard)).delete(documentIds, corpus).stream()
+        return new Ingestor(call(), null).delete(documentIds, corpus).stream()
                 .map(o -> new Results.DocumentResult(o.documentId(), o.chunks(), o.status(), o.ms()));
     }
 
@@ -114,6 +115,11 @@ public class RagProcedures {
             + " and how far each is through its current phase; TERMINATE TRANSACTION stops one.")
     public Stream<Jobs.View> progress() {
         return rag.jobs().running().stream();
+    }
+
+    /** This call's context for the engine, built once here. */
+    private RagCall call() {
+        return Termination.call(db, tx, rag, log, guard);
     }
 
     @UserFunction(name = "rag.embed")

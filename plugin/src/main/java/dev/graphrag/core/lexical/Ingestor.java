@@ -1,6 +1,7 @@
 package dev.graphrag.core.lexical;
 
 import dev.graphrag.core.Progress;
+import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.embed.EmbeddingService;
@@ -26,7 +27,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -60,11 +60,16 @@ public final class Ingestor {
 
     private final Progress progress;
 
-    public Ingestor(GraphDatabaseService db, EmbeddingService embeddings, Consumer<String> log, BooleanSupplier cancelled) {
-        this(db, embeddings, log, cancelled, Progress.NONE);
+    private final ExecutorService executor;
+
+    /** For rag.ingest (embeddings loaded) and rag.delete (none needed: null). */
+    public Ingestor(RagCall call, EmbeddingService embeddings) {
+        this(call.db(), embeddings, call.log(), call.cancelled(), call.progress(), call.runtime().executor());
     }
 
-    public Ingestor(GraphDatabaseService db, EmbeddingService embeddings, Consumer<String> log, BooleanSupplier cancelled, Progress progress) {
+    private Ingestor(GraphDatabaseService db, EmbeddingService embeddings, Consumer<String> log, BooleanSupplier cancelled, Progress progress,
+                     ExecutorService executor) {
+        this.executor = executor;
         this.progress = progress;
         this.db = db;
         this.embeddings = embeddings;
@@ -142,12 +147,7 @@ public final class Ingestor {
         List<Outcome> out = new ArrayList<>(docs.size());
         long t0 = System.nanoTime();
         long[] chunksDone = {0};
-        // embedding batch k+1 overlaps with writing batch k (one writer thread, one batch in flight)
-        ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "graphrag-ingest-writer");
-            t.setDaemon(true);
-            return t;
-        });
+        // embedding batch k+1 overlaps with writing batch k (on the shared pool, one batch in flight)
         Future<List<Outcome>> pending = null;
         try {
             List<Document> batch = new ArrayList<>();
@@ -160,14 +160,24 @@ public final class Ingestor {
                     checkCancelled(out.size(), docs.size());
                     Prepared prepared = prepare(List.copyOf(batch), cfg, chunker);
                     if (pending != null) collect(pending, out, chunksDone, docs.size(), cfg, t0);
-                    pending = writer.submit(() -> write(prepared, cfg));
+                    pending = executor.submit(() -> write(prepared, cfg));
                     batch.clear();
                     batchChunks = 0;
                 }
             }
             if (pending != null) collect(pending, out, chunksDone, docs.size(), cfg, t0);
+            pending = null;
         } finally {
-            writer.shutdownNow();
+            // never return while a batch is still being written: it commits whole, or (terminated) rolls back
+            if (pending != null) {
+                try {
+                    pending.get();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (ExecutionException e) {
+                    // the error that brought us here is the one to report
+                }
+            }
         }
         return out;
     }

@@ -1,0 +1,41 @@
+package dev.graphrag.core;
+
+import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.llm.LlmClient;
+import dev.graphrag.core.llm.LlmConfig;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.Transaction;
+
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+/**
+ * Everything one procedure call hands the engine, built once in the procedure class: the database (for work
+ * committed in batches of its own) and the caller's transaction (for reads and work that must roll back with
+ * it), the server runtime, the log, the caller's cancellation and where progress goes. Engine classes take this
+ * instead of long argument lists with nulls.
+ */
+public record RagCall(GraphDatabaseService db, Transaction tx, GraphRagRuntime runtime, Consumer<String> log, BooleanSupplier cancelled,
+                      Progress progress) {
+    /** The LLM client and the call's resolved configuration, bound together. */
+    public record BoundLlm(LlmClient client, LlmConfig config) {}
+
+    public String database() {
+        return db.databaseName();
+    }
+
+    public EmbeddingService embeddings() {
+        return runtime.embeddings();
+    }
+
+    /** The server's LLM under the call's {@code llm} map (errors name the owner); for procedures that need an LLM. */
+    public BoundLlm llm(Map<String, Object> perCall, String owner) {
+        return new BoundLlm(runtime.llm(), runtime.llmConfig(perCall, owner));
+    }
+
+    /** The same call reporting into a job of rag.progress(). */
+    public RagCall reportingTo(Progress p) {
+        return new RagCall(db, tx, runtime, log, cancelled, p);
+    }
+}
