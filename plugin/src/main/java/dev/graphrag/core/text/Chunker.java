@@ -34,6 +34,21 @@ public interface Chunker {
         return new Chunk(index, start, end, text.substring(start, end), ids.length, ids, kind);
     }
 
+    /** Token indexes where sentences start, then tokens.size(): sentence k covers tokens [bounds[k], bounds[k+1]). */
+    static List<Integer> sentenceBounds(String text, List<dev.graphrag.core.embed.WordPieceTokenizer.Token> tokens) {
+        List<Integer> bounds = new java.util.ArrayList<>();
+        java.text.BreakIterator it = java.text.BreakIterator.getSentenceInstance(java.util.Locale.ROOT);
+        it.setText(text);
+        int t = 0;
+        bounds.add(0);
+        for (int end = it.next(); end != java.text.BreakIterator.DONE; end = it.next()) {
+            while (t < tokens.size() && tokens.get(t).start() < end) t++;
+            if (t > bounds.get(bounds.size() - 1)) bounds.add(t);
+        }
+        if (bounds.get(bounds.size() - 1) < tokens.size()) bounds.add(tokens.size());
+        return bounds;
+    }
+
     static void checkCancelled(BooleanSupplier cancelled) {
         if (cancelled.getAsBoolean()) throw new RagException("chunking cancelled: the transaction was terminated");
     }

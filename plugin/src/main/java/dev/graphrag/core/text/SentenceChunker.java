@@ -4,10 +4,8 @@ import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.WordPieceTokenizer;
 import dev.graphrag.core.embed.WordPieceTokenizer.Token;
 
-import java.text.BreakIterator;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -39,20 +37,16 @@ public final class SentenceChunker implements Chunker {
         int body = chunkSize - 2;
         // sentences as token ranges [from, to); an over-long sentence becomes several pieces cut between words
         List<int[]> sentences = new ArrayList<>();
-        BreakIterator it = BreakIterator.getSentenceInstance(Locale.ROOT);
-        it.setText(text);
-        int t = 0;
-        for (int end = it.next(); end != BreakIterator.DONE; end = it.next()) {
-            int from = t;
-            while (t < tokens.size() && tokens.get(t).start() < end) t++;
-            for (int s = from; s < t; ) {
+        List<Integer> bounds = Chunker.sentenceBounds(text, tokens);
+        for (int b = 0; b + 1 < bounds.size(); b++) {
+            int t = bounds.get(b + 1);
+            for (int s = bounds.get(b); s < t; ) {
                 int e = Math.min(t, s + body);
                 while (e < t && e > s + 1 && tokens.get(e).start() == tokens.get(e - 1).start()) e--; // keep a word's pieces together
                 sentences.add(new int[] {s, e});
                 s = e;
             }
         }
-        if (t < tokens.size()) sentences.add(new int[] {t, tokens.size()});
         // greedy packing: sentence indexes [first, last) per chunk
         List<int[]> packs = new ArrayList<>();
         int first = 0;

@@ -4,10 +4,8 @@ import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.WordPieceTokenizer;
 import dev.graphrag.core.embed.WordPieceTokenizer.Token;
 
-import java.text.BreakIterator;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -70,17 +68,7 @@ public final class TokenChunker implements Chunker {
     }
 
     private List<int[]> sentenceWindows(String text, List<Token> tokens) {
-        // sentence k covers tokens [bounds[k], bounds[k+1])
-        List<Integer> bounds = new ArrayList<>();
-        BreakIterator it = BreakIterator.getSentenceInstance(Locale.ROOT);
-        it.setText(text);
-        int t = 0;
-        bounds.add(0);
-        for (int end = it.next(); end != BreakIterator.DONE; end = it.next()) {
-            while (t < tokens.size() && tokens.get(t).start() < end) t++;
-            if (t > bounds.get(bounds.size() - 1)) bounds.add(t);
-        }
-        if (bounds.get(bounds.size() - 1) < tokens.size()) bounds.add(tokens.size());
+        List<Integer> bounds = Chunker.sentenceBounds(text, tokens);
         List<int[]> out = new ArrayList<>();
         int s = 0;
         int sentenceCount = bounds.size() - 1;
