@@ -118,34 +118,12 @@ public final class AgragIndexer {
         log.accept(String.format("agrag.index corpus=%s: %d chunks, entity candidates ready (%.1f s)", cfg.corpus(), chunks.size(), (System.nanoTime() - t0) / 1e9));
         Map<String, List<List<String>>> triples = cfg.relations() == AgragIndexConfig.Relations.LLM
                 ? llmTriples(chunks, candidates, cfg) : cooccurrenceTriples(chunks, candidates, cfg);
-        // the desired layer
-        Map<String, Fact> facts = new LinkedHashMap<>();
-        Map<String, Set<String>> contains = new LinkedHashMap<>();
-        Map<String, Integer> occurrences = new HashMap<>();
-        for (ChunkRow c : chunks) {
-            Set<String> linked = new TreeSet<>();
-            for (List<String> t : triples.getOrDefault(c.id(), List.of())) {
-                String s = EntityStatistics.norm(t.get(0)), p = EntityStatistics.norm(t.get(1)), o = EntityStatistics.norm(t.get(2));
-                if (s.isEmpty() || o.isEmpty() || s.equals(o)) continue;
-                String evidence = t.size() > 3 ? t.get(3) : null;
-                String key = s + "|" + p + "|" + o;
-                Fact f = facts.computeIfAbsent(key, k -> new Fact(s, p, o, md5(k), new TreeSet<>(), evidence));
-                f.chunkIds().add(c.id());
-                occurrences.merge(key, 1, Integer::sum);
-                linked.add(s);
-                linked.add(o);
-            }
-            contains.put(c.id(), linked);
-        }
-        // title links over all current chunks and titles: a new title can be named by an old chunk
-        TitleLinks linker = new TitleLinks(titles);
-        Map<String, List<TitleLinks.Link>> links = new LinkedHashMap<>();
-        for (ChunkRow c : chunks) links.put(c.id(), linker.links(c.documentId(), c.text()));
-        Set<String> entities = new TreeSet<>();
-        for (Fact f : facts.values()) {
-            entities.add(f.s());
-            entities.add(f.o());
-        }
+        LayerDerivation.Layer layer = LayerDerivation.derive(chunks, triples, titles);
+        Map<String, Fact> facts = layer.facts();
+        Map<String, Set<String>> contains = layer.contains();
+        Map<String, Integer> occurrences = layer.occurrences();
+        Map<String, List<TitleLinks.Link>> links = layer.links();
+        Set<String> entities = layer.entities();
         if (cancelled.getAsBoolean()) throw new RagException("agrag.index: terminated before writing the graph");
         log.accept(String.format("agrag.index corpus=%s: %d entities, %d facts derived (%.1f s); syncing the graph", cfg.corpus(), entities.size(),
                 facts.size(), (System.nanoTime() - t0) / 1e9));
