@@ -87,4 +87,67 @@ class ProcedureSignaturesTest {
             }
         }
     }
+
+    /** A placeholder argument of a Cypher type, good enough to reach the config parser. */
+    static String placeholder(String type) {
+        return switch (type) {
+            case "STRING" -> "'x'";
+            case "LIST<MAP>" -> "[{id: 'x', text: 'x', role: 'user', content: 'x'}]";
+            case "LIST<STRING>" -> "['x']";
+            case "MAP" -> "{}";
+            default -> "null";
+        };
+    }
+
+    /** The parser's own list of the keys it accepts, from its error for a key nobody declares. */
+    static List<String> acceptedKeys(Map<String, Object> procedure) {
+        String signature = (String) procedure.get("signature");
+        String args = signature.substring(signature.indexOf('(') + 1, signature.indexOf(')'));
+        List<String> values = new ArrayList<>();
+        for (String a : args.split(", ")) {
+            if (a.isBlank()) continue;
+            String name = a.substring(0, a.indexOf(' '));
+            String type = a.substring(a.lastIndexOf(":: ") + 3);
+            values.add(name.equals("config") ? "{zzzNotAKey: 1}" : placeholder(type));
+        }
+        try {
+            rows("CALL " + procedure.get("name") + "(" + String.join(", ", values) + ")");
+        } catch (org.neo4j.graphdb.QueryExecutionException e) {
+            Matcher m = Pattern.compile("unknown config key 'zzzNotAKey'(?:; did you mean '[^']*'\\?)? valid keys are \\[([^]]*)]").matcher(e.getMessage());
+            assertTrue(m.find(), procedure.get("name") + " did not name its valid keys: " + e.getMessage());
+            return m.group(1).isBlank() ? List.of() : List.of(m.group(1).split(", "));
+        }
+        throw new AssertionError(procedure.get("name") + " accepted an unknown config key");
+    }
+
+    @Test
+    void everyConfigKeyAProcedureAcceptsIsInItsDescriptionAndDocs() throws IOException {
+        String platform = Files.readString(DOCS.resolve("procedures.md"));
+        List<String> problems = new ArrayList<>();
+        for (Map<String, Object> p : surface()) {
+            String name = (String) p.get("name");
+            if (!((String) p.get("signature")).contains("config = {} :: MAP")) continue;
+            String description = (String) p.get("description");
+            Path own = DOCS.resolve("agrag").resolve(name + ".md");
+            String docs;
+            if (Files.exists(own)) {
+                docs = Files.readString(own);
+                // agrag.retrieve and agrag.answer document "the agrag.mcmi keys plus ...": follow that reference
+                if (docs.contains("[agrag.mcmi](agrag.mcmi.md) keys")) docs += Files.readString(DOCS.resolve("agrag").resolve("agrag.mcmi.md"));
+                if (docs.contains("[agrag.index](agrag.index.md)")) docs += Files.readString(DOCS.resolve("agrag").resolve("agrag.index.md"));
+            } else {
+                int at = platform.indexOf("## " + name + "(");
+                int next = platform.indexOf("\n## ", at + 3);
+                docs = platform.substring(at, next < 0 ? platform.length() : next);
+            }
+            for (String key : acceptedKeys(p)) {
+                Pattern word = Pattern.compile("\\b" + Pattern.quote(key) + "\\b");
+                if (!word.matcher(docs).find()) problems.add(name + "'s docs do not mention its config key '" + key + "'");
+                if (!word.matcher(description.substring(description.indexOf(" - "))).find()) {
+                    problems.add(name + "'s @Description does not name its config key '" + key + "'");
+                }
+            }
+        }
+        assertEquals(List.of(), problems);
+    }
 }

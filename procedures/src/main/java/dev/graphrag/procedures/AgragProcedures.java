@@ -78,7 +78,7 @@ public class AgragProcedures {
             + " TF-IDF entities, relations (llm, or cooccurrence without an LLM), fact embeddings, contains and synonym edges, title links"
             + " between chunks and the documents they name, GDS projection. Commits in its own batches (not undone by the caller's rollback);"
             + " a second build of the same corpus waits for the first. Config: corpus, relations, maxNgram,"
-            + " entityScoring, entityThreshold, maxEntitiesPerChunk, synonymThreshold, maxSynonymsPerNode, titleLinks, batchSize, project, llm.")
+            + " entityScoring, entityThreshold, maxEntitiesPerChunk, synonymThreshold, maxSynonymsPerNode, titleLinks, batchSize, project, extractionErrors, llm.")
     public Stream<IndexResult> index(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragIndexConfig cfg = AgragIndexConfig.parse(config, llmConfigured());
         RagCall.BoundLlm llm = cfg.relations() == AgragIndexConfig.Relations.LLM ? call().llm(cfg.llm(), "agrag.index") : null;
@@ -119,7 +119,9 @@ public class AgragProcedures {
             + " mode mcmi (chunks on the reasoning subgraph, then hybrid), hybrid (dense+BM25, AGRAG Eq. 21) or ppr (passages by"
             + " Personalized PageRank, as HippoRAG 2); in mcmi and ppr modes the denseFirst densest chunks lead, then up to namedPassages"
             + " chunks of documents the question names by title and up to linkedPassages of documents the densest chunk names by title."
-            + " Config: the agrag.mcmi keys plus k (5), mode, denseFirst, namedPassages, linkedPassages.")
+            + " Config: the agrag.mcmi keys (corpus, llm, factTopK, filter, damping, pprTolerance, pprMaxIterations, pprWeighted,"
+            + " passageScoreFactor, costMode, expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine) plus k (5), mode,"
+            + " denseFirst, namedPassages, linkedPassages, passageNodeWeight.")
     public Stream<AgragRetriever.RankedChunk> retrieve(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.RETRIEVE, config, llmConfigured());
         return retriever(cfg).retrieve(query, cfg).stream();
@@ -129,7 +131,9 @@ public class AgragProcedures {
     @Description("agrag.answer(query :: STRING, config = {} :: MAP) :: (answer, thought, graphStrings, facts, pathChunkIds, retrievedChunkIds,"
             + " usedGraph, prompt, llmCalls, promptTokens, completionTokens, tokensByStep, ms) - answers with the LLM from the reasoning subgraph, its"
             + " chunks and the retrieved chunks (those agrag.retrieve leads with, then hybrid); pathChunkIds and retrievedChunkIds are the"
-            + " citations. Config: the agrag.retrieve keys, returnPrompt.")
+            + " citations. Config: the agrag.mcmi keys (corpus, llm, factTopK, filter, damping, pprTolerance, pprMaxIterations, pprWeighted,"
+            + " passageScoreFactor, costMode, expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine) plus k (5),"
+            + " denseFirst, namedPassages, linkedPassages, includePathChunks, returnPrompt.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.ANSWER, config, llmConfigured());
         AgragRetriever.Answer a = new AgragRetriever(call(), call().llm(cfg.llm(), "agrag.answer")).answer(query, cfg);

@@ -42,7 +42,8 @@ public class RagProcedures {
             + " - chunks, embeds and writes documents {id, text, title?, metadata?} into the lexical graph of a corpus;"
             + " commits in its own batches, so a ROLLBACK of the calling transaction does not undo them (as APOC's periodic procedures);"
             + " terminating the call stops it and rolls back the batch in progress; unchanged content is skipped."
-            + " Config: corpus, chunkSize, chunkOverlap, sentenceBoundaries, batchSize, maxDocumentChars (at most the server's limits).")
+            + " Config: corpus, chunker (tokens|sentences|structural), chunkSize, chunkOverlap, sentenceBoundaries, batchSize, maxDocumentChars"
+            + " (at most the server's limits).")
     public Stream<Results.DocumentResult> ingest(@Name("documents") List<Map<String, Object>> documents,
                                                  @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         EmbeddingService embeddings = rag.embeddings();
