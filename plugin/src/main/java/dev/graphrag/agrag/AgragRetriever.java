@@ -44,8 +44,8 @@ public final class AgragRetriever {
     /** The MCMI subgraph and everything about it. */
     public record Subgraph(List<String> terminals, List<Node> nodes, List<Relationship> relationships, List<String> pathChunkIds,
                            List<String> graphStrings, List<List<String>> facts, int mcstNodeCount, int mcstEdgeCount, int nodeCount,
-                           int edgeCount, double ratio, int expansions, boolean usedPseudo, double[] dense, double[] hybrid, double[] influence,
-                           Usage usage, long ms, FactMapping mapping) {}
+                           int edgeCount, double ratio, int expansions, boolean usedPseudo,
+                           Usage usage, long ms) {}
 
     /** One ranked chunk of agrag.retrieve. source: dense (denseFirst), named (namedPassages), link (linkedPassages), graph (on the MCMI subgraph), hybrid or ppr. */
     public record RankedChunk(long rank, String chunkId, String documentId, String text, double score, String source) {}
@@ -95,16 +95,32 @@ public final class AgragRetriever {
         }
     }
 
-    public Subgraph mcmi(String query, AgragQueryConfig cfg) {
-        return fresh(cfg.corpus(), () -> mcmiOnce(query, cfg));
-    }
+    /**
+     * What one query computes once, whatever it is then used for: the corpus snapshot, the query vector, every
+     * chunk's cosine and the fact mapping (with the LLM filter's usage).
+     */
+    private record QueryState(AgragSnapshot g, String query, float[] q, double[] dense, FactMapping facts) {}
 
-    private Subgraph mcmiOnce(String query, AgragQueryConfig cfg) {
-        long t0 = System.nanoTime();
-        ChunkSearch.checkQuery("agrag", query);
+    private QueryState state(String owner, String query, AgragQueryConfig cfg) {
+        ChunkSearch.checkQuery(owner, query);
         AgragSnapshot g = snapshot(cfg.corpus());
         float[] q = embeddings.embed(query);
-        FactMapping fm = mapFacts(g, query, q, cfg);
+        return new QueryState(g, query, q, dense(g, q), mapFacts(g, query, q, cfg));
+    }
+
+    /** An MCMI run and the per-chunk scores it computed, which retrieve and answer reuse. */
+    private record McmiRun(QueryState state, Subgraph subgraph, double[] hybrid, double[] influence) {}
+
+    public Subgraph mcmi(String query, AgragQueryConfig cfg) {
+        return fresh(cfg.corpus(), () -> mcmiRun(state("agrag", query, cfg), cfg).subgraph());
+    }
+
+    private McmiRun mcmiRun(QueryState st, AgragQueryConfig cfg) {
+        long t0 = System.nanoTime();
+        AgragSnapshot g = st.g();
+        String query = st.query();
+        float[] q = st.q();
+        FactMapping fm = st.facts();
         Usage tokens = fm.usage();
         double[] factSim = fm.similarity();
         List<List<String>> facts = new ArrayList<>();
@@ -116,12 +132,12 @@ public final class AgragRetriever {
             terminals.add(f.v());
         }
         // §2.4 hybrid scores of every chunk, used for costs and for retrieval
-        double[] dense = dense(g, q);
+        double[] dense = st.dense();
         double[] hybrid = hybridScores(g, query, dense, cfg);
         double[] s = influence(g, terminals, cfg);
         if (terminals.isEmpty()) {
-            return new Subgraph(List.of(), List.of(), List.of(), List.of(), List.of(), facts, 0, 0, 0, 0, Double.POSITIVE_INFINITY, 0, false,
-                    dense, hybrid, s, tokens, (System.nanoTime() - t0) / 1_000_000, fm);
+            return new McmiRun(st, new Subgraph(List.of(), List.of(), List.of(), List.of(), List.of(), facts, 0, 0, 0, 0, Double.POSITIVE_INFINITY,
+                    0, false, tokens, (System.nanoTime() - t0) / 1_000_000), hybrid, s);
         }
         // B5: this query's costs over the snapshot's fixed topology (edge order: facts, synonyms, contains, pseudo)
         EdgeCosts f = cfg.costMode();
@@ -148,9 +164,8 @@ public final class AgragRetriever {
         boolean usedPseudo = r.nodes().contains(g.pseudo());
         int mcstNodes = (int) r.mcstNodes().stream().filter(v -> v != g.pseudo()).count();
         int mcstEdges = (int) r.mcstEdges().stream().filter(e -> e.type() != CostGraph.EdgeType.PSEUDO).count();
-        return new Subgraph(terminalNames, nodeList, rels, pathChunks, text.graphStrings(), facts, mcstNodes, mcstEdges,
-                nodes.size(), r.output().size(), r.ratio(), r.expansions(), usedPseudo, dense, hybrid, s, tokens,
-                (System.nanoTime() - t0) / 1_000_000, fm);
+        return new McmiRun(st, new Subgraph(terminalNames, nodeList, rels, pathChunks, text.graphStrings(), facts, mcstNodes, mcstEdges,
+                nodes.size(), r.output().size(), r.ratio(), r.expansions(), usedPseudo, tokens, (System.nanoTime() - t0) / 1_000_000), hybrid, s);
     }
 
     /** One candidate fact of agrag.mapFacts: its rank by cosine and whether the filter kept it. */
@@ -304,24 +319,29 @@ public final class AgragRetriever {
     }
 
     private List<RankedChunk> retrieveOnce(String query, AgragQueryConfig cfg) {
-        ChunkSearch.checkQuery("agrag.retrieve", query);
-        AgragSnapshot g = snapshot(cfg.corpus());
-        double[] score = new double[g.chunkCount()];
-        String[] source = new String[g.chunkCount()];
+        double[] score;
+        String[] source;
         Set<Integer> taken = new LinkedHashSet<>();
         if (cfg.mode() == AgragQueryConfig.RetrieveMode.HYBRID) {
+            ChunkSearch.checkQuery("agrag.retrieve", query);
+            AgragSnapshot g = snapshot(cfg.corpus());
+            score = new double[g.chunkCount()];
+            source = new String[g.chunkCount()];
             return ranked(g, hybridScores(g, query, dense(g, embeddings.embed(query)), cfg), "hybrid", taken, score, source, cfg.k());
         }
-        Subgraph sg = cfg.mode() == AgragQueryConfig.RetrieveMode.MCMI ? mcmi(query, cfg) : null;
-        float[] q = sg == null ? embeddings.embed(query) : null;
-        double[] dense = sg == null ? dense(g, q) : sg.dense();
-        FactMapping facts = sg == null ? mapFacts(g, query, q, cfg) : sg.mapping();
+        QueryState st = state("agrag.retrieve", query, cfg);
+        AgragSnapshot g = st.g();
+        score = new double[g.chunkCount()];
+        source = new String[g.chunkCount()];
+        McmiRun run = cfg.mode() == AgragQueryConfig.RetrieveMode.MCMI ? mcmiRun(st, cfg) : null;
+        double[] dense = st.dense();
+        FactMapping facts = st.facts();
         leadingChunks(g, query, dense, cfg, taken, score, source);
-        if (sg != null) {
-            for (String id : sg.pathChunkIds()) {
+        if (run != null) {
+            for (String id : run.subgraph().pathChunkIds()) {
                 int c = g.indexOfChunk.get(id) - g.entityCount;
                 if (taken.size() < cfg.k() && taken.add(c)) {
-                    score[c] = sg.influence()[c + g.entityCount];
+                    score[c] = run.influence()[c + g.entityCount];
                     source[c] = "graph";
                 }
             }
@@ -423,13 +443,14 @@ public final class AgragRetriever {
     private Answer answerOnce(String query, AgragQueryConfig cfg) {
         long t0 = System.nanoTime();
         if (llm == null || llmConfig == null) throw new RagException("agrag.answer: " + LlmConfig.HOW_TO_CONFIGURE);
-        Subgraph sg = mcmi(query, cfg);
-        AgragSnapshot g = snapshot(cfg.corpus());
+        McmiRun run = mcmiRun(state("agrag.answer", query, cfg), cfg);
+        Subgraph sg = run.subgraph();
+        AgragSnapshot g = run.state().g();
         List<String> path = cfg.includePathChunks() ? sg.pathChunkIds() : List.of();
         // the chunks agrag.retrieve would lead with, then the hybrid ranking (§2.4) up to k; path chunks are in the prompt already
         Set<Integer> taken = new LinkedHashSet<>();
-        leadingChunks(g, query, sg.dense(), cfg, taken, new double[g.chunkCount()], new String[g.chunkCount()]);
-        for (int c : topK(sg.hybrid(), cfg.k())) {
+        leadingChunks(g, query, run.state().dense(), cfg, taken, new double[g.chunkCount()], new String[g.chunkCount()]);
+        for (int c : topK(run.hybrid(), cfg.k())) {
             if (taken.size() >= cfg.k()) break;
             taken.add(c);
         }
