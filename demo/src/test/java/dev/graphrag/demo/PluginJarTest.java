@@ -1,0 +1,48 @@
+package dev.graphrag.demo;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The deployable jar as a server's plugin loader sees it: Neo4j scans every .class entry of a plugin jar, so a class
+ * outside our own and the relocated packages (a multi-release copy of Jackson, say) is a warning at every start or a
+ * clash with the server's own libraries.
+ */
+class PluginJarTest {
+    static Path pluginJar() throws IOException {
+        try (Stream<Path> s = Files.list(Path.of("..", "procedures", "target"))) {
+            return s.filter(p -> p.getFileName().toString().matches("graphrag-neo4j-[^-]+(-SNAPSHOT)?\\.jar")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no plugin jar in procedures/target: run the build's package phase first"));
+        }
+    }
+
+    @Test
+    void everyClassIsOursRelocatedOrOnnxRuntime() throws IOException {
+        List<String> strays = new ArrayList<>();
+        int classes = 0;
+        try (JarFile jar = new JarFile(pluginJar().toFile())) {
+            for (var it = jar.entries(); it.hasMoreElements(); ) {
+                String name = it.nextElement().getName();
+                assertFalse(name.startsWith("META-INF/versions/"), "a multi-release entry the loader would warn about: " + name);
+                if (!name.endsWith(".class")) continue;
+                classes++;
+                // ONNX Runtime stays unrelocated: its JNI symbols are bound to its class names
+                if (!name.startsWith("dev/graphrag/") && !name.startsWith("ai/onnxruntime/")) strays.add(name);
+            }
+            assertEquals(null, jar.getManifest().getMainAttributes().getValue("Multi-Release"));
+        }
+        assertTrue(classes > 1000, "the jar holds the plugin and its bundled libraries: " + classes + " classes");
+        assertEquals(List.of(), strays, "classes outside dev.graphrag and ai.onnxruntime (Neo4j, Lucene, GDS and APOC are the server's)");
+    }
+}
