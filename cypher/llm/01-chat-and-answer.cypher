@@ -1,5 +1,6 @@
 // LLM access. Set the parameter first, e.g. in Neo4j Browser:
 //   :param llm => {endpoint: 'http://localhost:11434/v1', model: 'qwen2.5:3b-instruct'}
+//   (an endpoint other than graphrag.llm.endpoint must be on graphrag.llm.allowedEndpoints; or :param llm => {} for the configured one)
 // (or configure graphrag.llm.endpoint / graphrag.llm.model in conf/graphrag.conf and pass {} instead).
 
 CALL rag.llm.info({llm: $llm}) YIELD endpoint, model, reachable, ms RETURN endpoint, model, reachable, ms;
