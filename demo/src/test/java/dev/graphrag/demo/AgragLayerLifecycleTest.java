@@ -165,6 +165,11 @@ class AgragLayerLifecycleTest {
         java.util.Set<String> full = synonyms("synFull");
         assertTrue(full.size() >= 20, "the families make synonyms: " + full.size());
         assertEquals(full, synonyms("synInc"), "the same edges with the same similarities");
+        // a layer from a release whose synonyms came from the HNSW index: the next index recomputes them exactly
+        rows("MATCH (m:AgMeta {corpus: 'synInc'}) REMOVE m.synonymMethod");
+        rows("MATCH (:AgEntity {corpus: 'synInc'})-[s:AG_SYNONYM]->() WITH s LIMIT 5 DELETE s");
+        rows("CALL agrag.index({corpus: 'synInc', relations: 'cooccurrence'})");
+        assertEquals(full, synonyms("synInc"), "an upgraded layer gets the exact edges");
         // deletes follow too
         rows("CALL rag.delete($ids, {corpus: 'synInc'})", Map.of("ids", docs.subList(60, 90).stream().map(d -> d.get("id")).toList()));
         rows("CALL agrag.index({corpus: 'synInc', relations: 'cooccurrence'})");

@@ -49,6 +49,8 @@ public final class AgragIndexer {
                         Usage usage, long ms) {}
 
     static final String EXTRACTION_STEP = "agrag.index relation extraction";
+    /** Recorded on AgMeta: which synonym search made the stored edges (SynonymSearch's exact rule). */
+    static final String SYNONYM_METHOD = "exact";
 
     static final String COOCCURS = "co-occurs with";
     static final String TRIPLES = "agragTriples";
@@ -151,6 +153,7 @@ public final class AgragIndexer {
             meta.setProperty("titleLinks", titleLinks);
             meta.setProperty("synonymThreshold", cfg.synonymThreshold());
             meta.setProperty("maxSynonymsPerNode", (long) cfg.maxSynonymsPerNode());
+            meta.setProperty("synonymMethod", SYNONYM_METHOD);
             meta.setProperty("indexedAt", ZonedDateTime.now());
             tx.commit();
         }
@@ -261,9 +264,11 @@ public final class AgragIndexer {
             // synonym edges of existing entities were found under the stored rules; other rules mean finding them all again
             Node meta = tx.findNode(AgragGraph.META, "corpus", corpus);
             // a resumed build redoes them all too: the interrupted run may have created entities whose synonyms it never searched
+            // a layer whose edges came from another synonym method (a release before the exact search) is searched again too
             synonymRulesChanged = resumed || meta != null && meta.hasProperty("version")
                     && (!Double.valueOf(cfg.synonymThreshold()).equals(meta.getProperty("synonymThreshold", null))
-                    || !Long.valueOf(cfg.maxSynonymsPerNode()).equals(meta.getProperty("maxSynonymsPerNode", null)));
+                    || !Long.valueOf(cfg.maxSynonymsPerNode()).equals(meta.getProperty("maxSynonymsPerNode", null))
+                    || !SYNONYM_METHOD.equals(meta.getProperty("synonymMethod", null)));
             tx.findNodes(AgragGraph.ENTITY, "corpus", corpus).forEachRemaining(n -> existingEntities.put((String) n.getProperty("name"), n.getElementId()));
             try (Result r = tx.execute("MATCH (:AgEntity {corpus: $c})-[r:AG_REL]->() RETURN r.factId AS id, elementId(r) AS eid", Map.of("c", corpus))) {
                 while (r.hasNext()) {
