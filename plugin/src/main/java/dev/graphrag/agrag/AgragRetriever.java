@@ -111,8 +111,17 @@ public final class AgragRetriever {
     /** An MCMI run and the per-chunk scores it computed, which retrieve and answer reuse. */
     private record McmiRun(QueryState state, Subgraph subgraph, double[] hybrid, double[] influence) {}
 
+    /** agrag.mcmi; a layer without facts has no subgraph to build, and the error says so (retrieve and answer still rank chunks). */
     public Subgraph mcmi(String query, AgragQueryConfig cfg) {
-        return fresh(cfg.corpus(), () -> mcmiRun(state("agrag", query, cfg), cfg).subgraph());
+        return fresh(cfg.corpus(), () -> {
+            QueryState st = state("agrag", query, cfg);
+            if (st.g().facts.isEmpty()) {
+                throw new RagException("agrag.mcmi: the AGRAG layer of corpus '" + cfg.corpus() + "' has no facts (agrag.index found no"
+                        + " entity pairs in its " + st.g().chunkCount() + " chunks), so there is no reasoning subgraph to build;"
+                        + " agrag.retrieve and rag.search still rank its chunks");
+            }
+            return mcmiRun(st, cfg).subgraph();
+        });
     }
 
     private McmiRun mcmiRun(QueryState st, AgragQueryConfig cfg) {

@@ -133,11 +133,4 @@ final class SynonymSearch {
         return Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
     }
 
-    static ExecutorService pool(int threads) {
-        return java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, "agrag-synonym-search");
-            t.setDaemon(true);
-            return t;
-        });
-    }
 }

@@ -30,6 +30,7 @@ public final class GraphRagRuntime implements AutoCloseable {
     private volatile EmbeddingService embeddings;
     private volatile RuntimeException embeddingFailure;
     private final LlmClient llm;
+    private final EndpointPolicy endpointPolicy;
     private final LayerLocks layerLocks = new LayerLocks();
     private final LayerCache layerCache = new LayerCache(16);
     private final Jobs jobs = new Jobs();
@@ -49,7 +50,7 @@ public final class GraphRagRuntime implements AutoCloseable {
         this.log = log;
         this.llm = LlmClient.of(settings, log);
         // a malformed allow-list or endpoint surfaces at start, not at the first call
-        endpointPolicy();
+        this.endpointPolicy = EndpointPolicy.of(settings.string("graphrag.llm.endpoint"), settings.string("graphrag.llm.allowedEndpoints"));
         checkCeiling(settings, "graphrag.llm.timeoutMs", "graphrag.llm.maxTimeoutMs");
         checkCeiling(settings, "graphrag.llm.maxTokens", "graphrag.llm.maxTokensLimit");
         checkCeiling(settings, "graphrag.ingest.batchSize", "graphrag.ingest.maxBatchSize");
@@ -72,9 +73,9 @@ public final class GraphRagRuntime implements AutoCloseable {
         return out;
     }
 
-    /** What callers may name as an LLM endpoint. */
+    /** What callers may name as an LLM endpoint (parsed once, at start). */
     public EndpointPolicy endpointPolicy() {
-        return EndpointPolicy.of(settings.string("graphrag.llm.endpoint"), settings.string("graphrag.llm.allowedEndpoints"));
+        return endpointPolicy;
     }
 
     /** The shared worker pool (see the field). */
@@ -113,7 +114,7 @@ public final class GraphRagRuntime implements AutoCloseable {
 
     /** Server settings overridden by a procedure's {@code config.llm} map. */
     public LlmConfig llmConfig(Map<String, Object> perCall, String owner) {
-        return LlmConfig.resolve(settings, perCall, owner, System.getenv());
+        return LlmConfig.resolve(settings, endpointPolicy, perCall, owner, System.getenv());
     }
 
     public PluginSettings settings() {

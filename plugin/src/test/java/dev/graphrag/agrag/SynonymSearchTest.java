@@ -13,6 +13,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SynonymSearchTest {
+    static ExecutorService pool(int threads) {
+        return java.util.concurrent.Executors.newFixedThreadPool(threads);
+    }
+
     /** Random unit-ish vectors with planted near-duplicates (clusters of up to 6), as entity-name embeddings have. */
     static List<float[]> vectors(Random r, int n, int dim) {
         List<float[]> out = new ArrayList<>();
@@ -64,7 +68,7 @@ class SynonymSearchTest {
 
     @Test
     void equalsTheBruteForceRuleOnRandomGraphs() {
-        ExecutorService pool = SynonymSearch.pool(3);
+        ExecutorService pool = pool(3);
         try {
             for (long seed = 1; seed <= 4; seed++) {
                 Random r = new Random(seed);
@@ -86,7 +90,7 @@ class SynonymSearchTest {
 
     @Test
     void theEdgesDoNotDependOnTheOrderEntitiesCameIn() {
-        ExecutorService pool = SynonymSearch.pool(2);
+        ExecutorService pool = pool(2);
         try {
             Random r = new Random(42);
             List<float[]> v = vectors(r, 600, 384);

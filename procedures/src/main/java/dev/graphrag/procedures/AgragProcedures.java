@@ -102,12 +102,6 @@ public class AgragProcedures {
             + " expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, llm.")
     public Stream<McmiResult> mcmi(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.MCMI, config, llmConfigured());
-        Node meta = AgragGraph.requireBuilt(tx, cfg.corpus());
-        if (((Number) meta.getProperty("facts", 0L)).longValue() == 0) {
-            throw new dev.graphrag.core.RagException("agrag.mcmi: the AGRAG layer of corpus '" + cfg.corpus() + "' has no facts (agrag.index found no"
-                    + " entity pairs in its " + meta.getProperty("chunks", 0L) + " chunks), so there is no reasoning subgraph to build;"
-                    + " agrag.retrieve and rag.search still rank its chunks");
-        }
         AgragRetriever.Subgraph s = retriever(cfg).mcmi(query, cfg);
         return Stream.of(new McmiResult(s.terminals(), s.nodes(), s.relationships(), s.pathChunkIds(), s.graphStrings(), s.facts(),
                 s.mcstNodeCount(), s.mcstEdgeCount(), s.nodeCount(), s.edgeCount(), s.ratio(), s.expansions(), s.usedPseudo(),

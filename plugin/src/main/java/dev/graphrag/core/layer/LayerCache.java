@@ -34,10 +34,6 @@ public final class LayerCache {
         entries.invalidate(id(database, corpus, layer));
     }
 
-    public long size() {
-        return entries.estimatedSize();
-    }
-
     private static String id(String database, String corpus, String layer) {
         return database + "\u0000" + corpus + "\u0000" + layer;
     }

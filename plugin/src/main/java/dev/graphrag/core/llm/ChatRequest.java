@@ -35,9 +35,6 @@ public record ChatRequest(String step, List<Map<String, Object>> messages, List<
         return new ChatRequest(step, messages, tools, toolChoice, format, stop);
     }
 
-    public ChatRequest withTools(List<Map<String, Object>> t, Object choice) {
-        return new ChatRequest(step, messages, t, choice, responseFormat, stop);
-    }
 
     /** Checks Cypher-supplied messages; errors name the message and the field. */
     @SuppressWarnings("unchecked")

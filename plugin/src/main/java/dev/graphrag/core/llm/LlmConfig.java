@@ -53,6 +53,11 @@ public final class LlmConfig {
      * passed in the same call; numeric keys are bounded by the server's ceilings.
      */
     public static LlmConfig resolve(PluginSettings s, Map<String, Object> perCall, String owner, Map<String, String> env) {
+        return resolve(s, EndpointPolicy.of(s.string("graphrag.llm.endpoint"), s.string("graphrag.llm.allowedEndpoints")), perCall, owner, env);
+    }
+
+    /** As above, with the server's policy already parsed (the runtime's, once at start). */
+    public static LlmConfig resolve(PluginSettings s, EndpointPolicy policy, Map<String, Object> perCall, String owner, Map<String, String> env) {
         ConfigReader r = ConfigReader.of(owner + " config.llm", perCall);
         String callEndpoint = r.string("endpoint", null);
         String model = r.string("model", s.string("graphrag.llm.model"));
@@ -64,7 +69,6 @@ public final class LlmConfig {
         long timeoutMs = r.integerAtMost("timeoutMs", s.integer("graphrag.llm.timeoutMs"), 1,
                 s.integer("graphrag.llm.maxTimeoutMs"), "graphrag.llm.maxTimeoutMs");
         r.finish();
-        EndpointPolicy policy = EndpointPolicy.of(s.string("graphrag.llm.endpoint"), s.string("graphrag.llm.allowedEndpoints"));
         String endpoint = callEndpoint != null ? callEndpoint : s.string("graphrag.llm.endpoint");
         if (endpoint == null || endpoint.isBlank()) throw new RagException(owner + ": " + HOW_TO_CONFIGURE);
         URI uri = EndpointPolicy.parse(endpoint.trim(), owner + ": LLM endpoint");
