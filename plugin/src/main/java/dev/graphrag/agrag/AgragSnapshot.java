@@ -90,14 +90,22 @@ final class AgragSnapshot {
     static AgragSnapshot load(Transaction tx, String corpus, long version) {
         AgragSnapshot s = new AgragSnapshot(corpus, version);
         List<float[]> entityVecs = new ArrayList<>(), chunkVecs = new ArrayList<>(), factVecs = new ArrayList<>();
-        tx.findNodes(AgragGraph.ENTITY, "corpus", corpus).forEachRemaining(n -> {
+        // a canonical order (entities by name, chunks by id, edges by endpoints and text) rather than the store's:
+        // ties in every later step then break the same way however the corpus was ingested (the permutation check)
+        List<Node> entityNodes = new ArrayList<>();
+        tx.findNodes(AgragGraph.ENTITY, "corpus", corpus).forEachRemaining(entityNodes::add);
+        entityNodes.sort(java.util.Comparator.comparing(n -> (String) n.getProperty("name")));
+        for (Node n : entityNodes) {
             s.indexOfNodeId.put(n.getId(), s.names.size());
             s.nodeIds.add(n.getId());
             s.names.add((String) n.getProperty("name"));
             entityVecs.add((float[]) n.getProperty("embedding"));
-        });
+        }
         s.entityCount = s.names.size();
-        tx.findNodes(LexicalGraph.CHUNK, "corpus", corpus).forEachRemaining(n -> {
+        List<Node> chunkNodes = new ArrayList<>();
+        tx.findNodes(LexicalGraph.CHUNK, "corpus", corpus).forEachRemaining(chunkNodes::add);
+        chunkNodes.sort(java.util.Comparator.comparing(n -> (String) n.getProperty("id")));
+        for (Node n : chunkNodes) {
             int idx = s.entityCount + s.chunkIds.size();
             s.indexOfNodeId.put(n.getId(), idx);
             s.nodeIds.add(n.getId());
@@ -105,7 +113,8 @@ final class AgragSnapshot {
             s.chunkIds.add((String) n.getProperty("id"));
             s.chunkDocs.add((String) n.getProperty("documentId"));
             chunkVecs.add((float[]) n.getProperty("embedding"));
-        });
+        }
+        List<Map.Entry<FactEdge, float[]>> facts = new ArrayList<>();
         for (int e = 0; e < s.entityCount; e++) {
             Node n = tx.getNodeById(s.nodeIds.get(e));
             for (Relationship r : n.getRelationships(org.neo4j.graphdb.Direction.OUTGOING, AgragGraph.REL, AgragGraph.SYNONYM)) {
@@ -113,9 +122,8 @@ final class AgragSnapshot {
                 if (v == null) continue;
                 double w = ((Number) r.getProperty("pprWeight", 1.0)).doubleValue();
                 if (r.isType(AgragGraph.REL)) {
-                    s.facts.add(new FactEdge(e, v, (String) r.getProperty("subject"), (String) r.getProperty("predicate"),
-                            (String) r.getProperty("object"), r.getId(), w));
-                    factVecs.add((float[]) r.getProperty("embedding", null));
+                    facts.add(new java.util.AbstractMap.SimpleImmutableEntry<>(new FactEdge(e, v, (String) r.getProperty("subject"),
+                            (String) r.getProperty("predicate"), (String) r.getProperty("object"), r.getId(), w), (float[]) r.getProperty("embedding", null)));
                 } else {
                     s.synonyms.add(new PlainEdge(e, v, r.getId(), w));
                 }
@@ -125,6 +133,15 @@ final class AgragSnapshot {
                 if (c != null) s.contains.add(new PlainEdge(c, e, r.getId(), ((Number) r.getProperty("pprWeight", 1.0)).doubleValue()));
             }
         }
+        facts.sort(java.util.Comparator.comparing((Map.Entry<FactEdge, float[]> f) -> f.getKey().u()).thenComparing(f -> f.getKey().v())
+                .thenComparing(f -> f.getKey().s()).thenComparing(f -> f.getKey().p()).thenComparing(f -> f.getKey().o()));
+        for (Map.Entry<FactEdge, float[]> f : facts) {
+            s.facts.add(f.getKey());
+            factVecs.add(f.getValue());
+        }
+        java.util.Comparator<PlainEdge> byEnds = java.util.Comparator.comparingInt(PlainEdge::u).thenComparingInt(PlainEdge::v);
+        s.synonyms.sort(byEnds);
+        s.contains.sort(byEnds);
         Map<String, List<Integer>> byDocument = new HashMap<>();
         for (int c = 0; c < s.chunkIds.size(); c++) byDocument.computeIfAbsent(s.chunkDocs.get(c), d -> new ArrayList<>()).add(c);
         byDocument.forEach((d, cs) -> s.chunksOfDocument.put(d, cs.stream().mapToInt(Integer::intValue).toArray()));
@@ -134,7 +151,7 @@ final class AgragSnapshot {
             for (Relationship r : tx.getNodeById(s.nodeIds.get(s.entityCount + c)).getRelationships(org.neo4j.graphdb.Direction.OUTGOING, AgragGraph.LINKS)) {
                 linked.addAll(byDocument.getOrDefault((String) r.getEndNode().getProperty("id"), List.of()));
             }
-            s.linkedChunks[c] = linked.stream().mapToInt(Integer::intValue).toArray();
+            s.linkedChunks[c] = linked.stream().mapToInt(Integer::intValue).sorted().toArray();
         }
         Map<String, String> titles = new HashMap<>();
         tx.findNodes(LexicalGraph.DOCUMENT, "corpus", corpus).forEachRemaining(d -> {

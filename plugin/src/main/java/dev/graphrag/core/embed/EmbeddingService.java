@@ -108,7 +108,9 @@ public final class EmbeddingService implements AutoCloseable {
         int n = ids.length;
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) order[i] = i;
-        Arrays.sort(order, Comparator.comparingInt(i -> ids[i].length));
+        // ties in length break by the tokens themselves, not by input position: the batches a set of texts falls into,
+        // and so an int8 model's per-batch activation scales, do not depend on the order the texts came in
+        Arrays.sort(order, Comparator.<Integer>comparingInt(i -> ids[i].length).thenComparing((a, b) -> Arrays.compare(ids[a], ids[b])));
         float[][] out = new float[n][];
         int batchSize = model.spec().batchSize();
         for (int from = 0; from < n; ) {

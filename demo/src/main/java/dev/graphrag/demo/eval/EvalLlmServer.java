@@ -1,0 +1,207 @@
+package dev.graphrag.demo.eval;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.Encoding;
+import com.knuddels.jtokkit.api.EncodingType;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The evaluation LLM server (docs/evaluation.md): OpenAI-compatible on 127.0.0.1, each request answered by the
+ * {@link Policy} registered for its X-Rag-Step header (a request for a step with no policy gets a 400 that names
+ * it). Usage is counted here, with cl100k_base: prompt tokens by the OpenAI chat formula (3 per message, its role
+ * and content, tool calls and tool-call ids, 3 to prime the reply) plus the tool schemas and response format;
+ * completion tokens over the reply. JSON replies get a fixed {@link #REASONING_PAD} field and tool-call replies
+ * carry it as content, so completions are not unrealistically short. Every request is logged with its counts: the
+ * independent count that a procedure's YIELD must agree with.
+ */
+public final class EvalLlmServer implements AutoCloseable {
+    /** The fixed reasoning every JSON or tool-call reply carries (its token count is {@link #padTokens()}). */
+    public static final String REASONING_PAD = "I read the question and the input block, compared each candidate with what the question asks, "
+            + "kept only what the visible text supports, and wrote the reply in the requested format without adding anything else.";
+
+    /** One answered request: its step, the request body, the reply sent and the tokens this server counted. */
+    public record LoggedRequest(String step, JsonNode body, JsonNode reply, int promptTokens, int completionTokens) {}
+
+    /** Calls and tokens of one step, summed over the log. */
+    public record StepTotal(long calls, long promptTokens, long completionTokens) {}
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Encoding CL100K = Encodings.newDefaultEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final Map<String, Policy> policies = new ConcurrentHashMap<>();
+    private final List<LoggedRequest> log = new CopyOnWriteArrayList<>();
+
+    private EvalLlmServer() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        executor = Executors.newFixedThreadPool(8, r -> {
+            Thread t = new Thread(r, "eval-llm");
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(executor);
+        server.createContext("/v1/chat/completions", this::chat);
+        server.createContext("/v1/models", ex -> send(ex, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"oracle-policy\",\"object\":\"model\"}]}"));
+        server.start();
+    }
+
+    public static EvalLlmServer start() {
+        try {
+            return new EvalLlmServer();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start the evaluation LLM server", e);
+        }
+    }
+
+    public String endpoint() { return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1"; }
+
+    /** The per-call {@code llm} map of a procedure config that points at this server. */
+    public Map<String, Object> llmConfig() { return Map.of("endpoint", endpoint(), "model", "oracle-policy"); }
+
+    /** Answers requests whose X-Rag-Step is {@code step} with {@code policy} (replacing any earlier one). */
+    public EvalLlmServer on(String step, Policy policy) {
+        policies.put(step, policy);
+        return this;
+    }
+
+    public List<LoggedRequest> log() { return List.copyOf(log); }
+
+    public void clearLog() { log.clear(); }
+
+    /** Calls and tokens per step over the log (sorted by step). */
+    public Map<String, StepTotal> totals() {
+        Map<String, long[]> sums = new TreeMap<>();
+        for (LoggedRequest r : log) {
+            long[] s = sums.computeIfAbsent(r.step(), k -> new long[3]);
+            s[0]++;
+            s[1] += r.promptTokens();
+            s[2] += r.completionTokens();
+        }
+        Map<String, StepTotal> out = new LinkedHashMap<>();
+        sums.forEach((k, s) -> out.put(k, new StepTotal(s[0], s[1], s[2])));
+        return out;
+    }
+
+    public static int padTokens() { return CL100K.countTokens(REASONING_PAD); }
+
+    /** The reply the registered policy gives to this request body, as the server would send it (for replay tests). */
+    public JsonNode answer(String step, JsonNode body) {
+        Policy p = policies.get(step);
+        if (p == null) throw new IllegalArgumentException("no policy answers the step '" + step + "'");
+        return message(p.reply(new PolicyRequest(step, body)));
+    }
+
+    private void chat(HttpExchange ex) throws IOException {
+        try (ex) {
+            JsonNode body;
+            try {
+                body = JSON.readTree(ex.getRequestBody().readAllBytes());
+            } catch (IOException e) {
+                send(ex, 400, error("the request body is not JSON"));
+                return;
+            }
+            String step = ex.getRequestHeaders().getFirst("X-Rag-Step");
+            if (step == null || !policies.containsKey(step)) {
+                send(ex, 400, error("the evaluation server has no policy for the step '" + step + "' (policies: " + new TreeMap<>(policies).keySet() + ")"));
+                return;
+            }
+            JsonNode message;
+            try {
+                message = answer(step, body);
+            } catch (RuntimeException e) {
+                send(ex, 500, error("the policy for '" + step + "' failed: " + e));
+                return;
+            }
+            int prompt = promptTokens(body);
+            int completion = completionTokens(message);
+            log.add(new LoggedRequest(step, body, message, prompt, completion));
+            ObjectNode root = JSON.createObjectNode();
+            root.put("id", "chatcmpl-eval-" + log.size()).put("object", "chat.completion").put("model", body.path("model").asText("oracle-policy"));
+            ObjectNode choice = root.putArray("choices").addObject();
+            choice.put("index", 0).put("finish_reason", message.has("tool_calls") ? "tool_calls" : "stop");
+            choice.set("message", message);
+            root.putObject("usage").put("prompt_tokens", prompt).put("completion_tokens", completion).put("total_tokens", prompt + completion);
+            send(ex, 200, root.toString());
+        }
+    }
+
+    private static JsonNode message(PolicyReply reply) {
+        ObjectNode msg = JSON.createObjectNode();
+        msg.put("role", "assistant");
+        if (!reply.toolCalls().isEmpty()) {
+            msg.put("content", REASONING_PAD);
+            msg.set("tool_calls", JSON.valueToTree(reply.toolCalls()));
+        } else if (reply.json()) {
+            try {
+                ObjectNode o = (ObjectNode) JSON.readTree(reply.content());
+                o.put("reasoning", REASONING_PAD);
+                msg.put("content", o.toString());
+            } catch (IOException | ClassCastException e) {
+                throw new IllegalStateException("a policy's JSON reply is not a JSON object: " + reply.content(), e);
+            }
+        } else {
+            msg.put("content", reply.content());
+        }
+        return msg;
+    }
+
+    /** The OpenAI chat formula over cl100k_base, plus the tool schemas and the response format sent. */
+    static int promptTokens(JsonNode body) {
+        int n = 3;
+        for (JsonNode m : body.path("messages")) {
+            n += 3 + CL100K.countTokens(m.path("role").asText(""));
+            JsonNode content = m.path("content");
+            if (content.isTextual()) n += CL100K.countTokens(content.asText());
+            else if (!content.isMissingNode() && !content.isNull()) n += CL100K.countTokens(content.toString());
+            if (m.has("tool_calls")) n += CL100K.countTokens(m.get("tool_calls").toString());
+            if (m.has("tool_call_id")) n += CL100K.countTokens(m.get("tool_call_id").asText());
+            if (m.has("name")) n += 1 + CL100K.countTokens(m.get("name").asText());
+        }
+        if (body.has("tools")) n += CL100K.countTokens(body.get("tools").toString());
+        if (body.has("response_format")) n += CL100K.countTokens(body.get("response_format").toString());
+        return n;
+    }
+
+    static int completionTokens(JsonNode message) {
+        int n = message.path("content").isTextual() ? CL100K.countTokens(message.get("content").asText()) : 0;
+        if (message.has("tool_calls")) n += CL100K.countTokens(message.get("tool_calls").toString());
+        return n;
+    }
+
+    private static String error(String message) {
+        ObjectNode o = JSON.createObjectNode();
+        o.putObject("error").put("message", message);
+        return o.toString();
+    }
+
+    private static void send(HttpExchange ex, int status, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().add("Content-Type", "application/json");
+        ex.sendResponseHeaders(status, bytes.length);
+        ex.getResponseBody().write(bytes);
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}
