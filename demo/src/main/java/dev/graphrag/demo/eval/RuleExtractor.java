@@ -20,7 +20,7 @@ public final class RuleExtractor {
 
     public record Relation(String subject, String predicate, String object, String sentence) {}
 
-    private static final Pattern CAPITALISED = Pattern.compile("\\p{Lu}[\\p{L}\\p{N}'-]*(?:\\s+(?:(?:of|the|and|de|du|von|van|la|le)\\s+)*\\p{Lu}[\\p{L}\\p{N}'-]*)*");
+    private static final Pattern CAPITALISED = Pattern.compile("\\p{Lu}[\\p{L}\\p{N}'-]*(?:\\s+(?:(?:of|the|de|du|von|van|la|le)\\s+)*\\p{Lu}[\\p{L}\\p{N}'-]*)*");
     private static final Set<String> NOT_NAMES = Set.of("The", "A", "An", "It", "He", "She", "They", "This", "That", "These", "Those", "In", "On",
             "At", "His", "Her", "Its", "Their", "After", "Before", "During", "When", "While", "As", "For", "From", "By", "With", "But", "And", "Or");
 
