@@ -141,7 +141,7 @@ public final class Benchmark {
     static void quality(GraphDatabaseService db, String corpus, EvalCorpus docs, List<ScoredQuestion> questions,
                         StringBuilder report, PrintStream out) {
         long t0 = System.nanoTime();
-        OracleHarness.ingest(db, corpus, docs, INGEST_BATCH > 0 ? Map.of("batchSize", INGEST_BATCH) : Map.of());
+        ingest(db, corpus, docs.documents());
         out.printf("%s: ingested %d passages (shuffled, seed %d) in %.1f s%n", corpus, docs.size(), SEED, (System.nanoTime() - t0) / 1e9);
         buildLayers(db, corpus, report, out);
         if (DUMP != null) dumpVectors(db, corpus, questions, docs);
@@ -206,7 +206,7 @@ public final class Benchmark {
         }
         int n = questions.size();
         String row = String.format("| %s | %s | %.3f | %.3f | %.1f | %.1f |", corpus, r.name(), r2 / n, r5 / n,
-                percentile(latencies, 50), percentile(latencies, 95));
+                Scores.percentile(latencies, 50), Scores.percentile(latencies, 95));
         out.println(row);
         report.append(row).append('\n');
         return new double[] {r2 / n, r5 / n};
@@ -238,15 +238,9 @@ public final class Benchmark {
         }
         int n = questions.size();
         String line = String.format("%s agrag.mcmi: MCST %.1f nodes / %.1f edges, MCMI %.1f nodes / %.1f edges on average; latency p50 %.1f ms, p95 %.1f ms",
-                corpus, sums[0] / n, sums[1] / n, sums[2] / n, sums[3] / n, percentile(latencies, 50), percentile(latencies, 95));
+                corpus, sums[0] / n, sums[1] / n, sums[2] / n, sums[3] / n, Scores.percentile(latencies, 50), Scores.percentile(latencies, 95));
         out.println(line);
         report.append("\n").append(line).append("\n\n");
-    }
-
-    static double percentile(List<Double> xs, int p) {
-        List<Double> s = new ArrayList<>(xs);
-        s.sort(null);
-        return s.get(Math.min(s.size() - 1, (int) Math.ceil(p / 100.0 * s.size()) - 1));
     }
 
     /** Writes the sanitised gold file under target/eval and reads it back the way a policy must (refusing any other field). */
@@ -311,7 +305,7 @@ public final class Benchmark {
      */
     static void permutation(GraphDatabaseService db, Path data, EvalCorpus first, List<ScoredQuestion> questions, StringBuilder report, PrintStream out) throws Exception {
         EvalCorpus second = EvalCorpus.of(CorpusFiles.read(data.resolve("musique/musique_train_corpus.json")), SEED + 1);
-        OracleHarness.ingest(db, "musique-perm", second, Map.of());
+        ingest(db, "musique-perm", second.documents());
         buildLayers(db, "musique-perm", new StringBuilder(), out);
         List<String> differ = new ArrayList<>();
         StringBuilder ignored = new StringBuilder();
@@ -332,10 +326,7 @@ public final class Benchmark {
     }
 
     static long ingest(GraphDatabaseService db, String corpus, List<Map<String, Object>> docs) {
-        Map<String, Object> config = new java.util.HashMap<>(Map.of("corpus", corpus));
-        if (INGEST_BATCH > 0) config.put("batchSize", INGEST_BATCH);
-        return db.executeTransactionally("CALL rag.ingest($docs, $config) YIELD chunks RETURN sum(chunks) AS n",
-                Map.of("docs", docs, "config", config), r -> (Long) r.next().get("n"));
+        return OracleHarness.ingest(db, corpus, docs, INGEST_BATCH > 0 ? Map.of("batchSize", INGEST_BATCH) : Map.of());
     }
 
     static void scale(GraphDatabaseService db, List<Map<String, Object>> docs, StringBuilder report, PrintStream out, Path data) throws Exception {
@@ -407,7 +398,7 @@ public final class Benchmark {
                 lat.add((System.nanoTime() - s) / 1e6);
             }
             String l = String.format("2Wiki latency over %d questions: %s  p50 %.1f ms, p95 %.1f ms%n", questions.size(),
-                    call.substring(5, call.indexOf(" YIELD")), percentile(lat, 50), percentile(lat, 95));
+                    call.substring(5, call.indexOf(" YIELD")), Scores.percentile(lat, 50), Scores.percentile(lat, 95));
             out.print(l);
             report.append(l);
         }

@@ -92,20 +92,14 @@ final class AgragSnapshot {
         List<float[]> entityVecs = new ArrayList<>(), chunkVecs = new ArrayList<>(), factVecs = new ArrayList<>();
         // a canonical order (entities by name, chunks by id, edges by endpoints and text) rather than the store's:
         // ties in every later step then break the same way however the corpus was ingested (the permutation check)
-        List<Node> entityNodes = new ArrayList<>();
-        tx.findNodes(AgragGraph.ENTITY, "corpus", corpus).forEachRemaining(entityNodes::add);
-        entityNodes.sort(java.util.Comparator.comparing(n -> (String) n.getProperty("name")));
-        for (Node n : entityNodes) {
+        for (Node n : sortedBy(tx.findNodes(AgragGraph.ENTITY, "corpus", corpus), "name")) {
             s.indexOfNodeId.put(n.getId(), s.names.size());
             s.nodeIds.add(n.getId());
             s.names.add((String) n.getProperty("name"));
             entityVecs.add((float[]) n.getProperty("embedding"));
         }
         s.entityCount = s.names.size();
-        List<Node> chunkNodes = new ArrayList<>();
-        tx.findNodes(LexicalGraph.CHUNK, "corpus", corpus).forEachRemaining(chunkNodes::add);
-        chunkNodes.sort(java.util.Comparator.comparing(n -> (String) n.getProperty("id")));
-        for (Node n : chunkNodes) {
+        for (Node n : sortedBy(tx.findNodes(LexicalGraph.CHUNK, "corpus", corpus), "id")) {
             int idx = s.entityCount + s.chunkIds.size();
             s.indexOfNodeId.put(n.getId(), idx);
             s.nodeIds.add(n.getId());
@@ -114,7 +108,7 @@ final class AgragSnapshot {
             s.chunkDocs.add((String) n.getProperty("documentId"));
             chunkVecs.add((float[]) n.getProperty("embedding"));
         }
-        List<Map.Entry<FactEdge, float[]>> facts = new ArrayList<>();
+        List<LoadedFact> facts = new ArrayList<>();
         for (int e = 0; e < s.entityCount; e++) {
             Node n = tx.getNodeById(s.nodeIds.get(e));
             for (Relationship r : n.getRelationships(org.neo4j.graphdb.Direction.OUTGOING, AgragGraph.REL, AgragGraph.SYNONYM)) {
@@ -122,8 +116,8 @@ final class AgragSnapshot {
                 if (v == null) continue;
                 double w = ((Number) r.getProperty("pprWeight", 1.0)).doubleValue();
                 if (r.isType(AgragGraph.REL)) {
-                    facts.add(new java.util.AbstractMap.SimpleImmutableEntry<>(new FactEdge(e, v, (String) r.getProperty("subject"),
-                            (String) r.getProperty("predicate"), (String) r.getProperty("object"), r.getId(), w), (float[]) r.getProperty("embedding", null)));
+                    facts.add(new LoadedFact(new FactEdge(e, v, (String) r.getProperty("subject"), (String) r.getProperty("predicate"),
+                            (String) r.getProperty("object"), r.getId(), w), (float[]) r.getProperty("embedding", null)));
                 } else {
                     s.synonyms.add(new PlainEdge(e, v, r.getId(), w));
                 }
@@ -133,11 +127,10 @@ final class AgragSnapshot {
                 if (c != null) s.contains.add(new PlainEdge(c, e, r.getId(), ((Number) r.getProperty("pprWeight", 1.0)).doubleValue()));
             }
         }
-        facts.sort(java.util.Comparator.comparing((Map.Entry<FactEdge, float[]> f) -> f.getKey().u()).thenComparing(f -> f.getKey().v())
-                .thenComparing(f -> f.getKey().s()).thenComparing(f -> f.getKey().p()).thenComparing(f -> f.getKey().o()));
-        for (Map.Entry<FactEdge, float[]> f : facts) {
-            s.facts.add(f.getKey());
-            factVecs.add(f.getValue());
+        facts.sort(LoadedFact.ORDER);
+        for (LoadedFact f : facts) {
+            s.facts.add(f.edge());
+            factVecs.add(f.vector());
         }
         java.util.Comparator<PlainEdge> byEnds = java.util.Comparator.comparingInt(PlainEdge::u).thenComparingInt(PlainEdge::v);
         s.synonyms.sort(byEnds);
@@ -164,6 +157,20 @@ final class AgragSnapshot {
         s.chunkVectors = new VectorMatrix("chunk", chunkVecs);
         s.buildTopology();
         return s;
+    }
+
+    /** A fact edge and its embedding, kept together while the facts are put in canonical order. */
+    private record LoadedFact(FactEdge edge, float[] vector) {
+        static final java.util.Comparator<LoadedFact> ORDER = java.util.Comparator.<LoadedFact>comparingInt(f -> f.edge().u())
+                .thenComparingInt(f -> f.edge().v()).thenComparing(f -> f.edge().s()).thenComparing(f -> f.edge().p()).thenComparing(f -> f.edge().o());
+    }
+
+    /** The nodes ordered by a string property, each node's property read once. */
+    private static List<Node> sortedBy(java.util.Iterator<Node> nodes, String key) {
+        List<Map.Entry<String, Node>> keyed = new ArrayList<>();
+        nodes.forEachRemaining(n -> keyed.add(Map.entry((String) n.getProperty(key), n)));
+        keyed.sort(Map.Entry.comparingByKey());
+        return keyed.stream().map(Map.Entry::getValue).toList();
     }
 
     /** Native PPR over entities and chunks (the pseudo node takes no part), normalised to sum 1. */

@@ -143,8 +143,7 @@ public final class EvidenceGate {
         while (m.find()) {
             String span = m.group();
             String[] words = span.split("\\s+");
-            int from = 0;
-            while (from < words.length && m.start() == 0 && from == 0 && QUESTION_WORDS.contains(words[0].toLowerCase(Locale.ROOT))) from++;
+            int from = m.start() == 0 && QUESTION_WORDS.contains(words[0].toLowerCase(Locale.ROOT)) ? 1 : 0;
             String name = String.join(" ", Arrays.copyOfRange(words, from, words.length)).replaceAll("[.']+$", "");
             if (name.isBlank()) continue;
             if (best == null || name.length() > best.length()) best = name;

@@ -26,6 +26,8 @@ public final class OracleHarness {
     private final String corpus;
     private final List<ScoredQuestion> questions;
     private final OracleGold gold;
+    /** Set by each {@link #gatedControl} run: the share of hops it resolved. */
+    private double hopsResolved = Double.NaN;
 
     public OracleHarness(GraphDatabaseService db, String corpus, List<ScoredQuestion> questions, OracleGold gold) {
         this.db = db;
@@ -36,10 +38,15 @@ public final class OracleHarness {
 
     /** rag.ingest of the corpus as the harness prescribes (one Document per passage, hashed ids, shuffled order). */
     public static long ingest(GraphDatabaseService db, String corpus, EvalCorpus docs, Map<String, Object> extraConfig) {
+        return ingest(db, corpus, docs.documents(), extraConfig);
+    }
+
+    /** rag.ingest of document maps into {@code corpus}, with further config keys; the number of chunks written. */
+    public static long ingest(GraphDatabaseService db, String corpus, List<Map<String, Object>> documents, Map<String, Object> extraConfig) {
         Map<String, Object> config = new HashMap<>(extraConfig);
         config.put("corpus", corpus);
         return db.executeTransactionally("CALL rag.ingest($docs, $config) YIELD chunks RETURN sum(chunks) AS n",
-                Map.of("docs", docs.documents(), "config", config), r -> (Long) r.next().get("n"));
+                Map.of("docs", documents, "config", config), r -> (Long) r.next().get("n"));
     }
 
     /** The first {@code k} distinct documents rag.search ranks for a query, with the chunk text that ranked them. */
@@ -114,8 +121,6 @@ public final class OracleHarness {
         hopsResolved = total == 0 ? Double.NaN : (double) resolved / total;
         return s;
     }
-
-    private double hopsResolved = Double.NaN;
 
     /** Share of hops the last gated control run resolved. */
     public double hopsResolved() { return hopsResolved; }

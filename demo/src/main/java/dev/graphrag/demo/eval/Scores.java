@@ -67,10 +67,11 @@ public final class Scores {
     public double completionTokensPerQuestion() { return completionTokens / n; }
     public double answerRate() { return answered / n; }
 
-    public double p50() { return percentile(50); }
+    public double p50() { return percentile(ms, 50); }
 
-    double percentile(int p) {
-        List<Double> s = new ArrayList<>(ms);
+    /** The nearest-rank percentile (0 for no values). */
+    public static double percentile(List<Double> xs, int p) {
+        List<Double> s = new ArrayList<>(xs);
         s.sort(null);
         return s.isEmpty() ? 0 : s.get(Math.min(s.size() - 1, (int) Math.ceil(p / 100.0 * s.size()) - 1));
     }
