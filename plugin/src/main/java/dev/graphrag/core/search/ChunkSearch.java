@@ -127,26 +127,7 @@ public final class ChunkSearch {
 
     /** Top-n chunks of the corpus by cosine; over-fetches when other corpora share the index. */
     public Map<Node, Double> dense(float[] qv, String corpus, int n) {
-        Map<Node, Double> out = new LinkedHashMap<>();
-        long total = -1;
-        for (int fetch = n; ; fetch *= 4) {
-            out.clear();
-            int seen = 0;
-            try (Result r = tx.execute("CALL db.index.vector.queryNodes($index, $n, $v) YIELD node, score RETURN node, score",
-                    Map.of("index", LexicalGraph.VECTOR_INDEX, "n", fetch, "v", qv))) {
-                while (r.hasNext()) {
-                    Map<String, Object> row = r.next();
-                    seen++;
-                    Node node = (Node) row.get("node");
-                    if (corpus.equals(node.getProperty("corpus", null)) && out.size() < n) {
-                        out.put(node, 2 * ((Number) row.get("score")).doubleValue() - 1); // (1 + cos) / 2 -> cos
-                    }
-                }
-            }
-            if (out.size() >= n || seen < fetch) return out;
-            if (total < 0) total = countChunks();
-            if (fetch >= total) return out;
-        }
+        return VectorIndexQuery.topInCorpus(tx, LexicalGraph.VECTOR_INDEX, qv, corpus, n, this::countChunks);
     }
 
     /** Distinct terms a BM25 query keeps: Lucene refuses a query of more than 1,024 clauses (TooManyClauses). */

@@ -1,0 +1,201 @@
+package dev.graphrag.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.graphrag.demo.eval.EvalLlmServer;
+import dev.graphrag.demo.eval.PolicyReply;
+import dev.graphrag.demo.eval.RemindExtractionPolicies;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static dev.graphrag.demo.TestServer.assertFailsCleanly;
+import static dev.graphrag.demo.TestServer.count;
+import static dev.graphrag.demo.TestServer.rows;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * remind.* end to end on the shared server: the build from rule-extracted replies, a target-seeking scripted walker
+ * that pays many calls cold and two on a repeat, memorisation under concurrency, and bad input.
+ */
+class RemindProceduresTest {
+    static final ObjectMapper JSON = new ObjectMapper();
+    static EvalLlmServer llm;
+    static final String QUESTION = "Where was the star of the horror film directed by Scott Derrickson born?";
+
+    static final List<Map<String, Object>> DOCS = List.of(
+            Map.of("id", "derrickson", "text", "Scott Derrickson is an American film director. Scott Derrickson directed the horror film Sinister in 2012."),
+            Map.of("id", "sinister", "text", "Sinister is a 2012 horror film. Ethan Hawke stars in Sinister as a true crime writer."),
+            Map.of("id", "hawke", "text", "Ethan Hawke was born in Austin, Texas. Ethan Hawke studied acting at New York University."),
+            Map.of("id", "brooks", "text", "Conrad Brooks is an American actor. Conrad Brooks appeared in films of Ed Wood in Hollywood."),
+            Map.of("id", "derrickson2", "text", "Scott DERRICKSON grew up in Denver. Scott DERRICKSON studied at Biola University."));
+
+    /** A walker that seeks the word "Austin": sufficient once a chunk holds it; enters unvisited chunks first; prefers candidates the question names. */
+    static void registerWalker(EvalLlmServer s) {
+        s.on("remind sufficiency", r -> json(Map.of("sufficient", texts(block(r)).contains("Austin"))));
+        s.on("remind next node", r -> {
+            JsonNode b = block(r);
+            if (b.path("unvisitedChunks").size() > 0) return json(Map.of("type", "chunk", "id", b.path("unvisitedChunks").get(0).path("id").asText()));
+            JsonNode best = null;
+            int bestScore = -1;
+            for (JsonNode c : b.path("candidates")) {
+                int score = overlap(QUESTION, c.path("name").asText(c.path("title").asText()) + " " + c.path("relation").asText());
+                if (score > bestScore) {
+                    best = c;
+                    bestScore = score;
+                }
+            }
+            if (best != null) return json(Map.of("type", "entity", "id", best.path("id").asText()));
+            // nothing ahead: back to a collected node, round robin over what was collected
+            List<String> collected = new ArrayList<>();
+            b.path("entities").forEach(e -> collected.add(e.path("id").asText()));
+            b.path("anchors").forEach(e -> collected.add(e.path("id").asText()));
+            return json(Map.of("type", "entity", "id", collected.get(b.path("history").size() % collected.size())));
+        });
+        s.on("remind filter", r -> {
+            List<String> useful = new ArrayList<>();
+            for (JsonNode c : block(r).path("chunks")) {
+                String t = c.path("text").asText();
+                if (t.contains("Austin") || t.contains("stars in Sinister") || t.contains("directed the horror film")) useful.add(c.path("id").asText());
+            }
+            return json(Map.of("edges", List.of(), "chunks", useful));
+        });
+        s.on("remind answer", r -> {
+            List<String> cited = new ArrayList<>();
+            for (JsonNode c : block(r).path("chunks")) if (c.path("text").asText().contains("Austin")) cited.add(c.path("id").asText());
+            return json(Map.of("answer", cited.isEmpty() ? "unknown" : "Austin, Texas", "citedChunks", cited));
+        });
+    }
+
+    static JsonNode block(dev.graphrag.demo.eval.PolicyRequest r) {
+        return RemindExtractionPolicies.block(r);
+    }
+
+    static String texts(JsonNode b) {
+        StringBuilder t = new StringBuilder();
+        for (JsonNode c : b.path("chunks")) t.append(c.path("text").asText()).append('\n');
+        return t.toString();
+    }
+
+    static int overlap(String a, String b) {
+        Set<String> wa = new TreeSet<>(List.of(a.toLowerCase().split("\\W+")));
+        int n = 0;
+        for (String w : b.toLowerCase().split("\\W+")) if (w.length() > 3 && wa.contains(w)) n++;
+        return n;
+    }
+
+    static PolicyReply json(Map<String, Object> m) {
+        try {
+            return PolicyReply.json(JSON.writeValueAsString(m));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @BeforeAll
+    static void start() {
+        llm = RemindExtractionPolicies.register(EvalLlmServer.start());
+        registerWalker(llm);
+    }
+
+    @AfterAll
+    static void stop() {
+        llm.close();
+    }
+
+    static Map<String, Object> cfg(String corpus, Map<String, Object> extra) {
+        Map<String, Object> m = new HashMap<>(extra);
+        m.put("corpus", corpus);
+        m.put("llm", llm.llmConfig());
+        return m;
+    }
+
+    static Map<String, Object> build(String corpus) {
+        return build(corpus, 750);
+    }
+
+    static Map<String, Object> build(String corpus, int chunkTokens) {
+        rows("CALL rag.ingest($docs, {corpus: $c, chunker: 'sentences', chunkSize: $n, chunkOverlap: 0})", Map.of("docs", DOCS, "c", corpus, "n", chunkTokens));
+        return rows("CALL remind.index($cfg)", Map.of("cfg", cfg(corpus, Map.of()))).get(0);
+    }
+
+    @Test
+    void buildMergesSynonymsChainsAnchorsAndStartsWithZeroMemory() {
+        llm.clearLog();
+        Map<String, Object> s = build("rm1", 16); // one sentence a chunk: two chunks a document, chained
+        System.out.println("remind.index: " + s);
+        assertEquals(10L, s.get("chunks"));
+        assertEquals(10L, s.get("newChunks"));
+        assertEquals((long) llm.log().size(), s.get("llmCalls"), "the yielded calls are the server's");
+        assertEquals(30L, s.get("llmCalls"), "entities, triples and title per chunk");
+        assertEquals(5L, s.get("nextEdges"));
+        assertEquals(5, count("MATCH (a:RmAnchor {corpus: 'rm1', index: 0})-[:RM_NEXT]->(b:RmAnchor {index: 1}) WHERE a.documentId = b.documentId RETURN count(a)", Map.of()));
+        // "Scott DERRICKSON" (another surface form, cosine 1 under the uncased embedder) merged into the first form
+        assertEquals(1L, s.get("entitiesMerged"), "one surface form merged (its second chunk reuses the merge): " + s);
+        assertEquals(0, count("MATCH (e:RmEntity {corpus: 'rm1', name: 'Scott DERRICKSON'}) RETURN count(e)", Map.of()));
+        assertEquals(4, count("MATCH (:RmEntity {corpus: 'rm1', name: 'Scott Derrickson'})-[:RM_MENTIONED_IN]->(a:RmAnchor) RETURN count(a)", Map.of()));
+        assertEquals(10, count("MATCH (a:RmAnchor {corpus: 'rm1'})-[:RM_HAS_CHUNK]->(:Chunk {corpus: 'rm1'}) RETURN count(a)", Map.of()));
+        assertEquals(0, count("MATCH (:RmAnchor {corpus: 'rm1'})-[r]-() WHERE r.memory IS NOT NULL RETURN count(r)", Map.of()));
+        assertTrue(count("MATCH (:RmEntity {corpus: 'rm1'})-[r:RM_RELATION]->() RETURN count(r)", Map.of()) >= 3);
+        // a re-run extracts nothing and changes nothing
+        List<Object> before = TestServer.fingerprint(Set.of("version", "indexedAt", "buildStartedAt", "versionSeq"));
+        Map<String, Object> again = rows("CALL remind.index($cfg)", Map.of("cfg", cfg("rm1", Map.of()))).get(0);
+        assertEquals(0L, again.get("newChunks"));
+        assertEquals(0L, again.get("llmCalls"));
+        assertEquals(before, TestServer.fingerprint(Set.of("version", "indexedAt", "buildStartedAt", "versionSeq")));
+        Map<String, Object> info = rows("CALL remind.info({corpus: 'rm1'})").get(0);
+        assertEquals("ready", info.get("state"));
+        assertEquals(384L, info.get("embeddingDimensions"));
+    }
+
+    @Test
+    void aRepeatedQuestionReplaysItsMemoryAndCostsTwoCalls() {
+        build("rm2");
+        llm.clearLog();
+        Map<String, Object> first = rows("CALL remind.answer($q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("rm2", Map.of()))).get(0);
+        System.out.println("cold: " + first);
+        assertEquals("SUFFICIENT", first.get("stopReason"));
+        assertEquals("Austin, Texas", first.get("answer"));
+        assertEquals(List.of("rm2:hawke:0"), first.get("citedChunks"));
+        assertEquals(true, first.get("memorized"));
+        assertTrue((Long) first.get("enhanced") >= 2, first.toString());
+        long coldCalls = (Long) first.get("llmCalls");
+        assertEquals(llm.log().size(), coldCalls, "the yielded calls are the server's");
+        assertTrue(coldCalls >= 5, "a cold walk pays for its steps: " + coldCalls);
+        assertTrue((Long) first.get("traversalTokens") < (Long) first.get("promptTokens") + (Long) first.get("completionTokens"));
+
+        llm.clearLog();
+        Map<String, Object> second = rows("CALL remind.answer($q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("rm2", Map.of()))).get(0);
+        System.out.println("repeat: " + second);
+        assertEquals(2L, second.get("llmCalls"), "one sufficiency check after replay, one answer");
+        assertEquals(List.of("remind sufficiency", "remind answer"), llm.log().stream().map(EvalLlmServer.LoggedRequest::step).toList());
+        assertEquals(0L, second.get("jumps"));
+        assertEquals(false, second.get("memorized"), "a replay-only answer writes nothing (spec §7-14)");
+        assertEquals("Austin, Texas", second.get("answer"));
+        assertTrue(((List<?>) second.get("chunks")).contains("rm2:hawke:0"));
+
+        // replay alone finds the same evidence with no LLM at all; memory stats show the written edges
+        Map<String, Object> replay = rows("CALL remind.replay($q, {corpus: 'rm2'})", Map.of("q", QUESTION)).get(0);
+        assertTrue(((List<?>) replay.get("chunks")).contains("rm2:hawke:0"), replay.toString());
+        long nonZero = rows("CALL remind.memory.stats({corpus: 'rm2'}) YIELD nonZero RETURN sum(nonZero) AS n").get(0).get("n") instanceof Long l ? l : -1;
+        assertEquals(first.get("enhanced"), nonZero);
+        // remind.query never writes; reset forgets everything and the next answer walks again
+        List<Object> before = TestServer.fingerprint();
+        rows("CALL remind.query($q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("rm2", Map.of())));
+        assertEquals(before, TestServer.fingerprint());
+        assertEquals(nonZero, rows("CALL remind.memory.reset({corpus: 'rm2'})").get(0).get("relationshipsReset"));
+        List<?> weights = (List<?>) rows("CALL remind.replay($q, {corpus: 'rm2'})", Map.of("q", QUESTION)).get(0).get("weights");
+        assertTrue(weights.stream().allMatch(w -> "seed".equals(((Map<?, ?>) w).get("origin"))), "only a seed anchor's own chunk: " + weights);
+    }
+}

@@ -1,0 +1,42 @@
+package dev.graphrag.core.search;
+
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Result;
+import org.neo4j.graphdb.Transaction;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * Top-n nodes of one corpus from a cosine vector index that several corpora share: asks the index for n, and for
+ * four times more each round while other corpora's nodes crowd the answer, until n are found or the index has no
+ * more to give ({@code total}: how many nodes the index holds at most, asked for only when a second round is needed).
+ */
+public final class VectorIndexQuery {
+    private VectorIndexQuery() {}
+
+    /** Node to cosine, best first. */
+    public static Map<Node, Double> topInCorpus(Transaction tx, String index, float[] qv, String corpus, int n, LongSupplier total) {
+        Map<Node, Double> out = new LinkedHashMap<>();
+        long max = -1;
+        for (int fetch = n; ; fetch *= 4) {
+            out.clear();
+            int seen = 0;
+            try (Result r = tx.execute("CALL db.index.vector.queryNodes($index, $n, $v) YIELD node, score RETURN node, score",
+                    Map.of("index", index, "n", fetch, "v", qv))) {
+                while (r.hasNext()) {
+                    Map<String, Object> row = r.next();
+                    seen++;
+                    Node node = (Node) row.get("node");
+                    if (corpus.equals(node.getProperty("corpus", null)) && out.size() < n) {
+                        out.put(node, 2 * ((Number) row.get("score")).doubleValue() - 1); // (1 + cos) / 2 -> cos
+                    }
+                }
+            }
+            if (out.size() >= n || seen < fetch) return out;
+            if (max < 0) max = total.getAsLong();
+            if (fetch >= max) return out;
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package dev.graphrag.remind;
+
+import dev.graphrag.core.llm.ChatRequest;
+import dev.graphrag.core.llm.LlmClient;
+import dev.graphrag.core.llm.LlmConfig;
+import dev.graphrag.core.llm.StructuredOutput;
+import dev.graphrag.core.llm.UsageMeter;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/** The walk's guide backed by the LLM: L6 summaries, L7 sufficiency, L8 next node; every call metered by step. */
+final class LlmGuide implements Walk.Guide {
+    private final LlmClient llm;
+    private final LlmConfig cfg;
+    private final UsageMeter usage;
+    private final BooleanSupplier cancelled;
+    private final MemoryGraph graph;
+    private final PromptContext prompts;
+    private final int summaryThreshold;
+    private final boolean showWeights;
+
+    LlmGuide(LlmClient llm, LlmConfig cfg, UsageMeter usage, BooleanSupplier cancelled, MemoryGraph graph, PromptContext prompts,
+             int summaryThreshold, boolean showWeights) {
+        this.llm = llm;
+        this.cfg = cfg;
+        this.usage = usage;
+        this.cancelled = cancelled;
+        this.graph = graph;
+        this.prompts = prompts;
+        this.summaryThreshold = summaryThreshold;
+        this.showWeights = showWeights;
+    }
+
+    <T> T ask(String step, List<Map<String, Object>> messages, StructuredOutput<T> out) {
+        LlmClient.Typed<T> t = llm.structured(cfg, ChatRequest.of(step, messages), out, false, cancelled);
+        usage.add(step, t.response());
+        return t.value();
+    }
+
+    @Override
+    public boolean sufficient(Subgraph s) {
+        return ask(RemindPrompts.SUFFICIENT, RemindPrompts.sufficiency(prompts.fit(prompts.block(s))), RemindPrompts.SUFFICIENT_OUT).sufficient();
+    }
+
+    @Override
+    public Walk.Choice next(Subgraph s, String current, List<Walk.Candidate> candidates, List<String> history, List<String> corrections) {
+        List<Map<String, Object>> messages = new ArrayList<>(RemindPrompts.next(prompts.nextBlock(s, current, candidates, history, showWeights)));
+        for (String c : corrections) messages.add(Map.of("role", "user", "content", c));
+        RemindPrompts.NextNode r = ask(RemindPrompts.NEXT, messages, RemindPrompts.NEXT_OUT);
+        String node = prompts.node(r.id());
+        if (node == null) return new Walk.Choice(false, null);
+        return new Walk.Choice(graph.kind(node) == MemoryGraph.Kind.CHUNK, node);
+    }
+
+    @Override
+    public String summary(Subgraph s, String chunk) {
+        String text = graph.chunkText(chunk);
+        if (graph.chunkTokens(chunk) < summaryThreshold) return text;
+        Map<String, Object> block = prompts.fit(prompts.block(s));
+        block.put("newChunk", Map.of("id", prompts.handle(chunk), "text", text));
+        return ask(RemindPrompts.SUMMARY, RemindPrompts.summary(block), RemindPrompts.SUMMARY_OUT).summary();
+    }
+}

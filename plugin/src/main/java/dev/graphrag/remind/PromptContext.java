@@ -1,0 +1,148 @@
+package dev.graphrag.remind;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The prompts' view of one traversal: short handles (E1 entities, A1 anchors, C1 chunks, R1 path edges) given on
+ * first sight and kept for the traversal, so the LLM never quotes long names and its replies resolve through this map;
+ * and the JSON input block of S, cut to a token budget (chunk texts shortened first, then the weakest candidates dropped).
+ */
+final class PromptContext {
+    private final MemoryGraph graph;
+    private final String question;
+    private final int tokenBudget;
+    private final Map<String, String> handleOf = new HashMap<>();
+    private final Map<String, String> nodeOf = new HashMap<>();
+    private final int[] counters = new int[4];
+
+    PromptContext(MemoryGraph graph, String question, int tokenBudget) {
+        this.graph = graph;
+        this.question = question;
+        this.tokenBudget = tokenBudget;
+    }
+
+    String handle(String node) {
+        return handleOf.computeIfAbsent(node, n -> {
+            MemoryGraph.Kind k = graph.kind(n);
+            int i = k.ordinal();
+            String h = "EAC".charAt(i) + String.valueOf(++counters[i]);
+            nodeOf.put(h, n);
+            return h;
+        });
+    }
+
+    String edgeHandle(String edge) {
+        return handleOf.computeIfAbsent("edge:" + edge, n -> {
+            String h = "R" + ++counters[3];
+            nodeOf.put(h, edge);
+            return h;
+        });
+    }
+
+    /** The node an E, A or C handle stands for, or null. */
+    String node(String handle) {
+        if (handle == null || handle.trim().startsWith("R")) return null;
+        return nodeOf.get(handle.trim());
+    }
+
+    /** The edge an R handle stands for, or null. */
+    String edge(String handle) {
+        if (handle == null || !handle.trim().startsWith("R")) return null;
+        return nodeOf.get(handle.trim());
+    }
+
+    /** The subgraph part every query prompt shows: entities, anchors, chunks with their texts, path edges. */
+    Map<String, Object> block(Subgraph s) {
+        Map<String, Object> b = new LinkedHashMap<>();
+        b.put("question", question);
+        List<Map<String, Object>> entities = new ArrayList<>(), anchors = new ArrayList<>(), chunks = new ArrayList<>(), edges = new ArrayList<>();
+        for (String n : s.nodes()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", handle(n));
+            if (graph.kind(n) == MemoryGraph.Kind.ANCHOR) {
+                m.put("title", graph.name(n));
+                anchors.add(m);
+            } else {
+                m.put("name", graph.name(n));
+                entities.add(m);
+            }
+        }
+        for (String c : s.chunks()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", handle(c));
+            m.put("text", s.summaries().getOrDefault(c, graph.chunkText(c)));
+            chunks.add(m);
+        }
+        for (Subgraph.PathEdge e : s.path()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", edgeHandle(e.edge()));
+            m.put("from", handle(e.from()));
+            m.put("to", handle(e.to()));
+            m.put("text", graph.edgeText(e.edge()));
+            edges.add(m);
+        }
+        b.put("entities", entities);
+        b.put("anchors", anchors);
+        b.put("chunks", chunks);
+        b.put("edges", edges);
+        return b;
+    }
+
+    /** L8's block: the subgraph, the current node, its candidates, the unvisited chunks of collected anchors, the history. */
+    Map<String, Object> nextBlock(Subgraph s, String current, List<Walk.Candidate> candidates, List<String> history, boolean showWeights) {
+        Map<String, Object> b = block(s);
+        b.put("current", current == null ? null : handle(current));
+        List<Map<String, Object>> cand = new ArrayList<>();
+        for (Walk.Candidate c : candidates) {
+            String x = c.edge().other();
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", handle(x));
+            m.put("type", graph.kind(x) == MemoryGraph.Kind.ANCHOR ? "anchor" : "entity");
+            m.put(graph.kind(x) == MemoryGraph.Kind.ANCHOR ? "title" : "name", graph.name(x));
+            m.put("relation", graph.edgeText(c.edge().id()));
+            if (showWeights) m.put("weight", Math.round(c.weight() * 1000) / 1000.0);
+            cand.add(m);
+        }
+        b.put("candidates", cand);
+        List<Map<String, Object>> unvisited = new ArrayList<>();
+        for (String n : s.nodes()) {
+            if (graph.kind(n) != MemoryGraph.Kind.ANCHOR) continue;
+            MemoryGraph.Edge c = graph.chunkOf(n);
+            if (c != null && !s.hasChunk(c.other())) unvisited.add(Map.of("id", handle(c.other()), "anchor", handle(n)));
+        }
+        b.put("unvisitedChunks", unvisited);
+        b.put("history", history.stream().map(this::handle).toList());
+        return fit(b);
+    }
+
+    /** Shortens the longest chunk texts, then drops the weakest candidates, until the block fits the token budget. */
+    @SuppressWarnings("unchecked")
+    Map<String, Object> fit(Map<String, Object> b) {
+        List<Map<String, Object>> chunks = (List<Map<String, Object>>) b.get("chunks");
+        while (tokens(b) > tokenBudget) {
+            Map<String, Object> longest = null;
+            for (Map<String, Object> c : chunks) {
+                String t = (String) c.get("text");
+                if (t.length() > 200 && (longest == null || t.length() > ((String) longest.get("text")).length())) longest = c;
+            }
+            if (longest != null) {
+                String t = (String) longest.get("text");
+                longest.put("text", t.substring(0, t.length() / 2) + " [...]");
+                continue;
+            }
+            List<Map<String, Object>> cand = (List<Map<String, Object>>) b.get("candidates");
+            if (cand == null || cand.size() <= 1) break;
+            cand.remove(cand.size() - 1);
+        }
+        return b;
+    }
+
+    /** About four characters a token: the budget guards against floods, it is not an exact count. */
+    static int tokens(Map<String, Object> block) {
+        return RemindPrompts.json(block).length() / 4;
+    }
+}

@@ -1,0 +1,412 @@
+package dev.graphrag.procedures;
+
+import dev.graphrag.core.GraphRagRuntime;
+import dev.graphrag.core.RagCall;
+import dev.graphrag.core.RagException;
+import dev.graphrag.core.config.ConfigReader;
+import dev.graphrag.core.layer.LayerDrop;
+import dev.graphrag.core.layer.LayerVersions;
+import dev.graphrag.core.lexical.LexicalGraph;
+import dev.graphrag.core.llm.Usage;
+import dev.graphrag.remind.Calibration;
+import dev.graphrag.remind.MemoryMath;
+import dev.graphrag.remind.RemindEngine;
+import dev.graphrag.remind.RemindGraph;
+import dev.graphrag.remind.RemindIndexConfig;
+import dev.graphrag.remind.RemindIndexer;
+import dev.graphrag.remind.RemindLayer;
+import dev.graphrag.remind.RemindPrompts;
+import dev.graphrag.remind.RemindQueryConfig;
+import dev.graphrag.remind.Subgraph;
+import dev.graphrag.remind.Walk;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Relationship;
+import org.neo4j.graphdb.Transaction;
+import org.neo4j.logging.Log;
+import org.neo4j.procedure.Context;
+import org.neo4j.procedure.Description;
+import org.neo4j.procedure.Mode;
+import org.neo4j.procedure.Name;
+import org.neo4j.procedure.Procedure;
+import org.neo4j.procedure.TerminationGuard;
+import org.neo4j.procedure.UserFunction;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/** remind.*: ReMindRAG over the shared lexical graph (docs/remind.md). */
+public class RemindProcedures {
+    @Context public GraphDatabaseService db;
+    @Context public Transaction tx;
+    @Context public Log log;
+    @Context public TerminationGuard guard;
+    @Context public GraphRagRuntime rag;
+
+    public record IndexResult(long chunks, long newChunks, long removedChunks, long entitiesCreated, long entitiesMerged, long relations,
+                              long mentions, long nextEdges, long failedChunks, long llmCalls, long promptTokens, long completionTokens,
+                              Map<String, Object> tokensByStep, long ms) {}
+
+    public record InfoResult(String corpus, long version, String state, boolean chunksChanged, long anchors, long entities, long relations,
+                             long mentions, long nextEdges, String embeddingModel, long embeddingDimensions, double synonymThreshold) {}
+
+    public record DropResult(long nodesDeleted, long relationshipsDeleted) {}
+
+    public record SeedResult(Node node, double score, long rank) {}
+
+    public record ReplayResult(List<Node> seeds, List<Node> nodes, List<String> chunks, List<Relationship> relationships,
+                               List<Map<String, Object>> weights, long ms) {}
+
+    public record TraverseResult(boolean sufficient, String stopReason, List<Node> seeds, List<Node> nodes, List<String> chunks,
+                                 List<Relationship> relationships, List<Map<String, Object>> path, Map<String, Object> summaries,
+                                 List<Map<String, Object>> trace, long jumps, long llmCalls, long promptTokens, long completionTokens,
+                                 long traversalTokens, Map<String, Object> tokensByStep, Map<String, Object> traversal, long ms) {}
+
+    public record MemorizeResult(boolean memorized, long enhanced, long penalized, long unchanged, List<Relationship> enhancedRels,
+                                 List<Relationship> penalizedRels, long llmCalls, long promptTokens, long completionTokens,
+                                 Map<String, Object> tokensByStep) {}
+
+    public record AnswerResult(String answer, List<String> citedChunks, List<String> chunks, List<Node> nodes, List<Relationship> relationships,
+                               boolean sufficient, String stopReason, long jumps, boolean memorized, long enhanced, long penalized,
+                               List<Map<String, Object>> trace, long llmCalls, long promptTokens, long completionTokens, long traversalTokens,
+                               Map<String, Object> tokensByStep, long ms) {}
+
+    public record ResetResult(long relationshipsReset) {}
+
+    @Procedure(name = "remind.index", mode = Mode.SCHEMA)
+    @Description("remind.index(config = {} :: MAP) :: (chunks, newChunks, removedChunks, entitiesCreated, entitiesMerged, relations, mentions,"
+            + " nextEdges, failedChunks, llmCalls, promptTokens, completionTokens :: INTEGER, tokensByStep :: MAP, ms :: INTEGER) - builds or updates"
+            + " the ReMind layer of a corpus ingested with rag.ingest (chunker 'sentences' is ReMindRAG's): per chunk LLM entities, relation"
+            + " triples and a title, one anchor per chunk chained in document order, entities merged above synonymThreshold, every edge with a"
+            + " zero memory. Incremental and resumable; commits in its own batches. Config: corpus, synonymThreshold, extractionConcurrency,"
+            + " batchSize, extractionErrors, llm.")
+    public Stream<IndexResult> index(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        RemindIndexConfig cfg = RemindIndexConfig.parse(config);
+        RagCall.BoundLlm llm = llmConfigured() || cfg.llm() != null ? call().llm(cfg.llm(), "remind.index") : null;
+        RemindIndexer.Stats s;
+        try (var job = rag.jobs().start("remind.index", db.databaseName(), cfg.corpus())) {
+            job.phase("waiting for another build", 0);
+            RagCall c = call().reportingTo(job);
+            s = rag.layerLocks().exclusive(c.database(), cfg.corpus(), "remind", "remind.index", c.cancelled(), c.log(),
+                    () -> new RemindIndexer(c, llm).index(cfg));
+        }
+        Usage u = s.usage();
+        return Stream.of(new IndexResult(s.chunks(), s.newChunks(), s.removedChunks(), s.entitiesCreated(), s.entitiesMerged(), s.relations(),
+                s.mentions(), s.nextEdges(), s.failedChunks(), u.calls(), u.promptTokens(), u.completionTokens(), u.tokensByStep(), s.ms()));
+    }
+
+    @Procedure(name = "remind.info", mode = Mode.READ)
+    @Description("remind.info(config = {} :: MAP) :: (corpus, version, state, chunksChanged, anchors, entities, relations, mentions, nextEdges,"
+            + " embeddingModel, embeddingDimensions, synonymThreshold) - the ReMind layer of a corpus; state ready or building (running, or"
+            + " interrupted: remind.index resumes it); chunksChanged once rag.ingest or rag.delete changed the corpus since. Config: corpus.")
+    public Stream<InfoResult> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        String corpus = corpusOnly("remind.info", config);
+        Node corpusNode = LexicalGraph.requireCorpus(tx, corpus);
+        Node meta = RemindGraph.requireIndexed(tx, corpus);
+        boolean changed = meta.hasProperty("version") && ((Number) meta.getProperty("lexicalVersion", -1L)).longValue() != LayerVersions.lexical(corpusNode);
+        return Stream.of(new InfoResult(corpus, (Long) meta.getProperty("version", 0L), (String) meta.getProperty("state", "ready"), changed,
+                (Long) meta.getProperty("anchors", 0L), (Long) meta.getProperty("entities", 0L), (Long) meta.getProperty("relations", 0L),
+                (Long) meta.getProperty("mentions", 0L), (Long) meta.getProperty("nextEdges", 0L), (String) meta.getProperty("embeddingModel", null),
+                (Long) meta.getProperty("embeddingDimensions", 0L), (Double) meta.getProperty("synonymThreshold", 0.0)));
+    }
+
+    @Procedure(name = "remind.drop", mode = Mode.WRITE)
+    @Description("remind.drop(config = {} :: MAP) :: (nodesDeleted, relationshipsDeleted) - removes the ReMind layer of a corpus (anchors,"
+            + " entities, their edges and memories, stored extractions, meta node) in batches; documents and chunks stay. Config: corpus.")
+    public Stream<DropResult> drop(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        String corpus = corpusOnly("remind.drop", config);
+        RagCall c = call();
+        LayerDrop.Counts n = rag.layerLocks().exclusive(c.database(), corpus, "remind", "remind.drop", c.cancelled(), c.log(),
+                () -> RemindLayer.drop(c.db(), corpus, c.cancelled()));
+        return Stream.of(new DropResult(n.nodes(), n.relationships()));
+    }
+
+    @Procedure(name = "remind.seeds", mode = Mode.READ)
+    @Description("remind.seeds(query :: STRING, config = {} :: MAP) :: (node :: NODE, score :: FLOAT, rank :: INTEGER) - the seed entities and"
+            + " anchors of a question by cosine. Config: corpus, seedCount.")
+    public Stream<SeedResult> seeds(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        RemindQueryConfig cfg = RemindQueryConfig.parse(RemindQueryConfig.Use.SEEDS, config);
+        List<RemindEngine.Seed> seeds = new RemindEngine(call(), null).seeds("remind.seeds", query, cfg);
+        List<SeedResult> out = new ArrayList<>();
+        for (int i = 0; i < seeds.size(); i++) out.add(new SeedResult(seeds.get(i).node(), seeds.get(i).score(), i + 1));
+        return out.stream();
+    }
+
+    @Procedure(name = "remind.replay", mode = Mode.READ)
+    @Description("remind.replay(query :: STRING, config = {} :: MAP) :: (seeds, nodes :: LIST<NODE>, chunks :: LIST<STRING>, relationships ::"
+            + " LIST<RELATIONSHIP>, weights :: LIST<MAP>, ms) - memory replay alone (no LLM, nothing written): from the seeds, a DFS over edges"
+            + " whose weight alpha*sim + (1-alpha)*(q.memory) passes lambda. Config: corpus, seedCount, alpha, lambda, replayMaxNodes, seedAnchorAddsChunk.")
+    public Stream<ReplayResult> replay(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        RemindQueryConfig cfg = RemindQueryConfig.parse(RemindQueryConfig.Use.REPLAY, config);
+        RemindEngine.Traversal t = new RemindEngine(call(), null).replay(query, cfg);
+        Subgraph s = t.outcome().subgraph();
+        return Stream.of(new ReplayResult(seedNodes(t), nodes(s, false), chunkIds(s), rels(s), path(s), t.ms()));
+    }
+
+    @Procedure(name = "remind.traverse", mode = Mode.READ)
+    @Description("remind.traverse(query :: STRING, config = {} :: MAP) :: (sufficient, stopReason, seeds, nodes, chunks, relationships, path,"
+            + " summaries, trace, jumps, llmCalls, promptTokens, completionTokens, traversalTokens, tokensByStep, traversal, ms) - replay, then"
+            + " the LLM walk while the subgraph is judged insufficient; writes nothing (pass traversal to remind.memorize). Config: the"
+            + " remind.replay keys plus llmGuided, maxJumps, maxIterations, maxCandidates, promptTokenBudget, chunkSummaryThreshold,"
+            + " showEdgeWeights, maxFormatRetries, llm.")
+    public Stream<TraverseResult> traverse(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        RemindQueryConfig cfg = RemindQueryConfig.parse(RemindQueryConfig.Use.TRAVERSE, config);
+        RemindEngine.Traversal t = new RemindEngine(call(), llm(cfg, RemindQueryConfig.Use.TRAVERSE, "remind.traverse")).traverse("remind.traverse", query, cfg);
+        Walk.Outcome o = t.outcome();
+        Subgraph s = o.subgraph();
+        Usage u = t.usage();
+        Map<String, Object> summaries = new LinkedHashMap<>();
+        s.summaries().forEach((chunk, text) -> summaries.put((String) tx.getNodeByElementId(chunk).getProperty("id"), text));
+        return Stream.of(new TraverseResult(o.sufficient(), o.stopReason().name(), seedNodes(t), nodes(s, true), chunkIds(s), rels(s), path(s),
+                summaries, trace(o), o.jumps(), u.calls(), u.promptTokens(), u.completionTokens(), traversalTokens(u), u.tokensByStep(), t.handoff(), t.ms()));
+    }
+
+    @Procedure(name = "remind.memorize", mode = Mode.WRITE)
+    @Description("remind.memorize(query :: STRING, traversal :: MAP, config = {} :: MAP) :: (memorized, enhanced, penalized, unchanged,"
+            + " enhancedRels, penalizedRels, llmCalls, promptTokens, completionTokens, tokensByStep) - memorises a traversal remind.traverse"
+            + " yielded (checked: edges of the corpus forming a forest rooted at its seeds): the LLM (or explicit ids) marks the useful edges"
+            + " and chunks, edges on paths to them are enhanced, the other path edges penalised; in the caller's transaction, under write"
+            + " locks. Config: corpus, filter (llm, explicit), usefulRelIds, usefulChunkIds, confirmRule, penalty, requireLlmSteps,"
+            + " promptTokenBudget, llm.")
+    public Stream<MemorizeResult> memorize(@Name("query") String query, @Name("traversal") Object traversal,
+                                           @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        RemindQueryConfig cfg = RemindQueryConfig.parse(RemindQueryConfig.Use.MEMORIZE, config);
+        RemindEngine.Memorized m = new RemindEngine(call(), llm(cfg, RemindQueryConfig.Use.MEMORIZE, "remind.memorize")).memorize(query, traversal, cfg);
+        Usage u = m.usage();
+        return Stream.of(new MemorizeResult(m.written(), m.enhanced(), m.penalized(), m.unchanged(), m.enhancedRels(), m.penalizedRels(), u.calls(),
+                u.promptTokens(), u.completionTokens(), u.tokensByStep()));
+    }
+
+    @Procedure(name = "remind.answer", mode = Mode.WRITE)
+    @Description("remind.answer(query :: STRING, config = {} :: MAP) :: (answer, citedChunks, chunks, nodes, relationships, sufficient,"
+            + " stopReason, jumps, memorized, enhanced, penalized, trace, llmCalls, promptTokens, completionTokens, traversalTokens, tokensByStep,"
+            + " ms) - traverses, answers from the collected subgraph citing chunk ids, and memorises the useful paths (memorize: false skips"
+            + " it) in the caller's transaction. Config: the remind.traverse keys plus memorize, filter, usefulRelIds, usefulChunkIds,"
+            + " confirmRule, penalty, requireLlmSteps, filterWithAnswer, systemPrompt.")
+    public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        return answer(RemindQueryConfig.Use.ANSWER, query, config, true);
+    }
+
+    @Procedure(name = "remind.query", mode = Mode.READ)
+    @Description("remind.query(query :: STRING, config = {} :: MAP) :: (answer, citedChunks, chunks, nodes, relationships, sufficient,"
+            + " stopReason, jumps, memorized, enhanced, penalized, trace, llmCalls, promptTokens, completionTokens, traversalTokens, tokensByStep,"
+            + " ms) - remind.answer that never writes (for read replicas): memorized is always false. Config: the remind.traverse keys plus systemPrompt.")
+    public Stream<AnswerResult> query(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        return answer(RemindQueryConfig.Use.QUERY, query, config, false);
+    }
+
+    private Stream<AnswerResult> answer(RemindQueryConfig.Use use, String query, Map<String, Object> config, boolean write) {
+        String owner = "remind." + use.name().toLowerCase(Locale.ROOT);
+        RemindQueryConfig cfg = RemindQueryConfig.parse(use, config);
+        RemindEngine.Answer a = new RemindEngine(call(), llm(cfg, use, owner)).answer(owner, query, cfg, write);
+        Walk.Outcome o = a.traversal().outcome();
+        Subgraph s = o.subgraph();
+        List<Relationship> rels = new ArrayList<>(new LinkedHashSet<>(rels(s)));
+        Usage u = a.usage();
+        return Stream.of(new AnswerResult(a.answer(), a.citedChunks(), chunkIds(s), nodes(s, true), rels, o.sufficient(), o.stopReason().name(),
+                o.jumps(), a.memorized().written(), a.memorized().enhanced(), a.memorized().penalized(), trace(o), u.calls(), u.promptTokens(),
+                u.completionTokens(), traversalTokens(u), u.tokensByStep(), a.ms()));
+    }
+
+    @Procedure(name = "remind.memory.stats", mode = Mode.READ)
+    @Description("remind.memory.stats(config = {} :: MAP) :: (relType, edges, nonZero, meanNorm, maxNorm) - the edge memories of a corpus's"
+            + " ReMind layer per relationship type. Config: corpus, relTypes.")
+    public Stream<RemindLayer.MemoryStats> memoryStats(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        ConfigReader r = ConfigReader.of("remind.memory.stats", config);
+        String corpus = r.corpus();
+        List<String> types = RemindLayer.checkTypes("remind.memory.stats", r.strings("relTypes", RemindLayer.TYPE_ORDER));
+        r.finish();
+        RemindGraph.requireIndexed(tx, corpus);
+        return RemindLayer.stats(tx, corpus, types).stream();
+    }
+
+    @Procedure(name = "remind.memory.reset", mode = Mode.WRITE)
+    @Description("remind.memory.reset(config = {} :: MAP) :: (relationshipsReset) - forgets the edge memories of a corpus's ReMind layer (all"
+            + " four types, or relTypes), in the caller's transaction. Config: corpus, relTypes.")
+    public Stream<ResetResult> memoryReset(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        ConfigReader r = ConfigReader.of("remind.memory.reset", config);
+        String corpus = r.corpus();
+        List<String> types = RemindLayer.checkTypes("remind.memory.reset", r.strings("relTypes", RemindLayer.TYPE_ORDER));
+        r.finish();
+        RemindGraph.requireIndexed(tx, corpus);
+        return Stream.of(new ResetResult(RemindLayer.reset(tx, corpus, types)));
+    }
+
+    @Procedure(name = "remind.calibrate", mode = Mode.READ)
+    @Description("remind.calibrate(config = {} :: MAP) :: (alpha, lambda, questions, unrelatedPairs, unrelated, paraphrasePairs, paraphrases,"
+            + " window, suggestedLambda, sameQuestionLimit) - where lambda sits for the configured embedder: cosine percentiles of unrelated"
+            + " question pairs and of paraphrases, and for 1-3 enhancements the cosine a new question needs to replay a memory and the share"
+            + " of each kind that has it. Touches no data. Config: alpha, lambda, questions (LIST<STRING>), paraphrases (LIST<LIST<STRING>> pairs).")
+    public Stream<Calibration.Result> calibrate(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        ConfigReader r = ConfigReader.of("remind.calibrate", config);
+        double alpha = r.number("alpha", 0.1, 0, 1);
+        double lambda = r.number("lambda", 0.55, 0, 1);
+        List<String> questions = r.strings("questions", Calibration.DEFAULT_QUESTIONS);
+        Object rawPairs = r.any("paraphrases");
+        r.finish();
+        List<List<String>> pairs = rawPairs == null ? Calibration.DEFAULT_PARAPHRASES : pairs(rawPairs);
+        return Stream.of(Calibration.run(rag.embeddings(), questions, pairs, alpha, lambda));
+    }
+
+    @UserFunction(name = "remind.delta")
+    @Description("remind.delta(norm :: FLOAT) :: FLOAT - ReMindRAG's update weight (2/pi)*cos((pi/2)*norm), 0 above norm 1.")
+    public double delta(@Name("norm") double norm) {
+        return MemoryMath.delta(norm);
+    }
+
+    @UserFunction(name = "remind.enhance")
+    @Description("remind.enhance(memory :: LIST<FLOAT>, query :: LIST<FLOAT>) :: LIST<FLOAT> - Eq. 1's enhancement: memory + delta(|memory|) * unit(query); a null memory is zero.")
+    public List<Double> enhance(@Name("memory") List<Double> memory, @Name("query") List<Double> query) {
+        return list(MemoryMath.enhance(vector("remind.enhance", "memory", memory, true), vector("remind.enhance", "query", query, false)));
+    }
+
+    @UserFunction(name = "remind.penalize")
+    @Description("remind.penalize(memory :: LIST<FLOAT>, query :: LIST<FLOAT>, mode = 'paper' :: STRING) :: LIST<FLOAT> - Eq. 1's penalty on the"
+            + " query-aligned component (paper, strong or none); a memory pointing away from the query is unchanged.")
+    public List<Double> penalize(@Name("memory") List<Double> memory, @Name("query") List<Double> query, @Name(value = "mode", defaultValue = "paper") String mode) {
+        MemoryMath.Penalty p;
+        try {
+            p = MemoryMath.Penalty.valueOf(mode == null ? "" : mode.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new RagException("remind.penalize: mode must be one of [paper, strong, none], got '" + mode + "'");
+        }
+        return list(MemoryMath.penalize(vector("remind.penalize", "memory", memory, true), vector("remind.penalize", "query", query, false), p));
+    }
+
+    @UserFunction(name = "remind.edgeWeight")
+    @Description("remind.edgeWeight(fromEmbedding :: LIST<FLOAT>, toEmbedding :: LIST<FLOAT>, memory :: LIST<FLOAT>, query :: LIST<FLOAT>, alpha = 0.1 :: FLOAT)"
+            + " :: FLOAT - Eq. 2: alpha*cos(from, to) + (1-alpha)*(unit(query) . memory).")
+    public double edgeWeight(@Name("fromEmbedding") List<Double> from, @Name("toEmbedding") List<Double> to, @Name("memory") List<Double> memory,
+                             @Name("query") List<Double> query, @Name(value = "alpha", defaultValue = "0.1") double alpha) {
+        double[] a = vector("remind.edgeWeight", "fromEmbedding", from, false), b = vector("remind.edgeWeight", "toEmbedding", to, false);
+        double[] q = MemoryMath.unit(vector("remind.edgeWeight", "query", query, false));
+        double[] m = vector("remind.edgeWeight", "memory", memory, true);
+        if (a.length != b.length || a.length != q.length || m != null && m.length != q.length) {
+            throw new RagException("remind.edgeWeight: the vectors differ in dimension");
+        }
+        double cos = MemoryMath.dot(a, b) / (MemoryMath.norm(a) * MemoryMath.norm(b));
+        return MemoryMath.edgeWeight(cos, m, q, alpha);
+    }
+
+    @UserFunction(name = "remind.maxMemorizableAngle")
+    @Description("remind.maxMemorizableAngle(lambda :: FLOAT) :: FLOAT - the largest pairwise angle (degrees) between questions one edge memory"
+            + " can serve at threshold lambda (spec 2.7: cos = lambda^2).")
+    public double maxMemorizableAngle(@Name("lambda") double lambda) {
+        try {
+            return MemoryMath.maxMemorizableAngle(lambda);
+        } catch (IllegalArgumentException e) {
+            throw new RagException("remind.maxMemorizableAngle: " + e.getMessage());
+        }
+    }
+
+    // ---- result helpers
+
+    private RagCall.BoundLlm llm(RemindQueryConfig cfg, RemindQueryConfig.Use use, String owner) {
+        if (!cfg.needsLlm(use)) return null;
+        if (!llmConfigured() && cfg.llm() == null) return null; // the engine says what is missing
+        return call().llm(cfg.llm(), owner);
+    }
+
+    private List<Node> seedNodes(RemindEngine.Traversal t) {
+        return t.seeds().stream().map(RemindEngine.Seed::node).toList();
+    }
+
+    /** S's nodes, then (with chunks) its chunk nodes: what Browser draws with the relationships. */
+    private List<Node> nodes(Subgraph s, boolean withChunks) {
+        List<Node> out = new ArrayList<>();
+        for (String n : s.nodes()) out.add(tx.getNodeByElementId(n));
+        if (withChunks) for (String c : s.chunks()) out.add(tx.getNodeByElementId(c));
+        return out;
+    }
+
+    private List<String> chunkIds(Subgraph s) {
+        return s.chunks().stream().map(c -> (String) tx.getNodeByElementId(c).getProperty("id")).toList();
+    }
+
+    private List<Relationship> rels(Subgraph s) {
+        return s.path().stream().map(e -> tx.getRelationshipByElementId(e.edge())).toList();
+    }
+
+    private List<Map<String, Object>> path(Subgraph s) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Subgraph.PathEdge e : s.path()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            Relationship r = tx.getRelationshipByElementId(e.edge());
+            m.put("relId", e.edge());
+            m.put("from", e.from());
+            m.put("to", e.to());
+            m.put("type", r.getType().name());
+            m.put("origin", e.origin().name().toLowerCase(Locale.ROOT));
+            m.put("weight", e.weight());
+            out.add(m);
+        }
+        return out;
+    }
+
+    private static List<Map<String, Object>> trace(Walk.Outcome o) {
+        return o.trace().stream().map(Walk.TraceStep::toMap).toList();
+    }
+
+    private static long traversalTokens(Usage u) {
+        long n = 0;
+        for (String step : RemindPrompts.TRAVERSAL_STEPS) {
+            Usage.Step s = u.byStep().get(step);
+            if (s != null) n += s.promptTokens() + s.completionTokens();
+        }
+        return n;
+    }
+
+    private static List<List<String>> pairs(Object raw) {
+        if (!(raw instanceof List<?> list)) throw new RagException("remind.calibrate: paraphrases must be a LIST of [question, paraphrase] pairs");
+        List<List<String>> out = new ArrayList<>();
+        for (Object o : list) {
+            if (!(o instanceof List<?> p) || p.size() != 2 || !(p.get(0) instanceof String a) || !(p.get(1) instanceof String b)) {
+                throw new RagException("remind.calibrate: each paraphrase must be a pair [question, paraphrase] of strings, got " + o);
+            }
+            out.add(List.of(a, b));
+        }
+        return out;
+    }
+
+    private static double[] vector(String owner, String what, List<Double> v, boolean nullable) {
+        if (v == null) {
+            if (nullable) return null;
+            throw new RagException(owner + ": " + what + " must be a non-empty list of numbers");
+        }
+        if (v.isEmpty() || v.size() > 65_536) throw new RagException(owner + ": " + what + " must hold 1 to 65536 numbers, got " + v.size());
+        double[] out = new double[v.size()];
+        for (int i = 0; i < out.length; i++) {
+            Double x = v.get(i);
+            if (x == null || !Double.isFinite(x)) throw new RagException(owner + ": " + what + "[" + i + "] is not a finite number");
+            out[i] = x;
+        }
+        if (!nullable && MemoryMath.norm(out) == 0) throw new RagException(owner + ": " + what + " must not be the zero vector");
+        return out;
+    }
+
+    private static List<Double> list(double[] v) {
+        List<Double> out = new ArrayList<>(v.length);
+        for (double x : v) out.add(x);
+        return out;
+    }
+
+    private RagCall call() {
+        return Termination.call(db, tx, rag, log, guard);
+    }
+
+    private boolean llmConfigured() {
+        return !rag.settings().string("graphrag.llm.endpoint").isBlank();
+    }
+
+    private static String corpusOnly(String owner, Map<String, Object> config) {
+        ConfigReader r = ConfigReader.of(owner, config);
+        String corpus = r.corpus();
+        r.finish();
+        return corpus;
+    }
+}
