@@ -36,6 +36,12 @@ class CypherExamplesTest {
             files = s.filter(p -> p.toString().endsWith(".cypher")).sorted().toList();
         }
         assertFalse(files.isEmpty(), "no cypher/ examples found");
+        // remind.* steps: every ReMind reply shape at once (the walk judges the replayed subgraph sufficient)
+        LLM.when(r -> r.step() != null && r.step().startsWith("remind")).replyJson(Map.ofEntries(Map.entry("entities", List.of("Scott Derrickson", "Ethan Hawke")),
+                 Map.entry("triples", List.of(Map.of("subject", "Scott Derrickson", "sentence", "Scott Derrickson directed Sinister.", "object", "Ethan Hawke"))),
+                Map.entry("title", "A film and its people"), Map.entry("summary", "Ethan Hawke was born in Austin."), Map.entry("sufficient", true),
+                Map.entry("type", "entity"), Map.entry("id", "E1"), Map.entry("edges", List.of()), Map.entry("chunks", List.of("C1")),
+                Map.entry("answer", "Austin, Texas"), Map.entry("citedChunks", List.of("C1")), Map.entry("reasoning", "stand-in")));
         LLM.always().replyJson(Map.of("thought", "Dejah Thoris is the granddaughter of Tardos Mors.", "answer", "Tardos Mors",
                 "fact", List.of(), "triples", List.of(List.of("Dejah Thoris", "granddaughter of", "Tardos Mors"),
                         List.of("John Carter", "married", "Dejah Thoris"))));

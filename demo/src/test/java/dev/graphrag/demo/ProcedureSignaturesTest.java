@@ -29,9 +29,11 @@ class ProcedureSignaturesTest {
     static List<Map<String, Object>> surface() {
         List<Map<String, Object>> out = new ArrayList<>(rows("""
                 SHOW PROCEDURES YIELD name, signature, description, mode
-                WHERE name STARTS WITH 'rag.' OR name STARTS WITH 'agrag.' RETURN name, signature, description, mode ORDER BY name"""));
+                WHERE name STARTS WITH 'rag.' OR name STARTS WITH 'agrag.' OR name STARTS WITH 'remind.'
+                RETURN name, signature, description, mode ORDER BY name"""));
         out.addAll(rows("""
-                SHOW FUNCTIONS YIELD name, signature, description WHERE name STARTS WITH 'rag.' OR name STARTS WITH 'agrag.'
+                SHOW FUNCTIONS YIELD name, signature, description
+                WHERE name STARTS WITH 'rag.' OR name STARTS WITH 'agrag.' OR name STARTS WITH 'remind.'
                 RETURN name, signature, description, 'FUNCTION' AS mode ORDER BY name"""));
         return out;
     }
@@ -64,20 +66,10 @@ class ProcedureSignaturesTest {
 
     @Test
     void everyProcedureHasADocsSectionNamingItsColumns() throws IOException {
-        String platform = Files.readString(DOCS.resolve("procedures.md"));
         Pattern yields = Pattern.compile("\\) :: \\((.*)\\)$");
         for (Map<String, Object> p : surface()) {
             String name = (String) p.get("name");
-            String section;
-            Path own = DOCS.resolve("agrag").resolve(name + ".md");
-            if (Files.exists(own)) {
-                section = Files.readString(own);
-            } else {
-                int at = platform.indexOf("## " + name + "(");
-                assertTrue(at >= 0, name + " has no docs section: docs/procedures.md '## " + name + "(' or docs/agrag/" + name + ".md");
-                int next = platform.indexOf("\n## ", at + 3);
-                section = platform.substring(at, next < 0 ? platform.length() : next);
-            }
+            String section = docsOf(name);
             if ("FUNCTION".equals(p.get("mode"))) continue;
             Matcher m = yields.matcher((String) p.get("signature"));
             assertTrue(m.find(), "cannot read the columns of " + p.get("signature"));
@@ -120,26 +112,53 @@ class ProcedureSignaturesTest {
         throw new AssertionError(procedure.get("name") + " accepted an unknown config key");
     }
 
+    static final Pattern KEYS_OF = Pattern.compile("\\[[^]]+]\\(([\\w.]+)\\.md\\) keys");
+
+    /**
+     * A procedure's docs: its own page docs/<method>/<name>.md (plus the pages it points to for "the [x](x.md) keys"),
+     * else its '## name(' section of docs/<method>.md, else of docs/procedures.md.
+     */
+    static String docsOf(String name) throws IOException {
+        String method = name.substring(0, name.indexOf('.'));
+        Path own = DOCS.resolve(method).resolve(name + ".md");
+        if (Files.exists(own)) {
+            String docs = Files.readString(own);
+            StringBuilder all = new StringBuilder(docs);
+            // "the [x](x.md) keys", followed through every page it leads to
+            java.util.Deque<String> todo = new java.util.ArrayDeque<>(List.of(docs));
+            java.util.Set<String> seen = new java.util.HashSet<>(List.of(name));
+            while (!todo.isEmpty()) {
+                Matcher m = KEYS_OF.matcher(todo.pop());
+                while (m.find()) {
+                    if (!seen.add(m.group(1))) continue;
+                    String page = Files.readString(DOCS.resolve(method).resolve(m.group(1) + ".md"));
+                    all.append(page);
+                    todo.push(page);
+                }
+            }
+            if (docs.contains("[agrag.index](agrag.index.md)")) all.append(Files.readString(DOCS.resolve("agrag").resolve("agrag.index.md")));
+            return all.toString();
+        }
+        for (Path page : List.of(DOCS.resolve(method + ".md"), DOCS.resolve("procedures.md"))) {
+            if (!Files.exists(page)) continue;
+            String text = Files.readString(page);
+            int at = text.indexOf("## " + name + "(");
+            if (at < 0) continue;
+            int next = text.indexOf("\n## ", at + 3);
+            return text.substring(at, next < 0 ? text.length() : next);
+        }
+        throw new AssertionError(name + " has no docs: docs/" + method + "/" + name + ".md, or a '## " + name + "(' section in docs/" + method
+                + ".md or docs/procedures.md");
+    }
+
     @Test
     void everyConfigKeyAProcedureAcceptsIsInItsDescriptionAndDocs() throws IOException {
-        String platform = Files.readString(DOCS.resolve("procedures.md"));
         List<String> problems = new ArrayList<>();
         for (Map<String, Object> p : surface()) {
             String name = (String) p.get("name");
             if (!((String) p.get("signature")).contains("config = {} :: MAP")) continue;
             String description = (String) p.get("description");
-            Path own = DOCS.resolve("agrag").resolve(name + ".md");
-            String docs;
-            if (Files.exists(own)) {
-                docs = Files.readString(own);
-                // agrag.retrieve and agrag.answer document "the agrag.mcmi keys plus ...": follow that reference
-                if (docs.contains("[agrag.mcmi](agrag.mcmi.md) keys")) docs += Files.readString(DOCS.resolve("agrag").resolve("agrag.mcmi.md"));
-                if (docs.contains("[agrag.index](agrag.index.md)")) docs += Files.readString(DOCS.resolve("agrag").resolve("agrag.index.md"));
-            } else {
-                int at = platform.indexOf("## " + name + "(");
-                int next = platform.indexOf("\n## ", at + 3);
-                docs = platform.substring(at, next < 0 ? platform.length() : next);
-            }
+            String docs = docsOf(name);
             for (String key : acceptedKeys(p)) {
                 Pattern word = Pattern.compile("\\b" + Pattern.quote(key) + "\\b");
                 if (!word.matcher(docs).find()) problems.add(name + "'s docs do not mention its config key '" + key + "'");

@@ -198,4 +198,129 @@ class RemindProceduresTest {
         List<?> weights = (List<?>) rows("CALL remind.replay($q, {corpus: 'rm2'})", Map.of("q", QUESTION)).get(0).get("weights");
         assertTrue(weights.stream().allMatch(w -> "seed".equals(((Map<?, ?>) w).get("origin"))), "only a seed anchor's own chunk: " + weights);
     }
+
+    /** A traversal handed to remind.memorize with explicit useful chunks: the hand-off of remind.traverse, checked. */
+    static Map<String, Object> traversal(String corpus) {
+        return rows("CALL remind.traverse($q, $cfg) YIELD traversal, path RETURN traversal, path", Map.of("q", QUESTION, "cfg", cfg(corpus, Map.of()))).get(0);
+    }
+
+    static List<Double> embed(String text) {
+        @SuppressWarnings("unchecked") List<Double> v = (List<Double>) rows("RETURN rag.embed($t) AS v", Map.of("t", text)).get(0).get("v");
+        return v;
+    }
+
+    @Test
+    void concurrentMemorisationsOfOneEdgeSerialiseAndLoseNothing() throws Exception {
+        build("rm3");
+        Map<String, Object> t = traversal("rm3");
+        @SuppressWarnings("unchecked") Map<String, Object> handoff = (Map<String, Object>) t.get("traversal");
+        String q1 = "Where was Ethan Hawke born?", q2 = "Which horror film did Scott Derrickson direct?";
+        Map<String, Object> explicit = Map.of("corpus", "rm3", "filter", "explicit", "usefulChunkIds", List.of("rm3:hawke:0"));
+        // T9: tx 1 memorises and holds its locks; tx 2 must wait for its commit, then apply on top of it
+        String memorize = "CALL remind.memorize($q, $t, $cfg) YIELD enhanced RETURN enhanced";
+        java.util.concurrent.CompletableFuture<Throwable> second;
+        try (var tx = TestServer.db().beginTx()) {
+            tx.execute(memorize, Map.of("q", q1, "t", handoff, "cfg", explicit)).close();
+            second = TestServer.inBackground(memorize, Map.of("q", q2, "t", handoff, "cfg", explicit));
+            Thread.sleep(700);
+            assertFalse(second.isDone(), "the second memorisation waits for the first one's locks");
+            tx.commit();
+        }
+        assertEquals(null, second.get(30, java.util.concurrent.TimeUnit.SECONDS));
+        List<Map<String, Object>> edges = rows("MATCH (:RmAnchor {corpus: 'rm3', chunkId: 'rm3:hawke:0'})-[r:RM_HAS_CHUNK]->() RETURN r.memory AS m, r.enhanceCount AS n");
+        assertEquals(2L, edges.get(0).get("n"));
+        double[] expected = dev.graphrag.remind.MemoryMath.enhance(dev.graphrag.remind.MemoryMath.enhance(null, doubles(embed(q1))), doubles(embed(q2)));
+        double[] got = doubles((float[]) edges.get(0).get("m"));
+        for (int i = 0; i < got.length; i++) assertEquals(expected[i], got[i], 1e-5, "component " + i + ": both updates, in lock order");
+
+        // at scale: 8 threads x 5 memorisations of the same edges; every one is counted
+        rows("CALL remind.memory.reset({corpus: 'rm3'})");
+        List<java.util.concurrent.CompletableFuture<Throwable>> all = new ArrayList<>();
+        for (int i = 0; i < 40; i++) all.add(TestServer.inBackground(memorize, Map.of("q", i % 2 == 0 ? q1 : q2, "t", handoff, "cfg", explicit)));
+        for (var f : all) assertEquals(null, f.get(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(40L, rows("MATCH (:RmAnchor {corpus: 'rm3', chunkId: 'rm3:hawke:0'})-[r:RM_HAS_CHUNK]->() RETURN r.enhanceCount AS n").get(0).get("n"));
+        assertTrue(((Number) rows("MATCH (:RmAnchor {corpus: 'rm3', chunkId: 'rm3:hawke:0'})-[r:RM_HAS_CHUNK]->() RETURN r.memoryNorm AS n").get(0).get("n")).doubleValue() <= 1 + 1e-9);
+    }
+
+    static double[] doubles(List<Double> v) {
+        return v.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    static double[] doubles(float[] v) {
+        double[] out = new double[v.length];
+        for (int i = 0; i < v.length; i++) out[i] = v[i];
+        return out;
+    }
+
+    @Test
+    void badInputFaultsAndAnotherModelLeaveMemoriesAsTheyWere() {
+        build("rm4");
+        Map<String, Object> ok = cfg("rm4", Map.of());
+        assertFailsCleanly("CALL remind.answer('', $cfg)", Map.of("cfg", ok), "query must be a non-empty string");
+        assertFailsCleanly("CALL remind.answer($q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("rm4", Map.of("lamda", 0.5))), "unknown config key 'lamda'", "lambda");
+        assertFailsCleanly("CALL remind.replay($q, {corpus: 'rm4', lambda: 'high'})", Map.of("q", QUESTION), "lambda");
+        assertFailsCleanly("CALL remind.seeds($q, {corpus: 'nope'})", Map.of("q", QUESTION), "unknown corpus 'nope'");
+        assertFailsCleanly("CALL remind.memory.reset({corpus: 'rm4', relTypes: ['KNOWS']})", Map.of(), "relTypes may hold only");
+        // rejected traversal maps: not a map, a relationship of another kind, a path that is not a forest from the seeds
+        Map<String, Object> t = traversal("rm4");
+        @SuppressWarnings("unchecked") Map<String, Object> handoff = (Map<String, Object>) t.get("traversal");
+        Map<String, Object> explicit = Map.of("corpus", "rm4", "filter", "explicit", "usefulChunkIds", List.of("rm4:hawke:0"));
+        assertFailsCleanly("CALL remind.memorize($q, 'x', $cfg)", Map.of("q", QUESTION, "cfg", explicit), "traversal must be the MAP");
+        @SuppressWarnings("unchecked") List<Map<String, Object>> path = (List<Map<String, Object>>) handoff.get("path");
+        assertTrue(path.size() >= 2, handoff.toString());
+        Map<String, Object> reordered = new LinkedHashMap<>(handoff);
+        List<Map<String, Object>> reversed = new ArrayList<>(path);
+        java.util.Collections.reverse(reversed);
+        reordered.put("path", reversed);
+        assertFailsCleanly("CALL remind.memorize($q, $t, $cfg)", Map.of("q", QUESTION, "t", reordered, "cfg", explicit), "not a forest rooted at the seeds");
+        String lexicalRel = (String) rows("MATCH (:Document {corpus: 'rm4'})-[r:HAS_CHUNK]->() RETURN elementId(r) AS id LIMIT 1").get(0).get("id");
+        Map<String, Object> foreign = new LinkedHashMap<>(handoff);
+        Map<String, Object> bad = new LinkedHashMap<>(path.get(0));
+        bad.put("relId", lexicalRel);
+        foreign.put("path", List.of(bad));
+        assertFailsCleanly("CALL remind.memorize($q, $t, $cfg)", Map.of("q", QUESTION, "t", foreign, "cfg", explicit), "not a ReMind edge");
+        Map<String, Object> extra = new LinkedHashMap<>(handoff);
+        extra.put("sneaky", 1);
+        assertFailsCleanly("CALL remind.memorize($q, $t, $cfg)", Map.of("q", QUESTION, "t", extra, "cfg", explicit), "unknown config key 'sneaky'");
+        // an LLM fault mid-walk: an error naming the step, and no memory written
+        try (EvalLlmServer broken = RemindExtractionPolicies.register(EvalLlmServer.start())) {
+            broken.on("remind sufficiency", r -> json(Map.of("sufficient", false)));
+            broken.on("remind next node", r -> { throw new IllegalStateException("scripted fault"); });
+            Map<String, Object> c = new HashMap<>(ok);
+            c.put("llm", broken.llmConfig());
+            assertFailsCleanly("CALL remind.answer($q, $cfg)", Map.of("q", QUESTION, "cfg", c), "remind next node");
+        }
+        // another model's layer: the stored probe no longer matches the server's embedder
+        rows("MATCH (m:RmMeta {corpus: 'rm4'}) SET m.modelProbe = [x IN m.modelProbe | -x]");
+        assertFailsCleanly("CALL remind.replay($q, {corpus: 'rm4'})", Map.of("q", QUESTION), "was built with embedding model", "remind.drop");
+        assertFailsCleanly("CALL remind.answer($q, $cfg)", Map.of("q", QUESTION, "cfg", ok), "was built with embedding model");
+        // drop removes the layer and keeps the chunks
+        Map<String, Object> dropped = rows("CALL remind.drop({corpus: 'rm4'})").get(0);
+        assertTrue((Long) dropped.get("nodesDeleted") > 5, dropped.toString());
+        assertEquals(0, count("MATCH (n {corpus: 'rm4'}) WHERE n:RmEntity OR n:RmAnchor OR n:RmMeta RETURN count(n)", Map.of()));
+        assertEquals(5, count("MATCH (c:Chunk {corpus: 'rm4'}) WHERE c.remindExtraction IS NULL RETURN count(c)", Map.of()));
+    }
+
+    @Test
+    void functionsAndCalibration() {
+        Map<String, Object> f = rows("RETURN remind.delta(0.0) AS d0, remind.enhance(null, [3.0, 4.0]) AS e, remind.penalize([0.8, 0.0], [1.0, 1.0]) AS p,"
+                + " remind.penalize([0.8, 0.0], [1.0, 1.0], 'none') AS n, remind.maxMemorizableAngle(0.55) AS a,"
+                + " remind.edgeWeight([0.6, 0.8, 0.0], [0.6, 0.0, 0.8], [0.9, 0.0, 0.0], [1.0, 0.0, 0.0]) AS w").get(0);
+        assertEquals(0.636620, (Double) f.get("d0"), 1e-6);
+        assertEquals(List.of(0.381972, 0.509296), ((List<?>) f.get("e")).stream().map(x -> Math.round((Double) x * 1e6) / 1e6).toList());
+        assertEquals(0.639440, (Double) ((List<?>) f.get("p")).get(0), 1e-6);
+        assertEquals(List.of(0.8, 0.0), f.get("n"));
+        assertEquals(72.392, (Double) f.get("a"), 1e-3);
+        assertEquals(0.846, (Double) f.get("w"), 1e-6, "spec T3's S-Z weight");
+        assertFailsCleanly("RETURN remind.penalize([1.0], [1.0], 'soft')", Map.of(), "mode must be one of");
+        assertFailsCleanly("RETURN remind.enhance([1.0, 0.0], [0.0, 0.0])", Map.of(), "query must not be the zero vector");
+        Map<String, Object> c = rows("CALL remind.calibrate()").get(0);
+        System.out.println("calibrate: " + c);
+        @SuppressWarnings("unchecked") Map<String, Object> unrelated = (Map<String, Object>) c.get("unrelated");
+        @SuppressWarnings("unchecked") Map<String, Object> paraphrases = (Map<String, Object>) c.get("paraphrases");
+        assertEquals(435L, c.get("unrelatedPairs"));
+        assertTrue((Double) paraphrases.get("p50") > (Double) unrelated.get("p90"), "paraphrases are closer than unrelated questions: " + c);
+        assertEquals(9, ((List<?>) c.get("window")).size());
+        assertFailsCleanly("CALL remind.calibrate({questions: ['a', 'b']})", Map.of(), "at least 5 questions");
+    }
 }

@@ -31,7 +31,7 @@ final class MemoryWriter {
         int i = 0;
         for (Map.Entry<String, Op> e : ordered.entrySet()) {
             Relationship r = rels.get(i++);
-            double[] v = MemoryMath.toDouble((float[]) r.getProperty("memory", null));
+            double[] v = MemoryMath.toDouble(RemindGraph.floats(r.getProperty("memory", null)));
             if (e.getValue() == Op.ENHANCE) {
                 write(r, MemoryMath.enhance(v, queryUnit), now);
                 r.setProperty("enhanceCount", ((Number) r.getProperty("enhanceCount", 0L)).longValue() + 1);

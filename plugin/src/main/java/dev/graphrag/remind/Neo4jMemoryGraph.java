@@ -61,7 +61,7 @@ final class Neo4jMemoryGraph implements MemoryGraph {
 
     @Override
     public double[] memory(String edge) {
-        return MemoryMath.toDouble((float[]) tx.getRelationshipByElementId(edge).getProperty("memory", null));
+        return MemoryMath.toDouble(RemindGraph.floats(tx.getRelationshipByElementId(edge).getProperty("memory", null)));
     }
 
     @Override

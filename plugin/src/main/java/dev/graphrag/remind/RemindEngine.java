@@ -79,7 +79,8 @@ public final class RemindEngine {
     }
 
     public Traversal traverse(String owner, String query, RemindQueryConfig cfg) {
-        return traverse(owner, query, cfg, new Neo4jMemoryGraph(tx), null);
+        Neo4jMemoryGraph graph = new Neo4jMemoryGraph(tx);
+        return traverse(owner, query, cfg, graph, new PromptContext(graph, query, cfg.promptTokenBudget()));
     }
 
     private Traversal traverse(String owner, String query, RemindQueryConfig cfg, Neo4jMemoryGraph graph, PromptContext prompts) {

@@ -93,7 +93,7 @@ public final class RemindGraph {
     public static void requireSameModel(Node meta, String corpus, EmbeddingService embeddings) {
         String built = (String) meta.getProperty("embeddingModel", "?");
         long dims = ((Number) meta.getProperty("embeddingDimensions", 0L)).longValue();
-        float[] probe = (float[]) meta.getProperty("modelProbe", null);
+        float[] probe = floats(meta.getProperty("modelProbe", null));
         boolean same = dims == embeddings.dimensions() && probe != null && probe.length == embeddings.dimensions()
                 && EmbeddingService.cosine(probe, embeddings.embed(MODEL_PROBE)) >= SAME_MODEL;
         if (!same) {
@@ -103,6 +103,17 @@ public final class RemindGraph {
                     + " model's. Configure the model it was built with, or rebuild: CALL remind.drop({corpus: '" + corpus
                     + "'}) then remind.index (memories are lost)");
         }
+    }
+
+    /** A stored vector as floats, whichever numeric array type wrote it (Cypher writes double[]); null otherwise. */
+    static float[] floats(Object v) {
+        if (v instanceof float[] f) return f;
+        if (v instanceof double[] d) {
+            float[] out = new float[d.length];
+            for (int i = 0; i < d.length; i++) out[i] = (float) d[i];
+            return out;
+        }
+        return null;
     }
 
     static String state(Node meta) {

@@ -151,9 +151,8 @@ public class RemindProcedures {
     @Procedure(name = "remind.traverse", mode = Mode.READ)
     @Description("remind.traverse(query :: STRING, config = {} :: MAP) :: (sufficient, stopReason, seeds, nodes, chunks, relationships, path,"
             + " summaries, trace, jumps, llmCalls, promptTokens, completionTokens, traversalTokens, tokensByStep, traversal, ms) - replay, then"
-            + " the LLM walk while the subgraph is judged insufficient; writes nothing (pass traversal to remind.memorize). Config: the"
-            + " remind.replay keys plus llmGuided, maxJumps, maxIterations, maxCandidates, promptTokenBudget, chunkSummaryThreshold,"
-            + " showEdgeWeights, maxFormatRetries, llm.")
+            + " the LLM walk while the subgraph is judged insufficient; writes nothing (pass traversal to remind.memorize). Config: corpus, seedCount, alpha, lambda, replayMaxNodes, seedAnchorAddsChunk, llmGuided, maxJumps, maxIterations, maxCandidates,"
+            + " promptTokenBudget, chunkSummaryThreshold, showEdgeWeights, maxFormatRetries, llm.")
     public Stream<TraverseResult> traverse(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         RemindQueryConfig cfg = RemindQueryConfig.parse(RemindQueryConfig.Use.TRAVERSE, config);
         RemindEngine.Traversal t = new RemindEngine(call(), llm(cfg, RemindQueryConfig.Use.TRAVERSE, "remind.traverse")).traverse("remind.traverse", query, cfg);
@@ -186,8 +185,9 @@ public class RemindProcedures {
     @Description("remind.answer(query :: STRING, config = {} :: MAP) :: (answer, citedChunks, chunks, nodes, relationships, sufficient,"
             + " stopReason, jumps, memorized, enhanced, penalized, trace, llmCalls, promptTokens, completionTokens, traversalTokens, tokensByStep,"
             + " ms) - traverses, answers from the collected subgraph citing chunk ids, and memorises the useful paths (memorize: false skips"
-            + " it) in the caller's transaction. Config: the remind.traverse keys plus memorize, filter, usefulRelIds, usefulChunkIds,"
-            + " confirmRule, penalty, requireLlmSteps, filterWithAnswer, systemPrompt.")
+            + " it) in the caller's transaction. Config: corpus, seedCount, alpha, lambda, replayMaxNodes, seedAnchorAddsChunk,"
+            + " maxJumps, maxIterations, maxCandidates, promptTokenBudget, chunkSummaryThreshold, showEdgeWeights, maxFormatRetries, llm,"
+            + " memorize, filter, usefulRelIds, usefulChunkIds, confirmRule, penalty, requireLlmSteps, filterWithAnswer, systemPrompt.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         return answer(RemindQueryConfig.Use.ANSWER, query, config, true);
     }
@@ -195,7 +195,9 @@ public class RemindProcedures {
     @Procedure(name = "remind.query", mode = Mode.READ)
     @Description("remind.query(query :: STRING, config = {} :: MAP) :: (answer, citedChunks, chunks, nodes, relationships, sufficient,"
             + " stopReason, jumps, memorized, enhanced, penalized, trace, llmCalls, promptTokens, completionTokens, traversalTokens, tokensByStep,"
-            + " ms) - remind.answer that never writes (for read replicas): memorized is always false. Config: the remind.traverse keys plus systemPrompt.")
+            + " ms) - remind.answer that never writes (for read replicas): memorized is always false. Config: corpus, seedCount, alpha, lambda,"
+            + " replayMaxNodes, seedAnchorAddsChunk, maxJumps, maxIterations, maxCandidates, promptTokenBudget, chunkSummaryThreshold,"
+            + " showEdgeWeights, maxFormatRetries, llm, systemPrompt.")
     public Stream<AnswerResult> query(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         return answer(RemindQueryConfig.Use.QUERY, query, config, false);
     }
