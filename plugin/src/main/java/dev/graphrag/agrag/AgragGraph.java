@@ -51,8 +51,8 @@ public final class AgragGraph {
     }
 
     /** The meta node's state while agrag.index writes, and after a build that was interrupted (it resumes). */
-    public static final String BUILDING = "building";
-    public static final String READY = "ready";
+    public static final String BUILDING = dev.graphrag.core.layer.LayerState.BUILDING;
+    public static final String READY = dev.graphrag.core.layer.LayerState.READY;
 
     public static org.neo4j.graphdb.Node requireIndexed(Transaction tx, String corpus) {
         org.neo4j.graphdb.Node meta = tx.findNode(META, "corpus", corpus);
@@ -66,7 +66,7 @@ public final class AgragGraph {
      */
     public static org.neo4j.graphdb.Node requireBuilt(Transaction tx, String corpus) {
         org.neo4j.graphdb.Node meta = requireIndexed(tx, corpus);
-        if ("dropping".equals(meta.getProperty("state", null))) {
+        if (dev.graphrag.core.layer.LayerState.DROPPING.equals(meta.getProperty("state", null))) {
             throw new RagException("the AGRAG layer of corpus '" + corpus + "' is being dropped, or a drop was interrupted:"
                     + " CALL agrag.drop({corpus: '" + corpus + "'}) finishes it");
         }
@@ -78,6 +78,6 @@ public final class AgragGraph {
     }
 
     public static String state(org.neo4j.graphdb.Node meta) {
-        return (String) meta.getProperty("state", READY); // layers built before states existed were complete
+        return dev.graphrag.core.layer.LayerState.of(meta);
     }
 }

@@ -171,20 +171,9 @@ public final class AgragIndexer {
      * terminated, failed), whose synonym searches must then be redone for all entities to equal a rebuild.
      */
     private boolean markBuilding(String corpus) {
-        try (Transaction tx = db.beginTx()) {
-            Node meta = tx.findNode(AgragGraph.META, "corpus", corpus);
-            if (meta == null) {
-                meta = tx.createNode(AgragGraph.META);
-                meta.setProperty("corpus", corpus);
-            }
-            // a build or a drop that never finished left a partial layer: redo its synonym search in full
-            boolean resumed = !AgragGraph.READY.equals(AgragGraph.state(meta));
-            meta.setProperty("state", AgragGraph.BUILDING);
-            meta.setProperty("buildStartedAt", ZonedDateTime.now());
-            tx.commit();
-            if (resumed) log.accept("agrag.index corpus=" + corpus + ": the last build did not finish; resuming it (synonyms of all entities are searched again)");
-            return resumed;
-        }
+        boolean resumed = dev.graphrag.core.layer.LayerState.markBuilding(db, AgragGraph.META, corpus);
+        if (resumed) log.accept("agrag.index corpus=" + corpus + ": the last build did not finish; resuming it (synonyms of all entities are searched again)");
+        return resumed;
     }
 
     /** Entity pairs named in one sentence, the sentence kept as evidence (zero LLM calls). */

@@ -2,10 +2,7 @@ package dev.graphrag.agrag;
 
 import dev.graphrag.core.layer.LayerCache;
 import dev.graphrag.core.layer.LayerDrop;
-import dev.graphrag.core.lexical.LexicalGraph;
 import org.neo4j.graphdb.GraphDatabaseService;
-import org.neo4j.graphdb.Node;
-import org.neo4j.graphdb.Transaction;
 
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -15,8 +12,6 @@ import java.util.function.BooleanSupplier;
  * (Each step's zero columns are aggregates, count(..) * 0: a literal next to an aggregate would group, and give no row.)
  */
 public final class AgragLayer {
-    static final String DROPPING = "dropping";
-
     private static final List<LayerDrop.Step> STEPS = List.of(
             new LayerDrop.Step("entities", """
                     MATCH (e:AgEntity {corpus: $corpus}) WITH e LIMIT $batch
@@ -38,15 +33,7 @@ public final class AgragLayer {
      * away), then entities, title links and stored triples go in batches, the meta node last. Returns {nodes, relationships}.
      */
     public static LayerDrop.Counts drop(GraphDatabaseService db, String databaseName, LayerCache cache, String corpus, BooleanSupplier cancelled) {
-        try (Transaction tx = db.beginTx()) {
-            LexicalGraph.requireCorpus(tx, corpus);
-            Node meta = tx.findNode(AgragGraph.META, "corpus", corpus);
-            if (meta != null) {
-                meta.setProperty("state", DROPPING);
-                meta.removeProperty("version");
-            }
-            tx.commit();
-        }
+        dev.graphrag.core.layer.LayerState.markDropping(db, AgragGraph.META, corpus);
         AgragRetriever.invalidate(cache, databaseName, corpus);
         LayerDrop.Counts n = LayerDrop.run(db, "agrag.drop", corpus, STEPS, 2000, cancelled);
         AgragProjection.drop(db, corpus);

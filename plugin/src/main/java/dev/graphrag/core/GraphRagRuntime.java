@@ -117,6 +117,11 @@ public final class GraphRagRuntime implements AutoCloseable {
         return LlmConfig.resolve(settings, endpointPolicy, perCall, owner, System.getenv());
     }
 
+    /** Whether the server has an LLM endpoint configured (graphrag.llm.endpoint); a call may still name one in its llm map. */
+    public boolean llmConfigured() {
+        return !settings.string("graphrag.llm.endpoint").isBlank();
+    }
+
     public PluginSettings settings() {
         return settings;
     }

@@ -46,8 +46,9 @@ final class Neo4jMemoryGraph implements MemoryGraph {
     @Override
     public List<Edge> edges(String id) {
         List<Edge> out = new ArrayList<>();
-        for (Relationship r : node(id).getRelationships(Direction.BOTH, TYPES)) {
-            Node other = r.getOtherNode(node(id));
+        Node n = node(id);
+        for (Relationship r : n.getRelationships(Direction.BOTH, TYPES)) {
+            Node other = r.getOtherNode(n);
             nodes.putIfAbsent(other.getElementId(), other);
             out.add(new Edge(r.getElementId(), r.getType().name(), other.getElementId(), ((Number) r.getProperty("memoryNorm", 0.0)).doubleValue()));
         }

@@ -113,14 +113,15 @@ public final class RemindEngine {
         LlmGuide ask = new LlmGuide(llm.client(), llm.config(), usage, call.cancelled(), graph, prompts, cfg.chunkSummaryThreshold(), cfg.showEdgeWeights());
         Subgraph s = t.outcome().subgraph();
         boolean memorize = write && cfg.memorize() && mayMemorize(t.outcome().memorizeAllowed(), t.outcome().jumps(), cfg);
+        double[] q = memorize ? queryUnit(query) : null;
         Memorized m = Memorized.NOTHING;
         RemindPrompts.Answer a;
         if (memorize && !cfg.filterWithAnswer()) {
-            m = memorize(graph, prompts, ask, s, queryUnit(query), cfg, null);
+            m = memorize(graph, prompts, ask, s, q, cfg, null);
             a = answerStep(ask, prompts, s, cfg);
         } else {
             a = answerStep(ask, prompts, s, cfg);
-            if (memorize) m = memorize(graph, prompts, ask, s, queryUnit(query), cfg, a.answer());
+            if (memorize) m = memorize(graph, prompts, ask, s, q, cfg, a.answer());
         }
         List<String> cited = new ArrayList<>();
         for (String h : a.citedChunks() == null ? List.<String>of() : a.citedChunks()) {

@@ -2,6 +2,7 @@ package dev.graphrag.remind;
 
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.layer.LayerState;
 import dev.graphrag.core.lexical.LexicalGraph;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Label;
@@ -35,10 +36,6 @@ public final class RemindGraph {
     public static final List<RelationshipType> MEMORY_TYPES = List.of(RELATION, MENTIONED_IN, NEXT, HAS_CHUNK);
     public static final Set<String> MEMORY_TYPE_NAMES = Set.of("RM_RELATION", "RM_MENTIONED_IN", "RM_NEXT", "RM_HAS_CHUNK");
     public static final String KEY_INDEX = "remind_key_embedding";
-
-    static final String BUILDING = "building";
-    static final String READY = "ready";
-    static final String DROPPING = "dropping";
 
     /**
      * A fixed text whose embedding is stored on the meta node: another model (even of the same dimension, or under
@@ -77,7 +74,7 @@ public final class RemindGraph {
     /** The meta node of a layer built completely at least once, whose embedding model is the server's; otherwise an error saying what to do. */
     public static Node requireBuilt(Transaction tx, String corpus, EmbeddingService embeddings) {
         Node meta = requireIndexed(tx, corpus);
-        if (DROPPING.equals(meta.getProperty("state", null))) {
+        if (LayerState.DROPPING.equals(LayerState.of(meta))) {
             throw new RagException("the ReMind layer of corpus '" + corpus + "' is being dropped, or a drop was interrupted:"
                     + " CALL remind.drop({corpus: '" + corpus + "'}) finishes it");
         }
@@ -116,7 +113,4 @@ public final class RemindGraph {
         return null;
     }
 
-    static String state(Node meta) {
-        return (String) meta.getProperty("state", READY);
-    }
 }

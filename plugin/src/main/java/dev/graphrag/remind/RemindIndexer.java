@@ -119,7 +119,7 @@ public final class RemindIndexer {
         }
         if (cancelled.getAsBoolean()) throw new RagException("remind.index: terminated before writing the graph");
         RemindGraph.setup(db, embeddings.dimensions());
-        markBuilding(corpus);
+        dev.graphrag.core.layer.LayerState.markBuilding(db, RemindGraph.META, corpus);
         BatchWriter batch = new BatchWriter(db, cfg.batchSize(), cancelled, progress, "remind.index");
         long removed = removeStale(corpus, staleAnchors, batch);
         Assembly a = new Assembly(corpus, cfg.synonymThreshold());
@@ -138,7 +138,7 @@ public final class RemindIndexer {
             Node meta = tx.findNode(RemindGraph.META, "corpus", corpus);
             Node corpusNode = LexicalGraph.requireCorpus(tx, corpus);
             meta.setProperty("version", LayerVersions.next(tx, corpusNode));
-            meta.setProperty("state", RemindGraph.READY);
+            meta.setProperty("state", dev.graphrag.core.layer.LayerState.READY);
             meta.setProperty("lexicalVersion", lexicalVersion);
             meta.setProperty("embeddingModel", embeddings.modelName());
             meta.setProperty("embeddingDimensions", (long) embeddings.dimensions());
@@ -184,19 +184,6 @@ public final class RemindIndexer {
             return JSON.readValue(s, Extraction.class);
         } catch (JsonProcessingException ex) {
             throw new RagException("remind.index: a stored extraction cannot be read (" + ex.getOriginalMessage() + "); remind.drop and index again");
-        }
-    }
-
-    private void markBuilding(String corpus) {
-        try (Transaction tx = db.beginTx()) {
-            Node meta = tx.findNode(RemindGraph.META, "corpus", corpus);
-            if (meta == null) {
-                meta = tx.createNode(RemindGraph.META);
-                meta.setProperty("corpus", corpus);
-            }
-            meta.setProperty("state", RemindGraph.BUILDING);
-            meta.setProperty("buildStartedAt", ZonedDateTime.now());
-            tx.commit();
         }
     }
 
@@ -249,16 +236,17 @@ public final class RemindIndexer {
         batch.commit();
     }
 
+    /** The layer's sizes, stored on its meta node. */
     private Map<String, Long> counts(String corpus) {
-        Map<String, Long> out = new LinkedHashMap<>();
-        Map<String, String> queries = new LinkedHashMap<>();
-        queries.put("anchors", "MATCH (a:RmAnchor {corpus: $c}) RETURN count(a) AS n");
-        queries.put("entities", "MATCH (e:RmEntity {corpus: $c}) RETURN count(e) AS n");
-        queries.put("relations", "MATCH (:RmEntity {corpus: $c})-[r:RM_RELATION]->() RETURN count(r) AS n");
-        queries.put("mentions", "MATCH (:RmEntity {corpus: $c})-[r:RM_MENTIONED_IN]->() RETURN count(r) AS n");
-        queries.put("nextEdges", "MATCH (:RmAnchor {corpus: $c})-[r:RM_NEXT]->() RETURN count(r) AS n");
-        queries.forEach((k, q) -> out.put(k, db.executeTransactionally(q, Map.of("c", corpus), r -> ((Number) r.next().get("n")).longValue())));
-        return out;
+        return db.executeTransactionally("""
+                RETURN COUNT { (:RmAnchor {corpus: $c}) } AS anchors, COUNT { (:RmEntity {corpus: $c}) } AS entities,
+                       COUNT { (:RmEntity {corpus: $c})-[:RM_RELATION]->() } AS relations,
+                       COUNT { (:RmEntity {corpus: $c})-[:RM_MENTIONED_IN]->() } AS mentions,
+                       COUNT { (:RmAnchor {corpus: $c})-[:RM_NEXT]->() } AS nextEdges""", Map.of("c", corpus), r -> {
+            Map<String, Long> out = new LinkedHashMap<>();
+            r.next().forEach((k, v) -> out.put(k, ((Number) v).longValue()));
+            return out;
+        });
     }
 
     /**

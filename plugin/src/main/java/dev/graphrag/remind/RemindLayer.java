@@ -2,9 +2,8 @@ package dev.graphrag.remind;
 
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.layer.LayerDrop;
-import dev.graphrag.core.lexical.LexicalGraph;
+import dev.graphrag.core.layer.LayerState;
 import org.neo4j.graphdb.GraphDatabaseService;
-import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.Result;
 import org.neo4j.graphdb.Transaction;
 
@@ -45,15 +44,7 @@ public final class RemindLayer {
 
     /** The meta node says "dropping" first (queries then refuse), then anchors, entities, stored extractions, the meta node last. */
     public static LayerDrop.Counts drop(GraphDatabaseService db, String corpus, BooleanSupplier cancelled) {
-        try (Transaction tx = db.beginTx()) {
-            LexicalGraph.requireCorpus(tx, corpus);
-            Node meta = tx.findNode(RemindGraph.META, "corpus", corpus);
-            if (meta != null) {
-                meta.setProperty("state", RemindGraph.DROPPING);
-                meta.removeProperty("version");
-            }
-            tx.commit();
-        }
+        LayerState.markDropping(db, RemindGraph.META, corpus);
         return LayerDrop.run(db, "remind.drop", corpus, STEPS, 2000, cancelled);
     }
 

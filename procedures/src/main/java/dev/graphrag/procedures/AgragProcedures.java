@@ -80,7 +80,7 @@ public class AgragProcedures {
             + " a second build of the same corpus waits for the first. Config: corpus, relations, maxNgram,"
             + " entityScoring, entityThreshold, maxEntitiesPerChunk, synonymThreshold, maxSynonymsPerNode, titleLinks, batchSize, project, extractionErrors, llm.")
     public Stream<IndexResult> index(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        AgragIndexConfig cfg = AgragIndexConfig.parse(config, llmConfigured());
+        AgragIndexConfig cfg = AgragIndexConfig.parse(config, rag.llmConfigured());
         RagCall.BoundLlm llm = cfg.relations() == AgragIndexConfig.Relations.LLM ? call().llm(cfg.llm(), "agrag.index") : null;
         AgragIndexer.Stats s;
         try (var job = rag.jobs().start("agrag.index", db.databaseName(), cfg.corpus())) {
@@ -101,7 +101,7 @@ public class AgragProcedures {
             + " Config: corpus, factTopK, filter, damping, pprTolerance, pprMaxIterations, pprWeighted, passageScoreFactor, costMode,"
             + " expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, llm.")
     public Stream<McmiResult> mcmi(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.MCMI, config, llmConfigured());
+        AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.MCMI, config, rag.llmConfigured());
         AgragRetriever.Subgraph s = retriever(cfg).mcmi(query, cfg);
         return Stream.of(new McmiResult(s.terminals(), s.nodes(), s.relationships(), s.pathChunkIds(), s.graphStrings(), s.facts(),
                 s.mcstNodeCount(), s.mcstEdgeCount(), s.nodeCount(), s.edgeCount(), s.ratio(), s.expansions(), s.usedPseudo(),
@@ -117,7 +117,7 @@ public class AgragProcedures {
             + " passageScoreFactor, costMode, expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine) plus k (5), mode,"
             + " denseFirst, namedPassages, linkedPassages, passageNodeWeight.")
     public Stream<AgragRetriever.RankedChunk> retrieve(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.RETRIEVE, config, llmConfigured());
+        AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.RETRIEVE, config, rag.llmConfigured());
         return retriever(cfg).retrieve(query, cfg).stream();
     }
 
@@ -129,7 +129,7 @@ public class AgragProcedures {
             + " passageScoreFactor, costMode, expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine) plus k (5),"
             + " denseFirst, namedPassages, linkedPassages, includePathChunks, returnPrompt.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.ANSWER, config, llmConfigured());
+        AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.ANSWER, config, rag.llmConfigured());
         AgragRetriever.Answer a = new AgragRetriever(call(), call().llm(cfg.llm(), "agrag.answer")).answer(query, cfg);
         return Stream.of(new AnswerResult(a.answer(), a.thought(), a.graphStrings(), a.facts(), a.pathChunkIds(), a.retrievedChunkIds(),
                 a.usedGraph(), a.prompt(), a.usage().calls(), a.usage().promptTokens(), a.usage().completionTokens(), a.usage().tokensByStep(), a.ms()));
@@ -140,7 +140,7 @@ public class AgragProcedures {
             + " containsEdges, titleLinks, embeddingModel, projected) - the AGRAG layer of a corpus; state ready or building (running, or"
             + " interrupted: agrag.index resumes it); chunksChanged once rag.ingest or rag.delete changed the corpus since. Config: corpus.")
     public Stream<InfoResult> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        String corpus = corpusOnly("agrag.info", config);
+        String corpus = ConfigReader.corpusOnly("agrag.info", config);
         Node corpusNode = LexicalGraph.requireCorpus(tx, corpus);
         Node meta = AgragGraph.requireIndexed(tx, corpus);
         long synonyms;
@@ -185,7 +185,7 @@ public class AgragProcedures {
             + " first steps of agrag.mcmi alone: the factTopK facts most similar to the question and whether the LLM triple filter kept them"
             + " (all kept without the filter). Config: corpus, llm, factTopK, filter, mode.")
     public Stream<AgragRetriever.MappedFact> mapFacts(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.MAP_FACTS, config, llmConfigured());
+        AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.MAP_FACTS, config, rag.llmConfigured());
         return retriever(cfg).mapFacts(query, cfg).stream();
     }
 
@@ -205,7 +205,7 @@ public class AgragProcedures {
             + " next query starts warm. Without GDS only the snapshot is loaded (projected false, counts from it). Config: corpus.")
     public Stream<ProjectResult> project(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         long t0 = System.nanoTime();
-        String corpus = corpusOnly("agrag.project", config);
+        String corpus = ConfigReader.corpusOnly("agrag.project", config);
         long[] snapshot = new AgragRetriever(call(), null).warm(corpus);
         AgragProjection.Projected p = AgragProjection.project(tx, corpus);
         long ms = (System.nanoTime() - t0) / 1_000_000;
@@ -217,7 +217,7 @@ public class AgragProcedures {
     @Description("agrag.drop(config = {} :: MAP) :: (nodesDeleted, relationshipsDeleted) - removes the AGRAG layer of a corpus (entities,"
             + " facts, contains and synonym edges, title links, stored LLM triples, meta node, GDS projection) in batches; documents and chunks stay. Config: corpus.")
     public Stream<DropResult> drop(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        String corpus = corpusOnly("agrag.drop", config);
+        String corpus = ConfigReader.corpusOnly("agrag.drop", config);
         RagCall c = call();
         return rag.layerLocks().exclusive(c.database(), corpus, "agrag", "agrag.drop", c.cancelled(), c.log(), () -> dropLayer(c, corpus));
     }
@@ -236,15 +236,6 @@ public class AgragProcedures {
         return Termination.call(db, tx, rag, log, guard);
     }
 
-    private boolean llmConfigured() {
-        return !rag.settings().string("graphrag.llm.endpoint").isBlank();
-    }
 
-    private static String corpusOnly(String owner, Map<String, Object> config) {
-        ConfigReader r = ConfigReader.of(owner, config);
-        String corpus = r.corpus();
-        r.finish();
-        return corpus;
-    }
 
 }

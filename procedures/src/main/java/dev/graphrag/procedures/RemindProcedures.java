@@ -87,7 +87,7 @@ public class RemindProcedures {
             + " batchSize, extractionErrors, llm.")
     public Stream<IndexResult> index(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         RemindIndexConfig cfg = RemindIndexConfig.parse(config);
-        RagCall.BoundLlm llm = llmConfigured() || cfg.llm() != null ? call().llm(cfg.llm(), "remind.index") : null;
+        RagCall.BoundLlm llm = rag.llmConfigured() || cfg.llm() != null ? call().llm(cfg.llm(), "remind.index") : null;
         RemindIndexer.Stats s;
         try (var job = rag.jobs().start("remind.index", db.databaseName(), cfg.corpus())) {
             job.phase("waiting for another build", 0);
@@ -105,7 +105,7 @@ public class RemindProcedures {
             + " embeddingModel, embeddingDimensions, synonymThreshold) - the ReMind layer of a corpus; state ready or building (running, or"
             + " interrupted: remind.index resumes it); chunksChanged once rag.ingest or rag.delete changed the corpus since. Config: corpus.")
     public Stream<InfoResult> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        String corpus = corpusOnly("remind.info", config);
+        String corpus = ConfigReader.corpusOnly("remind.info", config);
         Node corpusNode = LexicalGraph.requireCorpus(tx, corpus);
         Node meta = RemindGraph.requireIndexed(tx, corpus);
         boolean changed = meta.hasProperty("version") && ((Number) meta.getProperty("lexicalVersion", -1L)).longValue() != LayerVersions.lexical(corpusNode);
@@ -119,7 +119,7 @@ public class RemindProcedures {
     @Description("remind.drop(config = {} :: MAP) :: (nodesDeleted, relationshipsDeleted) - removes the ReMind layer of a corpus (anchors,"
             + " entities, their edges and memories, stored extractions, meta node) in batches; documents and chunks stay. Config: corpus.")
     public Stream<DropResult> drop(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        String corpus = corpusOnly("remind.drop", config);
+        String corpus = ConfigReader.corpusOnly("remind.drop", config);
         RagCall c = call();
         LayerDrop.Counts n = rag.layerLocks().exclusive(c.database(), corpus, "remind", "remind.drop", c.cancelled(), c.log(),
                 () -> RemindLayer.drop(c.db(), corpus, c.cancelled()));
@@ -310,7 +310,7 @@ public class RemindProcedures {
 
     private RagCall.BoundLlm llm(RemindQueryConfig cfg, RemindQueryConfig.Use use, String owner) {
         if (!cfg.needsLlm(use)) return null;
-        if (!llmConfigured() && cfg.llm() == null) return null; // the engine says what is missing
+        if (!rag.llmConfigured() && cfg.llm() == null) return null; // the engine says what is missing
         return call().llm(cfg.llm(), owner);
     }
 
@@ -401,14 +401,5 @@ public class RemindProcedures {
         return Termination.call(db, tx, rag, log, guard);
     }
 
-    private boolean llmConfigured() {
-        return !rag.settings().string("graphrag.llm.endpoint").isBlank();
-    }
 
-    private static String corpusOnly(String owner, Map<String, Object> config) {
-        ConfigReader r = ConfigReader.of(owner, config);
-        String corpus = r.corpus();
-        r.finish();
-        return corpus;
-    }
 }

@@ -59,6 +59,14 @@ public final class ConfigReader {
         return new ConfigReader(owner, values);
     }
 
+    /** The config of a procedure whose only key is {@code corpus}: the corpus name, every other key an error. */
+    public static String corpusOnly(String owner, Map<String, ?> config) {
+        ConfigReader r = of(owner, config);
+        String corpus = r.corpus();
+        r.finish();
+        return corpus;
+    }
+
     public String owner() {
         return owner;
     }

@@ -1,0 +1,57 @@
+package dev.graphrag.core.layer;
+
+import dev.graphrag.core.lexical.LexicalGraph;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.Label;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Transaction;
+
+import java.time.ZonedDateTime;
+
+/**
+ * The lifecycle a method layer's meta node ({@code (:<Meta> {corpus})}) records in {@code state}: building while a build
+ * writes (and after one that never finished, which the next build resumes), ready once complete, dropping while a drop
+ * runs (queries then refuse instead of reading a layer going away). Committed in a transaction of its own, so every
+ * cluster member sees it.
+ */
+public final class LayerState {
+    public static final String BUILDING = "building";
+    public static final String READY = "ready";
+    public static final String DROPPING = "dropping";
+
+    private LayerState() {}
+
+    /** The meta node's state; layers built before states existed were complete. */
+    public static String of(Node meta) {
+        return (String) meta.getProperty("state", READY);
+    }
+
+    /** Marks the layer as being built before its first write (creating the meta node); true when the last build or drop never finished. */
+    public static boolean markBuilding(GraphDatabaseService db, Label meta, String corpus) {
+        try (Transaction tx = db.beginTx()) {
+            Node m = tx.findNode(meta, "corpus", corpus);
+            if (m == null) {
+                m = tx.createNode(meta);
+                m.setProperty("corpus", corpus);
+            }
+            boolean unfinished = !READY.equals(of(m));
+            m.setProperty("state", BUILDING);
+            m.setProperty("buildStartedAt", ZonedDateTime.now());
+            tx.commit();
+            return unfinished;
+        }
+    }
+
+    /** Marks the layer as being dropped and takes its version away (the corpus must exist; a missing layer is fine). */
+    public static void markDropping(GraphDatabaseService db, Label meta, String corpus) {
+        try (Transaction tx = db.beginTx()) {
+            LexicalGraph.requireCorpus(tx, corpus);
+            Node m = tx.findNode(meta, "corpus", corpus);
+            if (m != null) {
+                m.setProperty("state", DROPPING);
+                m.removeProperty("version");
+            }
+            tx.commit();
+        }
+    }
+}
