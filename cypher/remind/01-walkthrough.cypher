@@ -49,5 +49,16 @@ RETURN lambda, suggestedLambda, sameQuestionLimit, unrelated.p99 AS unrelatedP99
 
 RETURN remind.delta(0.0) AS fastWakeup, remind.maxMemorizableAngle(0.55) AS maxAngleDegrees;
 
+// The memory update and the replay weight as plain functions (spec T1, T2 and T3's S-Z edge).
+RETURN remind.enhance(null, [3.0, 4.0]) AS enhancedFromZero, remind.penalize([0.8, 0.0], [1.0, 1.0], 'paper') AS penalized,
+       remind.edgeWeight([0.6, 0.8, 0.0], [0.6, 0.0, 0.8], [0.9, 0.0, 0.0], [1.0, 0.0, 0.0], 0.1) AS weight;
+
+// On a read replica: the same answer path, never written.
+CALL remind.query('Where was the star of the horror film directed by Scott Derrickson born?', {corpus: 'remind_demo', llm: $llm})
+YIELD answer, citedChunks, memorized, llmCalls RETURN answer, citedChunks, memorized, llmCalls;
+
 // 8. Forget everything the corpus learnt (the layer stays).
 CALL remind.memory.reset({corpus: 'remind_demo'}) YIELD relationshipsReset RETURN relationshipsReset;
+
+// 9. Remove the layer (documents and chunks stay; remind.index builds it again).
+CALL remind.drop({corpus: 'remind_demo'}) YIELD nodesDeleted, relationshipsDeleted RETURN nodesDeleted, relationshipsDeleted;

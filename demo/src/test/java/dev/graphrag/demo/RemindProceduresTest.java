@@ -261,6 +261,20 @@ class RemindProceduresTest {
         assertFailsCleanly("CALL remind.replay($q, {corpus: 'rm4', lambda: 'high'})", Map.of("q", QUESTION), "lambda");
         assertFailsCleanly("CALL remind.seeds($q, {corpus: 'nope'})", Map.of("q", QUESTION), "unknown corpus 'nope'");
         assertFailsCleanly("CALL remind.memory.reset({corpus: 'rm4', relTypes: ['KNOWS']})", Map.of(), "relTypes may hold only");
+        assertFailsCleanly("CALL remind.memory.stats({corpus: 'rm4', relTypes: 'RM_NEXT'})", Map.of(), "relTypes");
+        assertFailsCleanly("CALL remind.index({corpus: 'rm4', synonymThreshold: 1.5})", Map.of(), "synonymThreshold");
+        assertFailsCleanly("CALL remind.index({corpus: 'rm4', extractionErrors: 'ignore'})", Map.of(), "extractionErrors", "[fail, skip]");
+        assertFailsCleanly("CALL remind.answer($q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("rm4", Map.of("llmGuided", false))), "unknown config key 'llmGuided'");
+        assertFailsCleanly("CALL remind.traverse($q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("rm4", Map.of("usefulRelIds", List.of()))),
+                "unknown config key 'usefulRelIds'");
+        assertFailsCleanly("CALL remind.memorize($q, {}, {corpus: 'rm4', usefulChunkIds: ['x']})", Map.of("q", QUESTION), "belong to filter 'explicit'");
+        assertFailsCleanly("CALL remind.answer($q, $cfg)", Map.of("q", "x".repeat(10_001), "cfg", ok), "at most 10000");
+        // a corpus without a layer, and an index with no LLM anywhere: errors that say what to do, nothing written
+        rows("CALL rag.ingest($docs, {corpus: 'rm4bare', chunker: 'sentences'})", Map.of("docs", DOCS.subList(0, 1)));
+        assertFailsCleanly("CALL remind.info({corpus: 'rm4bare'})", Map.of(), "has no ReMind layer yet", "remind.index");
+        assertFailsCleanly("CALL remind.replay($q, {corpus: 'rm4bare'})", Map.of("q", QUESTION), "has no ReMind layer yet");
+        assertFailsCleanly("CALL remind.index({corpus: 'rm4bare'})", Map.of(), "needs an LLM", "graphrag.llm.endpoint");
+        assertFailsCleanly("CALL remind.drop({corpus: 'nope'})", Map.of(), "unknown corpus 'nope'");
         // rejected traversal maps: not a map, a relationship of another kind, a path that is not a forest from the seeds
         Map<String, Object> t = traversal("rm4");
         @SuppressWarnings("unchecked") Map<String, Object> handoff = (Map<String, Object>) t.get("traversal");
@@ -314,6 +328,10 @@ class RemindProceduresTest {
         assertEquals(0.846, (Double) f.get("w"), 1e-6, "spec T3's S-Z weight");
         assertFailsCleanly("RETURN remind.penalize([1.0], [1.0], 'soft')", Map.of(), "mode must be one of");
         assertFailsCleanly("RETURN remind.enhance([1.0, 0.0], [0.0, 0.0])", Map.of(), "query must not be the zero vector");
+        assertFailsCleanly("RETURN remind.enhance([1.0, 0.0, 0.0], [1.0, 0.0])", Map.of(), "dimensions");
+        assertFailsCleanly("RETURN remind.edgeWeight([1.0, 0.0], [1.0], null, [1.0, 0.0])", Map.of(), "differ in dimension");
+        assertFailsCleanly("RETURN remind.maxMemorizableAngle(1.5)", Map.of(), "lambda must be in [0, 1]");
+        assertFailsCleanly("CALL remind.calibrate({paraphrases: [['a']]})", Map.of(), "pair");
         Map<String, Object> c = rows("CALL remind.calibrate()").get(0);
         System.out.println("calibrate: " + c);
         @SuppressWarnings("unchecked") Map<String, Object> unrelated = (Map<String, Object>) c.get("unrelated");

@@ -264,7 +264,11 @@ public class RemindProcedures {
     @UserFunction(name = "remind.enhance")
     @Description("remind.enhance(memory :: LIST<FLOAT>, query :: LIST<FLOAT>) :: LIST<FLOAT> - Eq. 1's enhancement: memory + delta(|memory|) * unit(query); a null memory is zero.")
     public List<Double> enhance(@Name("memory") List<Double> memory, @Name("query") List<Double> query) {
-        return list(MemoryMath.enhance(vector("remind.enhance", "memory", memory, true), vector("remind.enhance", "query", query, false)));
+        try {
+            return list(MemoryMath.enhance(vector("remind.enhance", "memory", memory, true), vector("remind.enhance", "query", query, false)));
+        } catch (IllegalArgumentException e) {
+            throw new RagException("remind.enhance: " + e.getMessage());
+        }
     }
 
     @UserFunction(name = "remind.penalize")
@@ -277,7 +281,11 @@ public class RemindProcedures {
         } catch (IllegalArgumentException e) {
             throw new RagException("remind.penalize: mode must be one of [paper, strong, none], got '" + mode + "'");
         }
-        return list(MemoryMath.penalize(vector("remind.penalize", "memory", memory, true), vector("remind.penalize", "query", query, false), p));
+        try {
+            return list(MemoryMath.penalize(vector("remind.penalize", "memory", memory, true), vector("remind.penalize", "query", query, false), p));
+        } catch (IllegalArgumentException e) {
+            throw new RagException("remind.penalize: " + e.getMessage());
+        }
     }
 
     @UserFunction(name = "remind.edgeWeight")
