@@ -49,6 +49,14 @@ public final class EvalLlmServer implements AutoCloseable {
     private final ExecutorService executor;
     private final Map<String, Policy> policies = new ConcurrentHashMap<>();
     private final List<LoggedRequest> log = new CopyOnWriteArrayList<>();
+    /** Time spent inside this server's handler since the last {@link #clearLog}: subtracted from a procedure's wall time. */
+    private final java.util.concurrent.atomic.AtomicLong handlerNanos = new java.util.concurrent.atomic.AtomicLong();
+
+    static {
+        // the JDK server writes headers and body separately; without TCP_NODELAY each reply waits ~40 ms for a delayed
+        // ACK, which would dwarf the procedure's own time (read once, when the JDK server classes first load)
+        System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
 
     private EvalLlmServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -84,7 +92,13 @@ public final class EvalLlmServer implements AutoCloseable {
 
     public List<LoggedRequest> log() { return List.copyOf(log); }
 
-    public void clearLog() { log.clear(); }
+    public void clearLog() {
+        log.clear();
+        handlerNanos.set(0);
+    }
+
+    /** Milliseconds this server spent answering requests since the last {@link #clearLog} (the stand-in's own time). */
+    public double handlerMillis() { return handlerNanos.get() / 1e6; }
 
     /** Calls and tokens per step over the log (sorted by step). */
     public Map<String, StepTotal> totals() {
@@ -110,6 +124,7 @@ public final class EvalLlmServer implements AutoCloseable {
     }
 
     private void chat(HttpExchange ex) throws IOException {
+        long t0 = System.nanoTime();
         try (ex) {
             JsonNode body;
             try {
@@ -140,6 +155,8 @@ public final class EvalLlmServer implements AutoCloseable {
             choice.set("message", message);
             root.putObject("usage").put("prompt_tokens", prompt).put("completion_tokens", completion).put("total_tokens", prompt + completion);
             send(ex, 200, root.toString());
+        } finally {
+            handlerNanos.addAndGet(System.nanoTime() - t0);
         }
     }
 

@@ -91,6 +91,11 @@ public final class StandInLlm implements AutoCloseable {
     private final List<Request> requests = new CopyOnWriteArrayList<>();
     private volatile long modelsDelayMs;
 
+    static {
+        // TCP_NODELAY on the JDK server: otherwise every reply waits ~40 ms for a delayed ACK
+        System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
+
     private StandInLlm() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.setExecutor(Executors.newCachedThreadPool(r -> {
