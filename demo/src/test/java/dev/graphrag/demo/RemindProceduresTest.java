@@ -242,6 +242,26 @@ class RemindProceduresTest {
         assertTrue(((Number) rows("MATCH (:RmAnchor {corpus: 'rm3', chunkId: 'rm3:hawke:0'})-[r:RM_HAS_CHUNK]->() RETURN r.memoryNorm AS n").get(0).get("n")).doubleValue() <= 1 + 1e-9);
     }
 
+    @Test
+    @SuppressWarnings("unchecked")
+    void memorizeWhenSufficientSkipsWalksThatFailed() {
+        build("rm5");
+        Map<String, Object> handoff = (Map<String, Object>) traversal("rm5").get("traversal");
+        assertEquals(true, handoff.get("sufficient"), "the scripted walker finds the answer");
+        Map<String, Object> failed = new java.util.HashMap<>(handoff);
+        failed.put("sufficient", false);
+        String memorize = "CALL remind.memorize($q, $t, $cfg) YIELD memorized, enhanced RETURN memorized, enhanced";
+        Map<String, Object> onlySufficient = Map.of("corpus", "rm5", "filter", "explicit", "usefulChunkIds", List.of("rm5:hawke:0"), "memorizeWhen", "sufficient");
+        Map<String, Object> r = rows(memorize, Map.of("q", QUESTION, "t", failed, "cfg", onlySufficient)).get(0);
+        assertEquals(false, r.get("memorized"));
+        assertEquals(0L, rows("MATCH (:RmAnchor {corpus: 'rm5'})-[r:RM_HAS_CHUNK]->() WHERE r.memoryNorm > 0 RETURN count(r) AS n").get(0).get("n"));
+        assertEquals(true, rows(memorize, Map.of("q", QUESTION, "t", handoff, "cfg", onlySufficient)).get(0).get("memorized"));
+        Map<String, Object> always = new java.util.HashMap<>(onlySufficient);
+        always.put("memorizeWhen", "always");
+        assertEquals(true, rows(memorize, Map.of("q", QUESTION, "t", failed, "cfg", always)).get(0).get("memorized"), "the paper memorises every walk");
+        assertFailsCleanly(memorize, Map.of("q", QUESTION, "t", handoff, "cfg", Map.of("corpus", "rm5", "memorizeWhen", "sometimes")), "memorizeWhen", "[always, sufficient]");
+    }
+
     static double[] doubles(List<Double> v) {
         return v.stream().mapToDouble(Double::doubleValue).toArray();
     }

@@ -112,7 +112,7 @@ public final class RemindEngine {
         usage.add(t.usage());
         LlmGuide ask = new LlmGuide(llm.client(), llm.config(), usage, call.cancelled(), graph, prompts, cfg.chunkSummaryThreshold(), cfg.showEdgeWeights());
         Subgraph s = t.outcome().subgraph();
-        boolean memorize = write && cfg.memorize() && mayMemorize(t.outcome().memorizeAllowed(), t.outcome().jumps(), cfg);
+        boolean memorize = write && cfg.memorize() && mayMemorize(t.outcome().memorizeAllowed(), t.outcome().jumps(), t.outcome().sufficient(), cfg);
         double[] q = memorize ? queryUnit(query) : null;
         Memorized m = Memorized.NOTHING;
         RemindPrompts.Answer a;
@@ -135,8 +135,8 @@ public final class RemindEngine {
         return ask.ask(RemindPrompts.ANSWER, RemindPrompts.answer(cfg.systemPrompt(), prompts.fit(prompts.block(s))), RemindPrompts.ANSWER_OUT);
     }
 
-    static boolean mayMemorize(boolean allowed, int jumps, RemindQueryConfig cfg) {
-        return allowed && (jumps > 0 || !cfg.requireLlmSteps());
+    static boolean mayMemorize(boolean allowed, int jumps, boolean sufficient, RemindQueryConfig cfg) {
+        return allowed && (jumps > 0 || !cfg.requireLlmSteps()) && (sufficient || cfg.memorizeWhen() == RemindQueryConfig.MemorizeWhen.ALWAYS);
     }
 
     /** remind.memorize: a traversal handed back by a client, validated, then the same memorisation as remind.answer's. */
@@ -145,7 +145,7 @@ public final class RemindEngine {
         RemindGraph.requireBuilt(tx, cfg.corpus(), call.embeddings());
         Neo4jMemoryGraph graph = new Neo4jMemoryGraph(tx);
         Handoff h = Handoff.read(tx, cfg.corpus(), traversal);
-        if (!mayMemorize(h.memorizeAllowed(), h.jumps(), cfg)) return Memorized.NOTHING;
+        if (!mayMemorize(h.memorizeAllowed(), h.jumps(), h.sufficient(), cfg)) return Memorized.NOTHING;
         if (cfg.filter() == RemindQueryConfig.Filter.LLM) requireLlm("remind.memorize");
         PromptContext prompts = new PromptContext(graph, query, cfg.promptTokenBudget());
         UsageMeter usage = new UsageMeter();
@@ -206,11 +206,12 @@ public final class RemindEngine {
         m.put("summaries", new LinkedHashMap<>(s.summaries()));
         m.put("jumps", (long) o.jumps());
         m.put("memorizeAllowed", o.memorizeAllowed());
+        m.put("sufficient", o.sufficient());
         return m;
     }
 
     /** A hand-off read back and checked: it must describe a forest of this corpus's ReMind edges rooted at its seeds (spec R6). */
-    record Handoff(Subgraph subgraph, int jumps, boolean memorizeAllowed) {
+    record Handoff(Subgraph subgraph, int jumps, boolean memorizeAllowed, boolean sufficient) {
         static final int MAX_PATH = 10_000;
 
         static Handoff read(Transaction tx, String corpus, Object raw) {
@@ -226,6 +227,7 @@ public final class RemindEngine {
             Map<String, Object> summaries = r.map("summaries");
             long jumps = r.integer("jumps", 0L, 0L, Integer.MAX_VALUE);
             boolean allowed = r.bool("memorizeAllowed", false);
+            boolean sufficient = r.bool("sufficient", false);
             r.finish();
             if (seeds.isEmpty() || seeds.size() > 100) throw new RagException(owner + ": traversal.seeds must hold 1 to 100 node ids");
             if (path.size() > MAX_PATH) throw new RagException(owner + ": traversal.path has " + path.size() + " edges, at most " + MAX_PATH);
@@ -270,7 +272,7 @@ public final class RemindEngine {
                     s.addNode(t, pe);
                 }
             }
-            return new Handoff(s, (int) jumps, allowed);
+            return new Handoff(s, (int) jumps, allowed, sufficient);
         }
 
         private static Node node(Transaction tx, String id, String where) {

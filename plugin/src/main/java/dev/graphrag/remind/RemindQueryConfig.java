@@ -15,8 +15,11 @@ public record RemindQueryConfig(String corpus, int seedCount, double alpha, doub
                                 boolean llmGuided, int maxJumps, int maxIterations, int maxCandidates, int promptTokenBudget,
                                 int chunkSummaryThreshold, boolean showEdgeWeights, int maxFormatRetries, Filter filter, List<String> usefulRelIds,
                                 List<String> usefulChunkIds, Confirmation.Rule confirmRule, MemoryMath.Penalty penalty, boolean requireLlmSteps,
-                                boolean memorize, boolean filterWithAnswer, String systemPrompt, Map<String, Object> llm) {
+                                boolean memorize, MemorizeWhen memorizeWhen, boolean filterWithAnswer, String systemPrompt, Map<String, Object> llm) {
     public enum Use { SEEDS, REPLAY, TRAVERSE, MEMORIZE, ANSWER, QUERY }
+
+    /** Which walks are memorised: every one (the paper), or only those the LLM judged sufficient. */
+    public enum MemorizeWhen { ALWAYS, SUFFICIENT }
 
     public enum Filter { LLM, EXPLICIT }
 
@@ -49,12 +52,13 @@ public record RemindQueryConfig(String corpus, int seedCount, double alpha, doub
         MemoryMath.Penalty penalty = memorizes ? r.choice("penalty", MemoryMath.Penalty.class, MemoryMath.Penalty.PAPER) : MemoryMath.Penalty.PAPER;
         boolean requireSteps = memorizes ? r.bool("requireLlmSteps", true) : true;
         boolean memorize = use == Use.ANSWER ? r.bool("memorize", true) : use == Use.MEMORIZE;
+        MemorizeWhen when = memorizes ? r.choice("memorizeWhen", MemorizeWhen.class, MemorizeWhen.ALWAYS) : MemorizeWhen.ALWAYS;
         boolean filterWithAnswer = use == Use.ANSWER && r.bool("filterWithAnswer", false);
         String system = use == Use.ANSWER || use == Use.QUERY ? r.string("systemPrompt", null) : null;
         Map<String, Object> llm = use == Use.SEEDS || use == Use.REPLAY ? null : r.map("llm");
         r.finish();
         return new RemindQueryConfig(corpus, seeds, alpha, lambda, maxNodes, anchorChunk, guided, maxJumps, maxIterations, maxCandidates, budget,
-                summaryThreshold, weights, retries, filter, usefulRels, usefulChunks, rule, penalty, requireSteps, memorize, filterWithAnswer, system, llm);
+                summaryThreshold, weights, retries, filter, usefulRels, usefulChunks, rule, penalty, requireSteps, memorize, when, filterWithAnswer, system, llm);
     }
 
     Replay.Settings replay() {

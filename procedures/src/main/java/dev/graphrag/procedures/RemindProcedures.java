@@ -170,7 +170,7 @@ public class RemindProcedures {
             + " enhancedRels, penalizedRels, llmCalls, promptTokens, completionTokens, tokensByStep) - memorises a traversal remind.traverse"
             + " yielded (checked: edges of the corpus forming a forest rooted at its seeds): the LLM (or explicit ids) marks the useful edges"
             + " and chunks, edges on paths to them are enhanced, the other path edges penalised; in the caller's transaction, under write"
-            + " locks. Config: corpus, filter (llm, explicit), usefulRelIds, usefulChunkIds, confirmRule, penalty, requireLlmSteps,"
+            + " locks. Config: corpus, filter (llm, explicit), usefulRelIds, usefulChunkIds, confirmRule, penalty, requireLlmSteps, memorizeWhen,"
             + " promptTokenBudget, llm.")
     public Stream<MemorizeResult> memorize(@Name("query") String query, @Name("traversal") Object traversal,
                                            @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
@@ -187,7 +187,7 @@ public class RemindProcedures {
             + " ms) - traverses, answers from the collected subgraph citing chunk ids, and memorises the useful paths (memorize: false skips"
             + " it) in the caller's transaction. Config: corpus, seedCount, alpha, lambda, replayMaxNodes, seedAnchorAddsChunk,"
             + " maxJumps, maxIterations, maxCandidates, promptTokenBudget, chunkSummaryThreshold, showEdgeWeights, maxFormatRetries, llm,"
-            + " memorize, filter, usefulRelIds, usefulChunkIds, confirmRule, penalty, requireLlmSteps, filterWithAnswer, systemPrompt.")
+            + " memorize, filter, usefulRelIds, usefulChunkIds, confirmRule, penalty, requireLlmSteps, memorizeWhen, filterWithAnswer, systemPrompt.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         return answer(RemindQueryConfig.Use.ANSWER, query, config, true);
     }
