@@ -110,23 +110,10 @@ public final class AgragAnswerEvaluation implements MethodEvaluation {
                         + "RETURN answer, pathChunkIds + retrievedChunkIds AS chunkIds, llmCalls, promptTokens, completionTokens, tokensByStep",
                 Map.of("q", question, "corpus", corpus, "llm", llm), r -> {
                     Map<String, Object> row = r.next();
-                    List<String> docs = documentsOf(db, corpus, (List<String>) row.get("chunkIds"));
+                    List<String> docs = OracleHarness.documentsOf(db, corpus, (List<String>) row.get("chunkIds"));
                     String answer = (String) row.get("answer");
                     return new Output(docs, false, UNKNOWN.equals(answer) ? null : answer, (Long) row.get("llmCalls"), (Long) row.get("promptTokens"),
                             (Long) row.get("completionTokens"), (Map<String, Map<String, Long>>) row.get("tokensByStep"));
                 });
-    }
-
-    /** The documents of chunk ids, in the chunks' order, each once. */
-    static List<String> documentsOf(GraphDatabaseService db, String corpus, List<String> chunkIds) {
-        Map<String, String> docOf = db.executeTransactionally("MATCH (c:Chunk {corpus: $corpus}) WHERE c.id IN $ids RETURN c.id AS id, c.documentId AS doc",
-                Map.of("corpus", corpus, "ids", chunkIds), r -> {
-                    Map<String, String> m = new java.util.HashMap<>();
-                    r.forEachRemaining(row -> m.put((String) row.get("id"), (String) row.get("doc")));
-                    return m;
-                });
-        Set<String> out = new LinkedHashSet<>();
-        for (String c : chunkIds) if (docOf.containsKey(c)) out.add(docOf.get(c));
-        return new ArrayList<>(out);
     }
 }

@@ -49,6 +49,21 @@ public final class OracleHarness {
                 Map.of("docs", documents, "config", config), r -> (Long) r.next().get("n"));
     }
 
+    /** The documents of chunk ids, in the chunks' order, each once. */
+    public static List<String> documentsOf(GraphDatabaseService db, String corpus, List<String> chunkIds) {
+        Map<String, String> docOf = db.executeTransactionally("MATCH (c:Chunk {corpus: $corpus}) WHERE c.id IN $ids RETURN c.id AS id, c.documentId AS doc",
+                Map.of("corpus", corpus, "ids", chunkIds), r -> {
+                    Map<String, String> m = new java.util.HashMap<>();
+                    r.forEachRemaining(row -> m.put((String) row.get("id"), (String) row.get("doc")));
+                    return m;
+                });
+        Set<String> out = new LinkedHashSet<>();
+        for (String c : chunkIds) if (docOf.containsKey(c)) out.add(docOf.get(c));
+        return new ArrayList<>(out);
+    }
+
+    public List<ScoredQuestion> questions() { return questions; }
+
     /** The first {@code k} distinct documents rag.search ranks for a query, with the chunk text that ranked them. */
     public List<Hit> search(String query, int k, String mode) {
         return db.executeTransactionally("CALL rag.search($q, {corpus: $corpus, k: $n, mode: $mode}) YIELD documentId, text RETURN documentId, text",

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.graphrag.remind.RemindPrompts;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,9 +15,9 @@ import java.util.List;
  * from the passage in the prompt's input block alone: no question, no gold.
  */
 public final class RemindExtractionPolicies {
-    public static final String ENTITIES = "remind.index entities";
-    public static final String TRIPLES = "remind.index triples";
-    public static final String TITLE = "remind.index title";
+    public static final String ENTITIES = RemindPrompts.ENTITIES;
+    public static final String TRIPLES = RemindPrompts.TRIPLES;
+    public static final String TITLE = RemindPrompts.TITLE;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private RemindExtractionPolicies() {}

@@ -34,6 +34,26 @@ public record ScoredQuestion(String id, String text, Set<String> goldIds) {
         return out;
     }
 
+    /**
+     * MuSiQue's hop-1 sub-questions as questions of their own (specs/wave2-review.md §3.2 P4: a different answer on a
+     * shared path): the text is {@link EvidenceGate#query} of hop 1, the gold its supporting paragraph; each distinct
+     * text once, id "&lt;question id&gt;#hop1".
+     */
+    public static List<ScoredQuestion> musiqueHop1(Path dataset, EvalCorpus corpus) throws IOException {
+        List<ScoredQuestion> out = new ArrayList<>();
+        Set<String> texts = new java.util.HashSet<>();
+        for (JsonNode q : JSON.readTree(dataset.toFile())) {
+            JsonNode hop = q.path("question_decomposition").path(0);
+            String text = EvidenceGate.query(new OracleGold.Hop(hop.path("question").asText(), hop.path("answer").asText()), new String[0]);
+            if (!texts.add(EvidenceGate.normalize(text))) continue;
+            JsonNode p = q.path("paragraphs").path(hop.path("paragraph_support_idx").asInt());
+            String id = EvalCorpus.id(p.path("title").asText(), p.path("paragraph_text").asText());
+            if (!corpus.contains(id)) throw new IllegalStateException("MuSiQue question " + q.path("id").asText() + ": the hop-1 paragraph is not in the corpus");
+            out.add(new ScoredQuestion(q.path("id").asText() + "#hop1", text, Set.of(id)));
+        }
+        return out;
+    }
+
     /** HotpotQA: the supporting-fact titles, each the key of one corpus passage. */
     public static List<ScoredQuestion> hotpot(Path dataset, EvalCorpus corpus) throws IOException {
         Map<String, String> idByTitle = new java.util.HashMap<>();

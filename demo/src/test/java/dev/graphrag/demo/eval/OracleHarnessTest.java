@@ -148,6 +148,37 @@ class OracleHarnessTest {
     }
 
     @Test
+    void remindOracleWalkRepeatsASuccessfulWalkFromMemory() {
+        try (EvalLlmServer server = EvalLlmServer.start()) {
+            RemindEvaluation cold = new RemindEvaluation("P1", true, Map.of()), again = new RemindEvaluation("P2", true, Map.of());
+            cold.register(server, gold);
+            OracleHarness.ingest(TestServer.db(), "eval-rm", first, Map.of("chunker", "sentences"));
+            TestServer.rows("CALL remind.index({corpus: 'eval-rm', llm: $llm})", Map.of("llm", server.llmConfig()));
+            for (EvalLlmServer.LoggedRequest r : server.log()) {
+                for (OracleGold.Question q : gold.questions()) assertFalse(r.body().toString().contains(q.question()), "no question reaches the extractor");
+            }
+            OracleHarness h = new OracleHarness(TestServer.db(), "eval-rm", questions, gold);
+            // the harness checks every question's yielded usage against the server's log, step by step
+            Scores first = h.method(cold, server, q -> true, new LinkedHashMap<>());
+            Scores second = h.method(again, server, q -> true, new LinkedHashMap<>());
+            assertEquals(questions.size(), first.questions());
+            int succeeded = 0;
+            for (int i = 0; i < questions.size(); i++) {
+                RemindEvaluation.Walked a = cold.walked().get(i), b = again.walked().get(i);
+                assertTrue(java.util.Set.of("SUFFICIENT", "MAX_JUMPS", "MAX_ITERATIONS", "EXHAUSTED").contains(a.stopReason()), a.stopReason());
+                if (!"SUFFICIENT".equals(a.stopReason())) continue;
+                succeeded++;
+                assertTrue(a.memorized(), "a sufficient walk is memorised");
+                assertEquals(2, b.llmCalls(), "the repeat is replayed: one sufficiency check and the answer, for " + a.question());
+                assertTrue(b.documentIds().containsAll(a.documentIds().stream().filter(questions.get(i).goldIds()::contains).toList()),
+                        "the repeat finds the gold passages the first walk found");
+            }
+            assertTrue(succeeded > 0, "the oracle walker answers some sample questions");
+            assertEquals(questions.size(), second.questions());
+        }
+    }
+
+    @Test
     void aStepWithoutPolicyIsRefusedByName() {
         try (EvalLlmServer server = EvalLlmServer.start()) {
             String error = TestServer.assertFailsCleanly("CALL agrag.answer('Who wrote Brand?', {corpus: 'eval-a', llm: $llm})",
