@@ -171,6 +171,7 @@ public final class GraphRagRuntime implements AutoCloseable {
         executor.shutdownNow();
         if (embeddings != null) embeddings.close();
         embeddings = null;
+        dev.graphrag.core.embed.OnnxTempDirectory.delete(log);
     }
 
     private static String versionOf() {

@@ -1,0 +1,158 @@
+package dev.graphrag.demo;
+
+import dev.graphrag.core.llm.StandInLlm;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.neo4j.driver.AuthTokens;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.GraphDatabase;
+import org.neo4j.driver.Record;
+import org.neo4j.driver.Session;
+import org.neo4j.driver.Values;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The deployable jar in a real Neo4j server, loaded the way a server loads a plugin: a server home whose lib/ is the
+ * runtime closure of org.neo4j:neo4j from Maven Central (demo/real-server), the shaded jar alone in plugins/, settings
+ * in conf/neo4j.conf and conf/graphrag.conf, started in a child JVM by Neo4j's own bootloader as `bin/neo4j console`
+ * does. Then, over Bolt with the official driver: ingest, search, an LLM-free AGRAG layer and retrieval, and an LLM
+ * call that takes the endpoint and key from the server's graphrag.conf. After a clean stop, java.io.tmpdir (set to the
+ * home's tmp/) holds no ONNX Runtime directory.
+ */
+class RealServerTest {
+    static final String SERVER_KEY = "sk-real-server-conf";
+    static Path home;
+    static Process server;
+    static int boltPort;
+    static StandInLlm llm;
+    static Path console;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path lib = Path.of("real-server", "target", "lib");
+        assertTrue(Files.isDirectory(lib), "no server lib/ in demo/real-server/target/lib: run the build's package phase first (mvn -B verify does)");
+        llm = StandInLlm.start();
+        home = Files.createTempDirectory("graphrag-real-server");
+        Files.createDirectories(home.resolve("lib"));
+        try (Stream<Path> jars = Files.list(lib)) {
+            for (Path j : jars.toList()) Files.createSymbolicLink(home.resolve("lib").resolve(j.getFileName()), j.toAbsolutePath());
+        }
+        Files.createDirectories(home.resolve("plugins"));
+        Path jar = PluginJarTest.pluginJar();
+        Files.copy(jar, home.resolve("plugins").resolve(jar.getFileName()));
+        boltPort = freePort();
+        Files.createDirectories(home.resolve("conf"));
+        Files.writeString(home.resolve("conf/neo4j.conf"), String.join("\n",
+                "server.bolt.listen_address=127.0.0.1:" + boltPort,
+                "server.http.enabled=false",
+                "server.https.enabled=false",
+                "dbms.security.auth_enabled=false",
+                "dbms.usage_report.enabled=false",
+                "server.memory.heap.initial_size=256m",
+                "server.memory.heap.max_size=768m",
+                "server.memory.pagecache.size=64m",
+                "server.jvm.additional=-Djava.io.tmpdir=" + home.resolve("tmp").toAbsolutePath(), ""));
+        Files.createDirectories(home.resolve("tmp"));
+        Files.writeString(home.resolve("conf/graphrag.conf"), String.join("\n",
+                "graphrag.llm.endpoint=" + llm.endpoint(),
+                "graphrag.llm.model=stand-in",
+                "graphrag.llm.apiKey=" + SERVER_KEY, ""));
+        console = home.resolve("console.log");
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", home.resolve("lib") + "/*",
+                "org.neo4j.server.startup.Neo4jCommand", "console")
+                .directory(home.toFile()).redirectErrorStream(true).redirectOutput(console.toFile());
+        pb.environment().put("NEO4J_HOME", home.toAbsolutePath().toString());
+        pb.environment().put("NEO4J_CONF", home.resolve("conf").toAbsolutePath().toString());
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        server = pb.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        while (!Files.readString(console).contains("Started.")) {
+            assertTrue(server.isAlive(), "the server exited: " + tail());
+            assertTrue(System.nanoTime() < deadline, "the server did not start within 180 s: " + tail());
+            Thread.sleep(250);
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    static String tail() throws IOException {
+        String out = Files.readString(console);
+        return out.substring(Math.max(0, out.length() - 3000));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (server != null) {
+            List<ProcessHandle> all = Stream.concat(server.descendants(), Stream.of(server.toHandle())).toList();
+            all.forEach(ProcessHandle::destroy);
+            for (ProcessHandle p : all) p.onExit().get(60, TimeUnit.SECONDS);
+        }
+        if (llm != null) llm.close();
+        if (home == null) return;
+        List<String> left;
+        try (Stream<Path> tmp = Files.list(home.resolve("tmp"))) {
+            left = tmp.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("onnxruntime-java")).toList();
+        } finally {
+            try (Stream<Path> files = Files.walk(home)) {
+                for (Path p : files.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+            }
+        }
+        assertEquals(List.of(), left, "a clean stop leaves no ONNX Runtime directory in java.io.tmpdir");
+    }
+
+    static Driver driver() {
+        return GraphDatabase.driver("bolt://127.0.0.1:" + boltPort, AuthTokens.none(),
+                org.neo4j.driver.Config.builder().withConnectionTimeout(30, TimeUnit.SECONDS).build());
+    }
+
+    @Test
+    void thePluginJarAloneServesEveryNamespaceOverBolt() throws IOException {
+        try (Driver driver = driver(); Session session = driver.session()) {
+            List<String> names = session.run("SHOW PROCEDURES YIELD name WHERE name =~ '(rag|agrag|remind)\\\\..*' RETURN name").list(r -> r.get("name").asString());
+            for (String ns : List.of("rag.", "agrag.", "remind.")) assertTrue(names.stream().anyMatch(n -> n.startsWith(ns)), ns + "* registered: " + names);
+            assertTrue(names.contains("rag.ingest") && names.contains("agrag.retrieve") && names.contains("remind.answer"));
+
+            List<Map<String, Object>> docs = List.of(
+                    Map.of("id", "hawke", "title", "Ethan Hawke", "text", "Ethan Hawke was born in Austin, Texas. Ethan Hawke starred in Sinister."),
+                    Map.of("id", "sinister", "title", "Sinister", "text", "Sinister is a horror film directed by Scott Derrickson. Ethan Hawke plays a writer."),
+                    Map.of("id", "austin", "title", "Austin", "text", "Austin is the capital of Texas and home of the University of Texas."));
+            long chunks = session.run("CALL rag.ingest($docs, {corpus: 'real'}) YIELD chunks RETURN sum(chunks) AS n", Values.parameters("docs", docs)).single().get("n").asLong();
+            assertEquals(3, chunks);
+            Record top = session.run("CALL rag.search('Who directed Sinister?', {corpus: 'real', k: 3}) YIELD documentId, score RETURN documentId, score LIMIT 1").single();
+            assertEquals("sinister", top.get("documentId").asString(), "real embeddings in the server's own model");
+            session.run("CALL agrag.index({corpus: 'real', relations: 'cooccurrence'})").consume();
+            List<String> retrieved = session.run("CALL agrag.retrieve('Where was the star of Sinister born?', {corpus: 'real', k: 3, filter: false}) YIELD documentId RETURN documentId")
+                    .list(r -> r.get("documentId").asString());
+            assertTrue(retrieved.contains("hawke"), "agrag.retrieve over the real server: " + retrieved);
+
+            // the LLM endpoint and key come from the server's conf/graphrag.conf
+            llm.when(StandInLlm.lastUserContains("Sinister")).reply("Scott Derrickson.");
+            Record chat = session.run("CALL rag.llm.chat([{role: 'user', content: 'Who directed Sinister?'}]) YIELD content, promptTokens RETURN content, promptTokens").single();
+            assertEquals("Scott Derrickson.", chat.get("content").asString());
+            assertEquals("Bearer " + SERVER_KEY, llm.requests().get(llm.requests().size() - 1).authorization());
+            assertFalse(chat.toString().contains(SERVER_KEY));
+        }
+        String out = Files.readString(console);
+        assertFalse(out.contains(SERVER_KEY), "the key is never logged");
+        assertFalse(out.contains("UnsupportedClassVersionError") || out.contains("Failed to load"), "the jar loads without warnings: " + tail());
+    }
+}
