@@ -29,22 +29,31 @@ class CypherExamplesTest {
         LLM.close();
     }
 
-    @TestFactory
-    Stream<DynamicTest> everyCypherFileRuns() throws IOException {
-        List<Path> files;
+    /** The walk-through files, in order. */
+    static List<Path> files() throws IOException {
         try (Stream<Path> s = Files.walk(CYPHER)) {
-            files = s.filter(p -> p.toString().endsWith(".cypher")).sorted().toList();
+            return s.filter(p -> p.toString().endsWith(".cypher")).sorted().toList();
         }
-        assertFalse(files.isEmpty(), "no cypher/ examples found");
+    }
+
+    /** Stand-in replies for every step the walk-throughs send: JSON each step accepts. */
+    static void standInRules(StandInLlm llm) {
         // remind.* steps: every ReMind reply shape at once (the walk judges the replayed subgraph sufficient)
-        LLM.when(r -> r.step() != null && r.step().startsWith("remind")).replyJson(Map.ofEntries(Map.entry("entities", List.of("Scott Derrickson", "Ethan Hawke")),
+        llm.when(r -> r.step() != null && r.step().startsWith("remind")).replyJson(Map.ofEntries(Map.entry("entities", List.of("Scott Derrickson", "Ethan Hawke")),
                  Map.entry("triples", List.of(Map.of("subject", "Scott Derrickson", "sentence", "Scott Derrickson directed Sinister.", "object", "Ethan Hawke"))),
                 Map.entry("title", "A film and its people"), Map.entry("summary", "Ethan Hawke was born in Austin."), Map.entry("sufficient", true),
                 Map.entry("type", "entity"), Map.entry("id", "E1"), Map.entry("edges", List.of()), Map.entry("chunks", List.of("C1")),
                 Map.entry("answer", "Austin, Texas"), Map.entry("citedChunks", List.of("C1")), Map.entry("reasoning", "stand-in")));
-        LLM.always().replyJson(Map.of("thought", "Dejah Thoris is the granddaughter of Tardos Mors.", "answer", "Tardos Mors",
+        llm.always().replyJson(Map.of("thought", "Dejah Thoris is the granddaughter of Tardos Mors.", "answer", "Tardos Mors",
                 "fact", List.of(), "triples", List.of(List.of("Dejah Thoris", "granddaughter of", "Tardos Mors"),
                         List.of("John Carter", "married", "Dejah Thoris"))));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyCypherFileRuns() throws IOException {
+        List<Path> files = files();
+        assertFalse(files.isEmpty(), "no cypher/ examples found");
+        standInRules(LLM);
         Map<String, Object> params = Map.of("llm", Map.of("endpoint", LLM.endpoint(), "model", "stand-in"));
         return files.stream().map(f -> DynamicTest.dynamicTest(CYPHER.relativize(f).toString(), () -> {
             for (String statement : statements(Files.readString(f))) {

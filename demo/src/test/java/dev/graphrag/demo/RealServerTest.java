@@ -124,8 +124,36 @@ class RealServerTest {
                 org.neo4j.driver.Config.builder().withConnectionTimeout(30, TimeUnit.SECONDS).build());
     }
 
+    /**
+     * Every cypher/ walk-through, statement by statement, over Bolt. This server has no GDS, as a plugin-only install
+     * would not: the statements that ask for GDS (a projection, pprEngine 'gds') are left to CypherExamplesTest,
+     * whose embedded server has it, and the rest must return rows.
+     */
+    @Test
+    void theCypherWalkThroughsRunOverBolt() throws IOException {
+        llm.reset();
+        CypherExamplesTest.standInRules(llm);
+        Map<String, Object> params = Map.of("llm", Map.of("endpoint", llm.endpoint(), "model", "stand-in"));
+        int ran = 0, needGds = 0;
+        try (Driver driver = driver(); Session session = driver.session()) {
+            for (Path f : CypherExamplesTest.files()) {
+                for (String statement : CypherExamplesTest.statements(Files.readString(f))) {
+                    if (statement.contains("agrag.project(") || statement.contains("pprEngine: 'gds'")) {
+                        needGds++;
+                        continue;
+                    }
+                    assertFalse(session.run(statement, params).list().isEmpty(), f.getFileName() + ": no rows from: " + statement);
+                    ran++;
+                }
+            }
+        }
+        assertEquals(2, needGds, "the statements that need GDS");
+        assertTrue(ran > 20, "walk-through statements run over Bolt: " + ran);
+    }
+
     @Test
     void thePluginJarAloneServesEveryNamespaceOverBolt() throws IOException {
+        llm.reset();
         try (Driver driver = driver(); Session session = driver.session()) {
             List<String> names = session.run("SHOW PROCEDURES YIELD name WHERE name =~ '(rag|agrag|remind)\\\\..*' RETURN name").list(r -> r.get("name").asString());
             for (String ns : List.of("rag.", "agrag.", "remind.")) assertTrue(names.stream().anyMatch(n -> n.startsWith(ns)), ns + "* registered: " + names);
