@@ -54,6 +54,9 @@ public final class DemoServer {
         }
         try {
             System.exit(run(a, System.out));
+        } catch (DemoException e) {
+            System.err.println("demo failed: " + e.getMessage()); // a problem the user can fix: no stack trace
+            System.exit(1);
         } catch (Exception e) {
             System.err.println("demo failed: " + rootMessage(e));
             e.printStackTrace();
@@ -105,15 +108,33 @@ public final class DemoServer {
         }
     }
 
+    /** A failure the user can fix from the message alone (printed without a stack trace). */
+    static final class DemoException extends RuntimeException {
+        DemoException(String message) { super(message); }
+    }
+
     static int run(Args a, PrintStream out) throws Exception {
+        checkPortFree(a.host(), a.boltPort(), "Bolt", "--bolt-port");
+        checkPortFree(a.host(), a.httpPort(), "HTTP", "--http-port");
         Path work = Files.createTempDirectory("graphrag-demo");
         if (a.data() != null) Files.createDirectories(a.data());
         out.println("Starting embedded Neo4j with the graphrag plugin, GDS and APOC ...");
-        Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, a.data(), a.host(), a.boltPort(), a.httpPort()));
+        Neo4j neo4j;
+        try {
+            neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, a.data(), a.host(), a.boltPort(), a.httpPort()));
+        } catch (RuntimeException e) {
+            deleteTree(work);
+            if (String.valueOf(rootMessage(e)).contains("Address already in use")) {
+                throw new DemoException("a port is already in use on " + a.host() + " (Bolt " + a.boltPort() + ", HTTP " + a.httpPort()
+                        + "): pick others with --bolt-port N and --http-port N (0 = any free port, -1 = off)");
+            }
+            throw e;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (stopped.getCount() > 0) {
                 neo4j.close();
+                deleteTree(work);
                 stopped.countDown();
             }
         }));
@@ -121,8 +142,31 @@ public final class DemoServer {
             return serve(neo4j, stopped, a, out);
         } catch (Exception e) {
             neo4j.close();
+            deleteTree(work);
             stopped.countDown();
             throw e;
+        } finally {
+            if (stopped.getCount() == 0) deleteTree(work);
+        }
+    }
+
+    /** Names a busy port and the flag that changes it, before anything is started or written. */
+    static void checkPortFree(String host, int port, String what, String flag) {
+        if (port <= 0) return;
+        try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+            s.bind(new java.net.InetSocketAddress(host, port));
+        } catch (java.io.IOException e) {
+            throw new DemoException(what + " port " + port + " on " + host + " is already in use (" + e.getMessage()
+                    + "): stop what holds it, or start with " + flag + " N (0 = any free port, -1 = off)");
+        }
+    }
+
+    /** The embedded server's temporary directory (store, logs) goes when the demo stops; --data is never touched. */
+    static void deleteTree(Path dir) {
+        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+        } catch (java.io.IOException | RuntimeException e) {
+            System.err.println("demo: could not remove " + dir + ": " + e.getMessage());
         }
     }
 

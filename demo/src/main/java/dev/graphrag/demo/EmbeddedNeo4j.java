@@ -61,6 +61,8 @@ public final class EmbeddedNeo4j {
                 .withConfig(BoltConnector.enabled, o.boltPort() >= 0)
                 .withConfig(HttpConnector.enabled, o.httpPort() >= 0);
         if (o.boltPort() >= 0) b = b.withConfig(BoltConnector.listen_address, new SocketAddress(o.host(), o.boltPort()));
+        // Browser reads bolt_direct from the HTTP discovery document, which is the advertised address (7687 unless set)
+        if (o.boltPort() > 0) b = b.withConfig(BoltConnector.advertised_address, new SocketAddress(o.host(), o.boltPort()));
         if (o.httpPort() >= 0) b = b.withConfig(HttpConnector.listen_address, new SocketAddress(o.host(), o.httpPort()));
         else b = b.withDisabledServer();
         if (o.dataDir() != null) b = b.withConfig(GraphDatabaseSettings.data_directory, o.dataDir().toAbsolutePath());

@@ -68,6 +68,45 @@ class DemoServerTest {
                 .getMessage().contains("/no/such/file"));
     }
 
+    static long demoTempDirs() throws java.io.IOException {
+        try (java.util.stream.Stream<Path> s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return s.filter(p -> p.getFileName().toString().startsWith("graphrag-demo")).count();
+        }
+    }
+
+    @Test
+    void aBusyPortIsNamedWithItsFlagAndNothingIsLeftBehind() throws Exception {
+        long before = demoTempDirs();
+        try (java.net.ServerSocket busy = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            int port = busy.getLocalPort();
+            DemoServer.DemoException e = assertThrows(DemoServer.DemoException.class,
+                    () -> runDemo("--once", "--bolt-port", String.valueOf(port), "--http-port", "-1"));
+            assertTrue(e.getMessage().contains("Bolt port " + port + " on 127.0.0.1 is already in use") && e.getMessage().contains("--bolt-port N"), e.getMessage());
+            e = assertThrows(DemoServer.DemoException.class, () -> runDemo("--once", "--bolt-port", "-1", "--http-port", String.valueOf(port)));
+            assertTrue(e.getMessage().contains("HTTP port " + port) && e.getMessage().contains("--http-port N"), e.getMessage());
+        }
+        assertEquals(before, demoTempDirs(), "no temporary database left behind");
+        runDemo("--once", "--bolt-port", "-1", "--http-port", "-1");
+        assertEquals(before, demoTempDirs(), "a finished demo removes its temporary database");
+    }
+
+    @Test
+    void browserIsToldTheBoltPortTheServerListensOn(@TempDir Path tmp) throws Exception {
+        int bolt;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            bolt = s.getLocalPort();
+        }
+        org.neo4j.harness.Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(tmp, null, "127.0.0.1", bolt, 0));
+        try {
+            java.net.http.HttpResponse<String> discovery = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(neo4j.httpURI()).header("Accept", "application/json").build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertTrue(discovery.body().contains("\"bolt_direct\":\"bolt://127.0.0.1:" + bolt + "\""), discovery.body());
+        } finally {
+            neo4j.close();
+        }
+    }
+
     static String runDemo(String... args) throws Exception {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         int rc = DemoServer.run(DemoServer.parse(args), new PrintStream(buf, true, StandardCharsets.UTF_8));

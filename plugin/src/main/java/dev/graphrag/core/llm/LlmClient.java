@@ -344,6 +344,10 @@ public final class LlmClient {
             } catch (ReplyTooLargeException e) {
                 throw new RagException("LLM step '" + step + "': the reply from " + cfg.host() + " passed " + maxReplyBytes
                         + " bytes (graphrag.llm.maxReplyBytes) and was abandoned");
+            } catch (java.net.ConnectException e) {
+                // nothing listens there: retrying cannot help, and a wrong endpoint should say so at once
+                throw new RagException("LLM step '" + step + "' failed: connection refused at " + cfg.host()
+                        + " (is the LLM server running? check the endpoint: graphrag.llm.endpoint or config.llm.endpoint)");
             } catch (IOException e) {
                 lastProblem = "I/O error talking to " + cfg.host() + ": " + excerpt(cfg, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
             } finally {

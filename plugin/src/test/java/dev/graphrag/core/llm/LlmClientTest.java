@@ -109,6 +109,19 @@ class LlmClientTest {
     }
 
     @Test
+    void aRefusedConnectionFailsAtOnceNamingTheAddress() throws Exception {
+        int closed;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closed = socket.getLocalPort(); // free again once closed: nothing listens there
+        }
+        PluginSettings s = settings(Map.of("graphrag.llm.endpoint", "http://127.0.0.1:" + closed + "/v1", "graphrag.llm.retryBaseMs", "2000"));
+        RagException e = assertThrows(RagException.class, () -> client(s).chat(cfg(s, null), ask("hi"), false, () -> false));
+        assertTrue(e.getMessage().contains("connection refused at http://127.0.0.1:" + closed), e.getMessage());
+        assertTrue(log.stream().noneMatch(l -> l.contains("retry")), "not retried: " + log);
+        assertFalse(e.getMessage().contains(KEY));
+    }
+
+    @Test
     void clientErrorsAreNotRetried() {
         LLM.always().status(404);
         PluginSettings s = settings(Map.of());
