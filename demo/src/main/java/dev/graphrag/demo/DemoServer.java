@@ -173,7 +173,11 @@ public final class DemoServer {
     private static int serve(Neo4j neo4j, CountDownLatch stopped, Args a, PrintStream out) throws Exception {
         GraphDatabaseService db = neo4j.defaultDatabaseService();
         if (a.boltPort() >= 0) out.println("Bolt:  " + neo4j.boltURI() + "   (no authentication; cypher-shell -a " + neo4j.boltURI() + ")");
-        if (a.httpPort() >= 0) out.println("HTTP:  " + neo4j.httpURI());
+        if (a.httpPort() >= 0) {
+            out.println("HTTP:  " + neo4j.httpURI());
+            out.println("Browser: " + neo4j.httpURI() + "browser/  (connect with \"No authentication\"; for readable captions run :style"
+                    + " and drop docs/browser-style.grass onto that frame)");
+        }
         out.println("LLM:   callers may name any endpoint (graphrag.llm.allowedEndpoints=*): this demo is a single-user server;"
                 + " a shared server keeps the default, its configured endpoint only (docs/security.md)");
 
