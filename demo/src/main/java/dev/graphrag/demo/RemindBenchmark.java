@@ -103,7 +103,7 @@ public final class RemindBenchmark {
                 b.build(corpus);
                 b.p1Only(questions);
             } else {
-                b.run(corpus, questions, ScoredQuestion.musiqueHop1(dataset, corpus), hand, ablation);
+                b.run(corpus, questions, ScoredQuestion.musiqueHop1(dataset, corpus), ablation);
             }
             Files.createDirectories(Path.of("target"));
             Files.writeString(Path.of("target", "remind-results.md"), b.report.toString());
@@ -135,7 +135,7 @@ public final class RemindBenchmark {
         return out;
     }
 
-    void run(EvalCorpus corpus, List<ScoredQuestion> questions, List<ScoredQuestion> hop1, Map<String, String> hand, boolean ablation) {
+    void run(EvalCorpus corpus, List<ScoredQuestion> questions, List<ScoredQuestion> hop1, boolean ablation) {
         build(corpus);
         runPasses(questions, hop1, ablation);
     }
