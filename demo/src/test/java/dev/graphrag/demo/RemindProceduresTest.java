@@ -239,7 +239,10 @@ class RemindProceduresTest {
         for (int i = 0; i < 40; i++) all.add(TestServer.inBackground(memorize, Map.of("q", i % 2 == 0 ? q1 : q2, "t", handoff, "cfg", explicit)));
         for (var f : all) assertEquals(null, f.get(60, java.util.concurrent.TimeUnit.SECONDS));
         assertEquals(40L, rows("MATCH (:RmAnchor {corpus: 'rm3', chunkId: 'rm3:hawke:0'})-[r:RM_HAS_CHUNK]->() RETURN r.enhanceCount AS n").get(0).get("n"));
-        assertTrue(((Number) rows("MATCH (:RmAnchor {corpus: 'rm3', chunkId: 'rm3:hawke:0'})-[r:RM_HAS_CHUNK]->() RETURN r.memoryNorm AS n").get(0).get("n")).doubleValue() <= 1 + 1e-9);
+        // the closed form keeps the norm below 1; memories are stored as float[], so a saturated one read back may sit a
+        // float rounding (~1e-7) above it, and which one depends on the order the 40 threads took the lock
+        double norm = ((Number) rows("MATCH (:RmAnchor {corpus: 'rm3', chunkId: 'rm3:hawke:0'})-[r:RM_HAS_CHUNK]->() RETURN r.memoryNorm AS n").get(0).get("n")).doubleValue();
+        assertTrue(norm > 0.99 && norm <= 1 + 1e-6, "saturated, never past 1: " + norm);
     }
 
     @Test

@@ -137,6 +137,23 @@ public final class HypergraphMemory {
         return created;
     }
 
+    /** absentEntityPolicy 'drop' (spec §2.7): the names leave every active unit; a unit left with no name leaves the memory. */
+    public void dropNames(Set<String> names) {
+        List<MemoryUnit> keep = new ArrayList<>();
+        for (MemoryUnit u : active) {
+            List<String> v = u.vertices().stream().filter(x -> !names.contains(x)).toList();
+            if (v.size() != u.vertices().size()) u.rewrite(v, u.description(), u.updatedStep());
+            if (v.isEmpty()) {
+                warnings.add("memory point " + u.id() + " named only entities the graph lacks and was dropped");
+                all.remove(u.id());
+            } else {
+                keep.add(u);
+            }
+        }
+        active.clear();
+        active.addAll(keep);
+    }
+
     /** The ids of the units at these listing positions (concern targets persist as ids, spec §7.12); invalid positions are skipped. */
     public List<String> idsAt(List<Integer> indices) {
         List<String> out = new ArrayList<>();

@@ -1,0 +1,226 @@
+package dev.graphrag.hgmem;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One HGMem session's loop (spec §2.5, §2.6, §2.8, §2.10): retrieve for the pending subqueries, let the LLM insert
+ * and update memory points (E1), merge them from step {@code mergeFromStep} on (E3), then judge sufficiency and raise
+ * concerns (E4) that become the next subqueries (E5), local or global. Knows nothing of Neo4j or HTTP: the LLM and the
+ * graph are the two interfaces below, a script and maps in tests.
+ */
+public final class Evolution {
+    public enum Strategy { ADAPTIVE, LOCAL_ONLY, GLOBAL_ONLY }
+
+    /** An E1 insert, an E1 update (by listing position), an E4 concern (positions of the listing E4 saw; empty = global). */
+    public record Insert(List<String> entities, String description) {}
+
+    public record Update(int index, List<String> entities, String description) {}
+
+    public record Concern(String text, List<Integer> indices) {}
+
+    public record Evolved(List<Insert> inserted, List<Update> updated) {}
+
+    public record Plan(String judgement, List<Concern> concerns) {}
+
+    /** The LLM's side: one method per call kind of spec §3. */
+    public interface Llm {
+        Evolved evolve(String query, String listing, List<String> subqueries, Retrieved retrieved);          // E1
+
+        List<HypergraphMemory.MergeGroup> merge(String query, String listing);                              // E3
+
+        Plan plan(String query, String listing, String hint, int numConcerns, Strategy strategy);             // E4
+
+        List<String> subqueries(String query, String listing, List<Concern> concerns, List<String> previous, String hint); // E5
+    }
+
+    /** One subquery to retrieve for: its text, and the ids of the units it investigates (null = global exploration). */
+    public record Task(String subquery, List<String> targets) {}
+
+    /** What retrieval found for a step: the entity names and chunk ids (the bundle's tables are the graph side's business). */
+    public record Retrieved(List<String> entities, List<String> chunkIds, Object tables) {}
+
+    /** The graph's side: retrieval for the tasks of a step, absent names (E2 and writes happen there), the E4/E5 hint. */
+    public interface Graph {
+        Retrieved retrieve(List<Task> tasks, HypergraphMemory memory);
+
+        /** The names of {@code names} the base graph lacks. */
+        Set<String> absent(List<String> names);
+
+        /** Creates absent entities (policy insert: described by E2 from {@code context}; bare: nodes only), linked to their units' members. */
+        void createAbsent(Set<String> names, List<MemoryUnit> units, Retrieved context, boolean describe);
+
+        String hint(HypergraphMemory memory, String query);
+    }
+
+    public enum AbsentPolicy { INSERT, BARE, DROP }
+
+    public record Settings(int maxTurns, int numConcerns, int mergeFromStep, boolean enableUpdate, boolean enableMerge, boolean useHint,
+                           Strategy strategy, HypergraphMemory.VertexPolicy vertexPolicy, AbsentPolicy absentPolicy) {
+        public static final Settings DEFAULTS = new Settings(3, 3, 1, true, true, true, Strategy.ADAPTIVE, HypergraphMemory.VertexPolicy.KEEP,
+                AbsentPolicy.INSERT);
+    }
+
+    /** A session's state between steps (persisted on its HGSession node by the procedures). */
+    public static final class Session {
+        final String query;
+        final HypergraphMemory memory;
+        int step;
+        boolean done;
+        List<Task> pending;
+        final List<List<String>> subqueries = new ArrayList<>();
+        final Set<String> chunkIds = new LinkedHashSet<>();
+        final List<String> judgements = new ArrayList<>();
+
+        public Session(String query, HypergraphMemory memory) {
+            this.query = query;
+            this.memory = memory;
+            this.pending = List.of(new Task(query, null)); // step 0: global exploration with the question itself
+        }
+
+        public String query() { return query; }
+        public HypergraphMemory memory() { return memory; }
+        public int step() { return step; }
+        public boolean done() { return done; }
+        public List<Task> pending() { return List.copyOf(pending); }
+        public List<List<String>> subqueries() { return List.copyOf(subqueries); }
+        public Set<String> chunkIds() { return Set.copyOf(chunkIds); }
+        public List<String> judgements() { return List.copyOf(judgements); }
+    }
+
+    /** What one step did. mode: global, local or mixed. */
+    public record StepResult(int step, String mode, List<String> subqueries, Retrieved retrieved, int inserted, int updated, int merged,
+                             String judgement, List<Concern> concerns, List<String> nextSubqueries, boolean done) {}
+
+    private final Llm llm;
+    private final Graph graph;
+    private final Settings settings;
+
+    public Evolution(Llm llm, Graph graph, Settings settings) {
+        this.llm = llm;
+        this.graph = graph;
+        this.settings = settings;
+    }
+
+    /** Runs step {@code s.step()}; a done session is an error for the caller to raise. */
+    public StepResult step(Session s) {
+        if (s.done) throw new IllegalStateException("the session is done");
+        int t = s.step;
+        HypergraphMemory m = s.memory;
+        List<Task> tasks = s.pending;
+        List<String> subs = tasks.stream().map(Task::subquery).toList();
+        Retrieved r = graph.retrieve(tasks, m);
+        s.chunkIds.addAll(r.chunkIds());
+        s.subqueries.add(subs);
+        String mode = mode(tasks);
+
+        // (a) insert + update (E1); subqueries shown exclude the question itself
+        Evolved e = llm.evolve(s.query, m.render(), subs.stream().filter(q -> !q.equals(s.query)).toList(), r);
+        int updated = 0, inserted = 0;
+        if (settings.enableUpdate()) {
+            for (Update u : e.updated()) updated += m.update(u.index(), u.entities(), u.description(), t, settings.vertexPolicy()) ? 1 : 0;
+        }
+        List<MemoryUnit> touched = new ArrayList<>();
+        for (Insert i : e.inserted()) {
+            MemoryUnit u = m.insert(i.entities(), i.description(), t);
+            if (u != null) {
+                touched.add(u);
+                inserted++;
+            }
+        }
+        for (Update u : e.updated()) if (settings.enableUpdate() && u.index() >= 0 && u.index() < m.listing().size()) touched.add(m.listing().get(u.index()));
+        handleAbsent(m, touched, r);
+
+        // (b) merge (E3), not before mergeFromStep
+        int merged = 0;
+        if (settings.enableMerge() && t >= settings.mergeFromStep()) merged = m.merge(llm.merge(s.query, m.render()), t).size();
+
+        // (c) plan the next step (E4, E5), skipped at the last turn
+        String judgement = null;
+        List<Concern> concerns = List.of();
+        List<String> next = List.of();
+        if (t < settings.maxTurns()) {
+            String hint = settings.useHint() ? graph.hint(m, s.query) : "";
+            Strategy strategy = settings.strategy() == Strategy.LOCAL_ONLY && m.listing().isEmpty() ? Strategy.GLOBAL_ONLY : settings.strategy();
+            Plan p = lenient(llm.plan(s.query, m.render(), hint, settings.numConcerns(), strategy), m.listing().size(), settings.numConcerns());
+            judgement = p.judgement();
+            concerns = p.concerns();
+            s.judgements.add(judgement);
+            if (judgement.equals("1") || concerns.isEmpty()) {
+                s.done = true;
+            } else {
+                next = matchCount(llm.subqueries(s.query, m.render(), concerns, flattenAfterFirst(s.subqueries), hint), concerns);
+                List<Task> pending = new ArrayList<>();
+                for (int i = 0; i < concerns.size(); i++) {
+                    List<Integer> idx = concerns.get(i).indices();
+                    pending.add(new Task(next.get(i), idx.isEmpty() ? null : m.idsAt(idx)));
+                }
+                s.pending = pending;
+            }
+        } else {
+            s.done = true;
+        }
+        s.step = t + 1;
+        return new StepResult(t, mode, subs, r, inserted, updated, merged, judgement, concerns, next, s.done);
+    }
+
+    /** Earlier subqueries for E5: every step's but step 0's, which is the question itself. */
+    private static List<String> flattenAfterFirst(List<List<String>> history) {
+        List<String> out = new ArrayList<>();
+        for (int i = 1; i < history.size(); i++) out.addAll(history.get(i));
+        return out;
+    }
+
+    static String mode(List<Task> tasks) {
+        boolean local = tasks.stream().anyMatch(x -> x.targets() != null), global = tasks.stream().anyMatch(x -> x.targets() == null);
+        return local && global ? "mixed" : local ? "local" : "global";
+    }
+
+    /**
+     * E4 read leniently (spec §3 E4, §7.10): "1" ends the session whatever came with it; at most {@code n} concerns,
+     * blank ones dropped; under "2.1" a concern with at least one valid index investigates those points (invalid
+     * indices dropped) and one without goes global, so a step may be mixed; any other judgement with concerns reads
+     * as "2.2", all global. No usable concern at all is taken as "1".
+     */
+    static Plan lenient(Plan p, int listingSize, int n) {
+        String j = p.judgement() == null ? "" : p.judgement().trim();
+        if (j.equals("1")) return new Plan("1", List.of());
+        boolean local = j.equals("2.1");
+        List<Concern> out = new ArrayList<>();
+        for (Concern c : p.concerns() == null ? List.<Concern>of() : p.concerns()) {
+            if (out.size() == n) break;
+            if (c == null || c.text() == null || c.text().isBlank()) continue;
+            List<Integer> valid = new ArrayList<>();
+            if (local) {
+                for (Integer i : c.indices() == null ? List.<Integer>of() : c.indices()) if (i != null && i >= 0 && i < listingSize && !valid.contains(i)) valid.add(i);
+            }
+            out.add(new Concern(c.text().trim(), List.copyOf(valid)));
+        }
+        if (out.isEmpty()) return new Plan("1", List.of());
+        return new Plan(local ? "2.1" : "2.2", out);
+    }
+
+    /** E5's subqueries 1:1 with the concerns: extras dropped, a missing or blank one replaced by the concern's own text. */
+    static List<String> matchCount(List<String> subqueries, List<Concern> concerns) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < concerns.size(); i++) {
+            String q = subqueries != null && i < subqueries.size() ? subqueries.get(i) : null;
+            out.add(q == null || q.isBlank() ? concerns.get(i).text() : q.trim());
+        }
+        return out;
+    }
+
+    private void handleAbsent(HypergraphMemory m, List<MemoryUnit> touched, Retrieved r) {
+        List<String> names = new ArrayList<>();
+        for (MemoryUnit u : touched) names.addAll(u.vertices());
+        Set<String> absent = names.isEmpty() ? Set.of() : graph.absent(names);
+        if (absent.isEmpty()) return;
+        switch (settings.absentPolicy()) {
+            case INSERT -> graph.createAbsent(absent, touched, r, true);
+            case BARE -> graph.createAbsent(absent, touched, r, false);
+            case DROP -> m.dropNames(absent);
+        }
+    }
+}
