@@ -3,6 +3,7 @@ package dev.graphrag.hgmem;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -27,20 +28,25 @@ public final class Evolution {
 
     /** The LLM's side: one method per call kind of spec §3. */
     public interface Llm {
-        Evolved evolve(String query, String listing, List<String> subqueries, Retrieved retrieved);          // E1
+        Evolved evolve(String query, List<MemoryUnit> listing, List<String> subqueries, Retrieved retrieved);          // E1
 
-        List<HypergraphMemory.MergeGroup> merge(String query, String listing);                              // E3
+        List<HypergraphMemory.MergeGroup> merge(String query, List<MemoryUnit> listing);                              // E3
 
-        Plan plan(String query, String listing, String hint, int numConcerns, Strategy strategy);             // E4
+        Plan plan(String query, List<MemoryUnit> listing, String hint, int numConcerns, Strategy strategy);             // E4
 
-        List<String> subqueries(String query, String listing, List<Concern> concerns, List<String> previous, String hint); // E5
+        List<String> subqueries(String query, List<MemoryUnit> listing, List<Concern> concerns, List<String> previous, String hint); // E5
     }
 
     /** One subquery to retrieve for: its text, and the ids of the units it investigates (null = global exploration). */
     public record Task(String subquery, List<String> targets) {}
 
-    /** What retrieval found for a step: the entity names and chunk ids (the bundle's tables are the graph side's business). */
-    public record Retrieved(List<String> entities, List<String> chunkIds, Object tables) {}
+    /** The evidence tables E1 reads (spec §2.3's retrievedInfo): rows of entities, relationships and sources. */
+    public record Tables(List<Map<String, Object>> entities, List<Map<String, Object>> relationships, List<Map<String, Object>> sources) {
+        public static final Tables EMPTY = new Tables(List.of(), List.of(), List.of());
+    }
+
+    /** What retrieval found for a step: the entity names, the chunk ids and the tables shown to the LLM. */
+    public record Retrieved(List<String> entities, List<String> chunkIds, Tables tables) {}
 
     /** The graph's side: retrieval for the tasks of a step, absent names (E2 and writes happen there), the E4/E5 hint. */
     public interface Graph {
@@ -117,7 +123,7 @@ public final class Evolution {
         String mode = mode(tasks);
 
         // (a) insert + update (E1); subqueries shown exclude the question itself
-        Evolved e = llm.evolve(s.query, m.render(), subs.stream().filter(q -> !q.equals(s.query)).toList(), r);
+        Evolved e = llm.evolve(s.query, m.listing(), subs.stream().filter(q -> !q.equals(s.query)).toList(), r);
         int updated = 0, inserted = 0;
         if (settings.enableUpdate()) {
             for (Update u : e.updated()) updated += m.update(u.index(), u.entities(), u.description(), t, settings.vertexPolicy()) ? 1 : 0;
@@ -135,7 +141,7 @@ public final class Evolution {
 
         // (b) merge (E3), not before mergeFromStep
         int merged = 0;
-        if (settings.enableMerge() && t >= settings.mergeFromStep()) merged = m.merge(llm.merge(s.query, m.render()), t).size();
+        if (settings.enableMerge() && t >= settings.mergeFromStep()) merged = m.merge(llm.merge(s.query, m.listing()), t).size();
 
         // (c) plan the next step (E4, E5), skipped at the last turn
         String judgement = null;
@@ -144,14 +150,14 @@ public final class Evolution {
         if (t < settings.maxTurns()) {
             String hint = settings.useHint() ? graph.hint(m, s.query) : "";
             Strategy strategy = settings.strategy() == Strategy.LOCAL_ONLY && m.listing().isEmpty() ? Strategy.GLOBAL_ONLY : settings.strategy();
-            Plan p = lenient(llm.plan(s.query, m.render(), hint, settings.numConcerns(), strategy), m.listing().size(), settings.numConcerns());
+            Plan p = lenient(llm.plan(s.query, m.listing(), hint, settings.numConcerns(), strategy), m.listing().size(), settings.numConcerns());
             judgement = p.judgement();
             concerns = p.concerns();
             s.judgements.add(judgement);
             if (judgement.equals("1") || concerns.isEmpty()) {
                 s.done = true;
             } else {
-                next = matchCount(llm.subqueries(s.query, m.render(), concerns, flattenAfterFirst(s.subqueries), hint), concerns);
+                next = matchCount(llm.subqueries(s.query, m.listing(), concerns, flattenAfterFirst(s.subqueries), hint), concerns);
                 List<Task> pending = new ArrayList<>();
                 for (int i = 0; i < concerns.size(); i++) {
                     List<Integer> idx = concerns.get(i).indices();

@@ -143,6 +143,6 @@ final class PromptContext {
 
     /** About four characters a token: the budget guards against floods, it is not an exact count. */
     static int tokens(Map<String, Object> block) {
-        return RemindPrompts.json(block).length() / 4;
+        return dev.graphrag.core.llm.Prompts.json(block).length() / 4;
     }
 }

@@ -1,7 +1,12 @@
 package dev.graphrag.remind;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.graphrag.core.llm.StructuredOutput;
+
+import static dev.graphrag.core.llm.Prompts.object;
+import static dev.graphrag.core.llm.Prompts.strings;
+import static dev.graphrag.core.llm.Prompts.system;
+import static dev.graphrag.core.llm.Prompts.inputBlock;
+import static dev.graphrag.core.llm.Prompts.user;
 
 import java.util.List;
 import java.util.Map;
@@ -24,7 +29,6 @@ public final class RemindPrompts {
     /** The steps whose tokens count as traversal tokens (spec §7-19: L6-L9). */
     public static final List<String> TRAVERSAL_STEPS = List.of(SUMMARY, SUFFICIENT, NEXT, FILTER);
 
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private RemindPrompts() {}
 
@@ -46,13 +50,7 @@ public final class RemindPrompts {
 
     public record Answer(String reasoning, String answer, List<String> citedChunks) {}
 
-    private static Map<String, Object> strings() {
-        return Map.of("type", "array", "items", Map.of("type", "string"));
-    }
 
-    private static Map<String, Object> object(List<String> required, Map<String, Object> properties) {
-        return Map.of("type", "object", "required", required, "properties", properties);
-    }
 
     static final StructuredOutput<Entities> ENTITIES_OUT = StructuredOutput.of("remind_entities",
             object(List.of("entities"), Map.of("entities", strings())), Entities.class,
@@ -86,7 +84,7 @@ public final class RemindPrompts {
                 events, works, objects and technical concepts, written as in the passage. No quantities, ages or amounts, and no
                 compounds joined by "and" or "or". An empty list is allowed. Reply with JSON {"entities": ["..."]}.
                 Example: "Marie Curie won the Nobel Prize in Physics in 1903 with Pierre Curie." ->
-                {"entities": ["Marie Curie", "Nobel Prize in Physics", "Pierre Curie"]}"""), user(input(Map.of("passage", chunk))));
+                {"entities": ["Marie Curie", "Nobel Prize in Physics", "Pierre Curie"]}"""), user(inputBlock(Map.of("passage", chunk))));
     }
 
     static List<Map<String, Object>> triples(String chunk, List<String> entities) {
@@ -97,19 +95,19 @@ public final class RemindPrompts {
                 Example: passage "Marie Curie won the Nobel Prize in Physics with Pierre Curie.", entities ["Marie Curie",
                 "Nobel Prize in Physics", "Pierre Curie"] -> {"triples": [{"subject": "Marie Curie", "sentence": "Marie Curie won the
                 Nobel Prize in Physics.", "object": "Nobel Prize in Physics"}, {"subject": "Marie Curie", "sentence": "Marie Curie shared
-                the prize with Pierre Curie.", "object": "Pierre Curie"}]}"""), user(input(Map.of("passage", chunk, "entities", entities))));
+                the prize with Pierre Curie.", "object": "Pierre Curie"}]}"""), user(inputBlock(Map.of("passage", chunk, "entities", entities))));
     }
 
     static List<Map<String, Object>> title(String chunk) {
         return List.of(system("""
                 Write a short table-of-contents style title that tells a reader what the passage covers. Reply with JSON {"title": "..."}."""),
-                user(input(Map.of("passage", chunk))));
+                user(inputBlock(Map.of("passage", chunk))));
     }
 
     static List<Map<String, Object>> summary(Map<String, Object> block) {
         return List.of(system("""
                 Summarise the new chunk for the question, in the context of the path collected so far. Keep what bears on the
-                question; no inference or speculation. Reply with JSON {"summary": "..."}."""), user(input(block)));
+                question; no inference or speculation. Reply with JSON {"summary": "..."}."""), user(inputBlock(block)));
     }
 
     static List<Map<String, Object>> sufficiency(Map<String, Object> block) {
@@ -118,7 +116,7 @@ public final class RemindPrompts {
                 the pieces of information it needs and check each against the chunk texts and the edges. Answer false if a key
                 point or an intermediate reasoning step is missing, or if texts conflict; common sense counts only if the texts
                 confirm it. Take care with temporal, causal and comparative questions. Reply with JSON {"reasoning": "...", "sufficient": true|false}."""),
-                user(input(block)));
+                user(inputBlock(block)));
     }
 
     static List<Map<String, Object>> next(Map<String, Object> block) {
@@ -130,14 +128,14 @@ public final class RemindPrompts {
                 questions before), or, if no candidate is useful, go back to a node already collected and continue from there, or
                 enter the unvisited chunk of a collected anchor. Never pick a visited chunk, and avoid repeating moves.
                 Reply with JSON {"reasoning": "...", "type": "entity"|"chunk", "id": "E7"} (anchors count as type entity)."""),
-                user(input(block)));
+                user(inputBlock(block)));
     }
 
     static List<Map<String, Object>> filter(Map<String, Object> block) {
         return List.of(system("""
                 Mark which of the path edges and chunks directly support or refute the answer to the question, or give key evidence
                 for it. Redundant, off-topic or superseded items are irrelevant. Prefer chunks. Reply with JSON
-                {"reasoning": "...", "edges": ["R3"], "chunks": ["C2"]}."""), user(input(block)));
+                {"reasoning": "...", "edges": ["R3"], "chunks": ["C2"]}."""), user(inputBlock(block)));
     }
 
     static List<Map<String, Object>> answer(String systemPrompt, Map<String, Object> block) {
@@ -145,27 +143,6 @@ public final class RemindPrompts {
 
                 Work out the core question, take the evidence from the chunk texts and the edges, cite the chunk ids you used, and use
                 only these references; if they do not answer the question, say so. Reply with JSON {"reasoning": "...", "answer": "...",
-                "citedChunks": ["C2"]}."""), user(input(block)));
-    }
-
-    private static Map<String, Object> system(String text) {
-        return Map.of("role", "system", "content", text);
-    }
-
-    private static Map<String, Object> user(String text) {
-        return Map.of("role", "user", "content", text);
-    }
-
-    /** The fenced JSON input block every prompt ends with. */
-    static String input(Map<String, Object> block) {
-        return "Input:\n```json\n" + json(block) + "\n```";
-    }
-
-    static String json(Object o) {
-        try {
-            return JSON.writeValueAsString(o);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+                "citedChunks": ["C2"]}."""), user(inputBlock(block)));
     }
 }

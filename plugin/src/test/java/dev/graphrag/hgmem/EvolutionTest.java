@@ -26,20 +26,20 @@ class EvolutionTest {
         Evolution.Strategy lastStrategy;
         List<String> lastPrevious;
 
-        @Override public Evolution.Evolved evolve(String q, String listing, List<String> subqueries, Evolution.Retrieved r) {
+        @Override public Evolution.Evolved evolve(String q, List<MemoryUnit> listing, List<String> subqueries, Evolution.Retrieved r) {
             calls.add("E1");
             return e1.isEmpty() ? new Evolution.Evolved(List.of(), List.of()) : e1.poll();
         }
-        @Override public List<HypergraphMemory.MergeGroup> merge(String q, String listing) {
+        @Override public List<HypergraphMemory.MergeGroup> merge(String q, List<MemoryUnit> listing) {
             calls.add("E3");
             return e3.isEmpty() ? List.of() : e3.poll();
         }
-        @Override public Evolution.Plan plan(String q, String listing, String hint, int n, Evolution.Strategy strategy) {
+        @Override public Evolution.Plan plan(String q, List<MemoryUnit> listing, String hint, int n, Evolution.Strategy strategy) {
             calls.add("E4");
             lastStrategy = strategy;
             return e4.isEmpty() ? new Evolution.Plan("1", List.of()) : e4.poll();
         }
-        @Override public List<String> subqueries(String q, String listing, List<Evolution.Concern> concerns, List<String> previous, String hint) {
+        @Override public List<String> subqueries(String q, List<MemoryUnit> listing, List<Evolution.Concern> concerns, List<String> previous, String hint) {
             calls.add("E5");
             lastPrevious = previous;
             return e5.isEmpty() ? List.of() : e5.poll();
@@ -60,7 +60,7 @@ class EvolutionTest {
 
         @Override public Evolution.Retrieved retrieve(List<Evolution.Task> tasks, HypergraphMemory memory) {
             retrievals.add(tasks);
-            return new Evolution.Retrieved(List.of(), List.of("c" + retrievals.size()), null);
+            return new Evolution.Retrieved(List.of(), List.of("c" + retrievals.size()), Evolution.Tables.EMPTY);
         }
         @Override public Set<String> absent(List<String> names) {
             Set<String> out = new LinkedHashSet<>(names);

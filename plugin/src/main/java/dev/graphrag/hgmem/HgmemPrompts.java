@@ -1,0 +1,150 @@
+package dev.graphrag.hgmem;
+
+import dev.graphrag.core.llm.StructuredOutput;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static dev.graphrag.core.llm.Prompts.arrayOf;
+import static dev.graphrag.core.llm.Prompts.integer;
+import static dev.graphrag.core.llm.Prompts.inputBlock;
+import static dev.graphrag.core.llm.Prompts.object;
+import static dev.graphrag.core.llm.Prompts.string;
+import static dev.graphrag.core.llm.Prompts.strings;
+import static dev.graphrag.core.llm.Prompts.system;
+import static dev.graphrag.core.llm.Prompts.user;
+
+/**
+ * HGMem's query-time LLM calls (spec §3; paper Figs. 4-7, seed hgmem.txt:731-945), each with its step name, its
+ * messages and its typed reply. The paper's delimiter records become JSON; every prompt ends with one JSON input
+ * block in which memory points appear by their listing index, the only handle the LLM uses for them.
+ */
+public final class HgmemPrompts {
+    public static final String EVOLVE = "hgmem evolve";
+    public static final String MERGE = "hgmem merge";
+    public static final String PLAN = "hgmem plan";
+    public static final String SUBQUERIES = "hgmem subqueries";
+
+    private HgmemPrompts() {}
+
+    public record Point(List<String> entities, String description) {}
+
+    public record UpdatedPoint(Integer index, List<String> entities, String description) {}
+
+    public record EvolveReply(List<Point> inserted, List<UpdatedPoint> updated) {}
+
+    public record Group(List<Integer> indices, String description) {}
+
+    public record MergeReply(List<Group> merges) {}
+
+    public record ConcernReply(String concern, List<Integer> memoryPointIndices) {}
+
+    public record PlanReply(String judgement, List<ConcernReply> concerns) {}
+
+    public record SubqueriesReply(List<String> subqueries) {}
+
+    private static final Map<String, Object> POINT = object(List.of("entities", "description"), Map.of("entities", strings(), "description", string()));
+
+    static final StructuredOutput<EvolveReply> EVOLVE_OUT = StructuredOutput.of("hgmem_evolve",
+            object(List.of("inserted", "updated"), Map.of("inserted", arrayOf(POINT), "updated",
+                    arrayOf(object(List.of("index", "entities", "description"), Map.of("index", integer(), "entities", strings(), "description", string()))))),
+            EvolveReply.class, r -> {
+                for (Point p : r.inserted()) if (p.description() == null || p.description().isBlank()) return "an inserted point has no description";
+                for (UpdatedPoint u : r.updated()) if (u.index() == null) return "an updated point has no index";
+                return null;
+            });
+    static final StructuredOutput<MergeReply> MERGE_OUT = StructuredOutput.of("hgmem_merge",
+            object(List.of("merges"), Map.of("merges", arrayOf(object(List.of("indices", "description"), Map.of("indices", arrayOf(integer()), "description", string()))))),
+            MergeReply.class, null);
+    static final StructuredOutput<PlanReply> PLAN_OUT = StructuredOutput.of("hgmem_plan",
+            object(List.of("judgement", "concerns"), Map.of("judgement", Map.of("type", "string", "enum", List.of("1", "2.1", "2.2")),
+                    "concerns", arrayOf(object(List.of("concern"), Map.of("concern", string(), "memoryPointIndices", arrayOf(integer())))))),
+            PlanReply.class, null);
+    static final StructuredOutput<SubqueriesReply> SUBQUERIES_OUT = StructuredOutput.of("hgmem_subqueries",
+            object(List.of("subqueries"), Map.of("subqueries", strings())), SubqueriesReply.class, null);
+
+    /** The memory listing as the blocks show it: index (the handle), entities, description. */
+    static List<Map<String, Object>> memory(List<MemoryUnit> listing) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (int i = 0; i < listing.size(); i++) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("index", (long) i);
+            m.put("entities", listing.get(i).vertices());
+            m.put("description", listing.get(i).description());
+            out.add(m);
+        }
+        return out;
+    }
+
+    static List<Map<String, Object>> evolve(String query, List<MemoryUnit> listing, List<String> subqueries, Evolution.Tables tables) {
+        Map<String, Object> block = new LinkedHashMap<>();
+        block.put("mainQuery", query);
+        block.put("memory", memory(listing));
+        block.put("currentSubqueries", subqueries);
+        block.put("retrieved", Map.of("entities", tables.entities(), "relationships", tables.relationships(), "sources", tables.sources()));
+        return List.of(system("""
+                You are resolving the main query with the help of external knowledge. Your memory holds points about what you
+                already know; the retrieved tables hold entities, relationships and source passages found for the main query and
+                the current subqueries. Keep what is worth remembering for the main query, with two operations:
+                - insert: new memory points;
+                - update: absorb new facts into existing points, giving the point's index and its full rewritten description.
+                Rules: keep only information that enriches knowledge about the main query; summarise rather than copy the tables;
+                a point may link several closely associated entities, so it can express a higher-order relation, but do not force
+                unrelated entities into one point; do not insert or update without need; name entities exactly as the tables do,
+                introducing a new name only when needed. Empty lists are allowed.
+                Reply with JSON {"inserted": [{"entities": ["..."], "description": "..."}], "updated": [{"index": 0, "entities": ["..."], "description": "..."}]}.
+                Example: {"inserted": [{"entities": ["XODAR", "ISSUS"], "description": "Issus degrades Xodar to a slave of slaves."}], "updated": []}"""),
+                user(inputBlock(block)));
+    }
+
+    static List<Map<String, Object>> merge(String query, List<MemoryUnit> listing) {
+        return List.of(system("""
+                Some memory points may together form one semantically or logically cohesive unit for the main query. Pick such
+                groups (by index) and write for each a new description that builds the higher-order association while keeping the
+                details the main query needs. Points should cover distinct aspects; remove redundancy; leave standalone points out;
+                do not merge a point that already has far more entities than the others; never merge by force.
+                Reply with JSON {"merges": [{"indices": [1, 2], "description": "..."}]} ({"merges": []} when nothing should merge)."""),
+                user(inputBlock(Map.of("mainQuery", query, "memory", memory(listing)))));
+    }
+
+    static List<Map<String, Object>> plan(String query, List<MemoryUnit> listing, String hint, int n, Evolution.Strategy strategy) {
+        List<String> cases = switch (strategy) {
+            case ADAPTIVE -> List.of("1", "2.1", "2.2");
+            case LOCAL_ONLY -> List.of("1", "2.1");
+            case GLOBAL_ONLY -> List.of("1", "2.2");
+        };
+        Map<String, Object> block = new LinkedHashMap<>();
+        block.put("mainQuery", query);
+        block.put("memory", memory(listing));
+        block.put("extendedInfo", hint == null ? "" : hint);
+        block.put("maxConcerns", (long) n);
+        block.put("allowedJudgements", cases);
+        return List.of(system("""
+                Decide whether your memory already resolves the main query completely (judgement "1"). If it does not, choose
+                "2.1" when specific memory points need more detail (each concern names the indices of the points it targets in
+                memoryPointIndices) or "2.2" when aspects lie outside memory (free concerns, no indices), and give at most
+                maxConcerns short concerns; fewer when memory already covers most perspectives. Use only the allowedJudgements.
+                The extended info lists entities near memory: a suggestion only.
+                Reply with JSON {"judgement": "1"|"2.1"|"2.2", "concerns": [{"concern": "...", "memoryPointIndices": [0]}]}."""),
+                user(inputBlock(block)));
+    }
+
+    static List<Map<String, Object>> subqueries(String query, List<MemoryUnit> listing, List<Evolution.Concern> concerns, List<String> previous, String hint) {
+        List<Map<String, Object>> cs = new ArrayList<>();
+        for (int i = 0; i < concerns.size(); i++) {
+            cs.add(Map.of("number", (long) i + 1, "concern", concerns.get(i).text(), "memoryPointIndices", concerns.get(i).indices()));
+        }
+        Map<String, Object> block = new LinkedHashMap<>();
+        block.put("mainQuery", query);
+        block.put("memory", memory(listing));
+        block.put("concerns", cs);
+        block.put("previousSubqueries", previous);
+        block.put("extendedInfo", hint == null ? "" : hint);
+        return List.of(system("""
+                Write one concise subquery per concern, in the concerns' order, to retrieve what the concern lacks. Each must be
+                relevant to the main query and different in meaning from the main query and from the previous subqueries; plain
+                text, no markup. Reply with JSON {"subqueries": ["...", "..."]}."""), user(inputBlock(block)));
+    }
+}
