@@ -1,6 +1,5 @@
 package dev.graphrag.hgmem;
 
-import dev.graphrag.core.llm.ChatRequest;
 import dev.graphrag.core.llm.LlmClient;
 import dev.graphrag.core.llm.LlmConfig;
 import dev.graphrag.core.llm.StructuredOutput;
@@ -26,9 +25,7 @@ public final class LlmPlanner implements Evolution.Llm {
     }
 
     private <T> T ask(String step, List<Map<String, Object>> messages, StructuredOutput<T> out) {
-        LlmClient.Typed<T> t = llm.structured(cfg, ChatRequest.of(step, messages), out, false, cancelled);
-        usage.add(step, t.response());
-        return t.value();
+        return llm.ask(cfg, step, messages, out, usage, cancelled);
     }
 
     @Override

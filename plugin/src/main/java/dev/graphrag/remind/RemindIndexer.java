@@ -10,8 +10,6 @@ import dev.graphrag.core.extract.ChunkExtraction;
 import dev.graphrag.core.layer.BatchWriter;
 import dev.graphrag.core.layer.LayerVersions;
 import dev.graphrag.core.lexical.LexicalGraph;
-import dev.graphrag.core.llm.ChatRequest;
-import dev.graphrag.core.llm.LlmClient;
 import dev.graphrag.core.llm.LlmConfig;
 import dev.graphrag.core.llm.StructuredOutput;
 import dev.graphrag.core.llm.Usage;
@@ -166,9 +164,7 @@ public final class RemindIndexer {
     }
 
     private <T> T ask(String step, List<Map<String, Object>> messages, StructuredOutput<T> out, UsageMeter meter) {
-        LlmClient.Typed<T> t = llm.client().structured(llm.config(), ChatRequest.of(step, messages), out, false, cancelled);
-        meter.add(step, t.response());
-        return t.value();
+        return llm.client().ask(llm.config(), step, messages, out, meter, cancelled);
     }
 
     static String encode(Extraction e) {

@@ -116,6 +116,16 @@ public final class LlmClient {
     }
 
     /**
+     * The way a method asks: {@link #structured} uncached for step {@code step}, its usage added to {@code usage}
+     * under that step, the typed value returned.
+     */
+    public <T> T ask(LlmConfig cfg, String step, List<Map<String, Object>> messages, StructuredOutput<T> out, UsageMeter usage, BooleanSupplier cancelled) {
+        Typed<T> t = structured(cfg, ChatRequest.of(step, messages), out, false, cancelled);
+        usage.add(step, t.response());
+        return t.value();
+    }
+
+    /**
      * A reply typed by {@code out}: sent with a json_schema response format where the endpoint takes one (learnt on
      * first use: an endpoint that refuses it gets json_object from then on), parsed, checked against the schema and
      * the output's own rule, with one repair turn naming what was wrong; then an error naming the step.
