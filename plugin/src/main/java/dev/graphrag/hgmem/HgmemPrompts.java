@@ -26,6 +26,8 @@ public final class HgmemPrompts {
     public static final String MERGE = "hgmem merge";
     public static final String PLAN = "hgmem plan";
     public static final String SUBQUERIES = "hgmem subqueries";
+    public static final String DESCRIBE = "hgmem describe absent";
+    public static final String ANSWER = "hgmem answer";
 
     private HgmemPrompts() {}
 
@@ -44,6 +46,14 @@ public final class HgmemPrompts {
     public record PlanReply(String judgement, List<ConcernReply> concerns) {}
 
     public record SubqueriesReply(List<String> subqueries) {}
+
+    public record DescribedEntity(String name, String type, String description) {}
+
+    public record DescribedRelation(String source, String target, String description, String keywords) {}
+
+    public record DescribeReply(List<DescribedEntity> entities, List<DescribedRelation> relationships) {}
+
+    public record AnswerReply(String answer, List<String> citedSources) {}
 
     private static final Map<String, Object> POINT = object(List.of("entities", "description"), Map.of("entities", strings(), "description", string()));
 
@@ -64,6 +74,16 @@ public final class HgmemPrompts {
             PlanReply.class, null);
     static final StructuredOutput<SubqueriesReply> SUBQUERIES_OUT = StructuredOutput.of("hgmem_subqueries",
             object(List.of("subqueries"), Map.of("subqueries", strings())), SubqueriesReply.class, null);
+
+    static final StructuredOutput<DescribeReply> DESCRIBE_OUT = StructuredOutput.of("hgmem_describe",
+            object(List.of("entities", "relationships"), Map.of(
+                    "entities", arrayOf(object(List.of("name", "type", "description"), Map.of("name", string(), "type", string(), "description", string()))),
+                    "relationships", arrayOf(object(List.of("source", "target", "description"),
+                            Map.of("source", string(), "target", string(), "description", string(), "keywords", string()))))),
+            DescribeReply.class, null);
+    static final StructuredOutput<AnswerReply> ANSWER_OUT = StructuredOutput.of("hgmem_answer",
+            object(List.of("answer", "citedSources"), Map.of("answer", string(), "citedSources", strings())),
+            AnswerReply.class, r -> r.answer() == null || r.answer().isBlank() ? "the answer is empty" : null);
 
     /** The memory listing as the blocks show it: index (the handle), entities, description. */
     static List<Map<String, Object>> memory(List<MemoryUnit> listing) {
@@ -146,5 +166,33 @@ public final class HgmemPrompts {
                 Write one concise subquery per concern, in the concerns' order, to retrieve what the concern lacks. Each must be
                 relevant to the main query and different in meaning from the main query and from the previous subqueries; plain
                 text, no markup. Reply with JSON {"subqueries": ["...", "..."]}."""), user(inputBlock(block)));
+    }
+
+    static List<Map<String, Object>> describe(List<String> names, List<List<String>> pairs, List<String> entityTypes, Object context) {
+        Map<String, Object> block = new LinkedHashMap<>();
+        block.put("entities", names);
+        block.put("pairs", pairs);
+        block.put("entityTypes", entityTypes);
+        block.put("context", context);
+        return List.of(system("""
+                Some names in memory are missing from the knowledge graph. For each target entity give a type from entityTypes and
+                a description drawn from the context; for each target pair, describe how the two relate, with a few keywords. Use
+                only the context. Reply with JSON {"entities": [{"name": "...", "type": "...", "description": "..."}],
+                "relationships": [{"source": "...", "target": "...", "description": "...", "keywords": "..."}]}."""),
+                user(inputBlock(block)));
+    }
+
+    static List<Map<String, Object>> answer(String query, List<MemoryUnit> listing, List<Map<String, Object>> entities, List<Map<String, Object>> sources,
+                                            String responseType) {
+        Map<String, Object> block = new LinkedHashMap<>();
+        block.put("mainQuery", query);
+        block.put("memory", memory(listing));
+        block.put("entities", entities);
+        block.put("sources", sources);
+        block.put("responseType", responseType);
+        return List.of(system("""
+                Answer the main query using your memory and these data tables, in the form responseType asks for. Cite the ids of
+                the sources you used in citedSources, and only those. If they do not answer the query, say so; do not invent
+                facts they do not support. Reply with JSON {"answer": "...", "citedSources": ["..."]}."""), user(inputBlock(block)));
     }
 }

@@ -61,4 +61,50 @@ public final class LlmPlanner implements Evolution.Llm {
     public List<String> subqueries(String query, List<MemoryUnit> listing, List<Evolution.Concern> concerns, List<String> previous, String hint) {
         return ask(HgmemPrompts.SUBQUERIES, HgmemPrompts.subqueries(query, listing, concerns, previous, hint), HgmemPrompts.SUBQUERIES_OUT).subqueries();
     }
+
+    /** E6: the answer, citing only sources that were in the prompt (a citation to anything else is dropped, never invented). */
+    public record Answer(String text, List<String> citedSources) {}
+
+    public Answer answer(String query, List<MemoryUnit> listing, List<Map<String, Object>> entities, List<Map<String, Object>> sources, String responseType) {
+        HgmemPrompts.AnswerReply r = ask(HgmemPrompts.ANSWER, HgmemPrompts.answer(query, listing, entities, sources, responseType), HgmemPrompts.ANSWER_OUT);
+        java.util.Set<String> shown = new java.util.HashSet<>();
+        for (Map<String, Object> src : sources) shown.add(String.valueOf(src.get("id")));
+        List<String> cited = new ArrayList<>();
+        for (String c : r.citedSources() == null ? List.<String>of() : r.citedSources()) if (shown.contains(c) && !cited.contains(c)) cited.add(c);
+        return new Answer(r.answer(), cited);
+    }
+
+    /** What E2 made of absent names: described entities and relations, and the names still undescribed after every attempt. */
+    public record Described(List<HgmemPrompts.DescribedEntity> entities, List<HgmemPrompts.DescribedRelation> relations, List<String> undescribed) {}
+
+    /**
+     * E2 (spec §2.7): describe the absent names and their pairs from the context, asking again only for what is still
+     * missing, at most {@code maxAttempts} calls in all; names never described are returned for bare creation.
+     */
+    public Described describeAbsent(List<String> names, List<List<String>> pairs, List<String> entityTypes, Object context, int maxAttempts) {
+        java.util.Map<String, HgmemPrompts.DescribedEntity> got = new java.util.LinkedHashMap<>();
+        java.util.Map<String, HgmemPrompts.DescribedRelation> rels = new java.util.LinkedHashMap<>();
+        List<String> missing = new ArrayList<>(names);
+        List<List<String>> missingPairs = new ArrayList<>(pairs);
+        for (int attempt = 0; attempt < maxAttempts && !(missing.isEmpty() && missingPairs.isEmpty()); attempt++) {
+            HgmemPrompts.DescribeReply r = ask(HgmemPrompts.DESCRIBE, HgmemPrompts.describe(missing, missingPairs, entityTypes, context), HgmemPrompts.DESCRIBE_OUT);
+            for (HgmemPrompts.DescribedEntity e : r.entities()) {
+                List<String> n = HypergraphMemory.resolve(java.util.Collections.singletonList(e.name()));
+                if (!n.isEmpty() && missing.contains(n.get(0))) got.putIfAbsent(n.get(0), new HgmemPrompts.DescribedEntity(n.get(0), e.type(), e.description()));
+            }
+            for (HgmemPrompts.DescribedRelation d : r.relationships()) {
+                List<String> pair = HypergraphMemory.resolve(java.util.Arrays.asList(d.source(), d.target()));
+                for (List<String> p : missingPairs) {
+                    if (pair.size() == 2 && java.util.Set.copyOf(p).equals(java.util.Set.copyOf(pair))) rels.putIfAbsent(key(p), d);
+                }
+            }
+            missing.removeIf(got::containsKey);
+            missingPairs.removeIf(p -> rels.containsKey(key(p)));
+        }
+        return new Described(List.copyOf(got.values()), List.copyOf(rels.values()), List.copyOf(missing));
+    }
+
+    private static String key(List<String> pair) {
+        return pair.get(0).compareTo(pair.get(1)) < 0 ? pair.get(0) + "\u0000" + pair.get(1) : pair.get(1) + "\u0000" + pair.get(0);
+    }
 }

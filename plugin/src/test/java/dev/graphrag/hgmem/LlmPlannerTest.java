@@ -88,6 +88,35 @@ class LlmPlannerTest {
     }
 
     @Test
+    void theAnswerCitesOnlySourcesItWasShown() {
+        LLM.reset();
+        LLM.when(r -> HgmemPrompts.ANSWER.equals(r.step())).replyJson(Map.of("answer", "Issus degraded him.", "citedSources", List.of("c2", "c9", "c2")));
+        LlmPlanner.Answer a = planner(new UsageMeter()).answer("Why?", List.of(), List.of(), List.of(Map.of("id", "c1", "content", "x"),
+                Map.of("id", "c2", "content", "Issus degrades Xodar.")), "Multiple Paragraphs");
+        assertEquals("Issus degraded him.", a.text());
+        assertEquals(List.of("c2"), a.citedSources(), "c9 was not in the prompt: dropped, never invented");
+    }
+
+    @Test
+    void absentNamesAreAskedForAgainOnlyUntilDescribedOrOutOfAttempts() throws Exception {
+        LLM.reset();
+        LLM.when(r -> HgmemPrompts.DESCRIBE.equals(r.step()) && r.lastUserContent().contains("DEGRADATION")).replyJson(Map.of(
+                "entities", List.of(Map.of("name", "Degradation", "type", "event", "description", "Xodar's fall.")),
+                "relationships", List.of(Map.of("source", "Xodar", "target", "Degradation", "description", "Xodar suffers it.", "keywords", "fall"))));
+        LLM.when(r -> HgmemPrompts.DESCRIBE.equals(r.step())).replyJson(Map.of("entities", List.of(), "relationships", List.of()));
+        LlmPlanner.Described d = planner(new UsageMeter()).describeAbsent(List.of("DEGRADATION", "SLAVERY"), List.of(List.of("DEGRADATION", "XODAR")),
+                List.of("event", "concept"), Map.of("sources", List.of()), 3);
+        assertEquals(List.of("DEGRADATION"), d.entities().stream().map(HgmemPrompts.DescribedEntity::name).toList());
+        assertEquals(1, d.relations().size(), "the pair matches in either order");
+        assertEquals(List.of("SLAVERY"), d.undescribed());
+        assertEquals(3, LLM.requests().size(), "three attempts in all");
+        JsonNode second = block(LLM.requests().get(1));
+        assertEquals(1, second.path("entities").size(), "later attempts ask only for what is missing");
+        assertEquals("SLAVERY", second.path("entities").get(0).asText());
+        assertEquals(0, second.path("pairs").size());
+    }
+
+    @Test
     void aMalformedReplyGetsOneRepairTurnThenNamesTheStep() {
         LLM.reset();
         LLM.always().replyJson(Map.of("merges", "not a list"));
