@@ -28,6 +28,11 @@ CALL remind.answer('Where was the star of the horror film directed by Scott Derr
 YIELD answer, citedChunks, stopReason, jumps, memorized, enhanced, llmCalls, traversalTokens, tokensByStep
 RETURN answer, citedChunks, stopReason, jumps, memorized, enhanced, llmCalls, traversalTokens, tokensByStep;
 
+// 4b. Memorise only walks the LLM judged sufficient: a failed walk's partial path, replayed, would make its repeat dearer.
+CALL remind.answer('Who directed the horror film Sinister?', {corpus: 'remind_demo', llm: $llm, memorizeWhen: 'sufficient'})
+YIELD answer, sufficient, stopReason, memorized
+RETURN answer, sufficient, stopReason, memorized;
+
 // 5. Curation: traverse without writing, then memorise the chunks you name (explicit filter, no LLM call).
 CALL remind.traverse('Which film did Scott Derrickson direct in 2012?', {corpus: 'remind_demo', llm: $llm})
 YIELD traversal, chunks
