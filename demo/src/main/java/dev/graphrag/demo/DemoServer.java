@@ -142,11 +142,10 @@ public final class DemoServer {
             return serve(neo4j, stopped, a, out);
         } catch (Exception e) {
             neo4j.close();
-            deleteTree(work);
             stopped.countDown();
             throw e;
         } finally {
-            if (stopped.getCount() == 0) deleteTree(work);
+            if (stopped.getCount() == 0) deleteTree(work); // closed (--once, a failure, or the hook, which deletes it too)
         }
     }
 

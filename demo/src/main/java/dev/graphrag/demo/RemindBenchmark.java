@@ -144,8 +144,10 @@ public final class RemindBenchmark {
     void p1Only(List<ScoredQuestion> questions) {
         OracleHarness h = new OracleHarness(db, CORPUS, questions, gold);
         table("P1 only, config " + PASS_CONFIG);
-        for (Map.Entry<String, Predicate<ScoredQuestion>> half : Map.<String, Predicate<ScoredQuestion>>of("tuning half", ScoredQuestion::tuning,
-                "report half", q -> !q.tuning()).entrySet().stream().sorted(Map.Entry.comparingByKey(java.util.Comparator.reverseOrder())).toList()) {
+        Map<String, Predicate<ScoredQuestion>> halves = new LinkedHashMap<>();
+        halves.put("tuning half", ScoredQuestion::tuning);
+        halves.put("report half", q -> !q.tuning());
+        for (Map.Entry<String, Predicate<ScoredQuestion>> half : halves.entrySet()) {
             RemindEvaluation p1 = walker("P1", true, Map.of());
             pass(h, p1, half.getValue(), "P1 cold, " + half.getKey());
             List<ScoredQuestion> qs = questions.stream().filter(half.getValue()).toList();
@@ -209,7 +211,7 @@ public final class RemindBenchmark {
         table("F fresh graph, remind.query (no memory)");
         RemindEvaluation fresh = walker("fresh", false, Map.of());
         Scores freshAll = pass(h, fresh, every, "F fresh, all");
-        List<String> freshReplay = new ArrayList<>();
+        Map<String, List<String>> freshReplay = new LinkedHashMap<>();
         Scores freshReplayScores = replay(questions, every, freshReplay, null);
         rowReplay("replay alone, fresh graph", freshReplayScores);
 
@@ -221,9 +223,9 @@ public final class RemindBenchmark {
         RemindEvaluation heldOut = walker("P5 held-out", false, Map.of());
         Scores heldScores = pass(h, heldOut, reportHalf, "P5 report half after the tuning half's memory");
         Scores freshReport = passOf(h, fresh, reportHalf, "F fresh, report half (same walks as above)");
-        List<String> heldReplay = new ArrayList<>();
+        Map<String, List<String>> heldReplay = new LinkedHashMap<>();
         replay(questions, reportHalf, heldReplay, null);
-        long falseReplays = falseReplays(questions, reportHalf, freshReplay, heldReplay);
+        long falseReplays = falseReplays(questions, freshReplay, heldReplay);
         say(String.format("P5: held-out prompt tokens/q %.0f vs fresh %.0f (%+.1f%%); set recall %.3f vs %.3f (%+.1f points); questions whose replay picked up a non-gold passage the fresh graph did not: %d",
                 heldScores.promptTokensPerQuestion(), freshReport.promptTokensPerQuestion(),
                 100 * (heldScores.promptTokensPerQuestion() / freshReport.promptTokensPerQuestion() - 1), heldScores.setRecall(), freshReport.setRecall(),
@@ -235,8 +237,9 @@ public final class RemindBenchmark {
         RemindEvaluation p1 = walker("P1", true, Map.of());
         Scores cold = pass(h, p1, every, "P1 cold");
         Map<String, Integer> p1Budget = budgets(questions, p1.walked());
-        row("plain dense at the P1 budget", h.denseAtBudget("dense", p1Budget), List.of());
-        Scores replay1 = replay(questions, every, new ArrayList<>(), "replay alone after P1");
+        Scores denseAtP1 = h.denseAtBudget("dense", p1Budget);
+        row("plain dense at the P1 budget", denseAtP1, List.of());
+        Scores replay1 = replay(questions, every, new LinkedHashMap<>(), "replay alone after P1");
         List<ScoredQuestion> tp = paraphrased(questions, "#tp");
         List<ScoredQuestion> hw = paraphrased(questions, "#hw");
         RemindEvaluation tp1 = walker("P3 template", false, Map.of()), hw1 = walker("P3 hand", false, Map.of());
@@ -251,7 +254,7 @@ public final class RemindBenchmark {
         table("P2 the same questions again (remind.answer)");
         RemindEvaluation p2 = walker("P2", true, Map.of());
         Scores same1 = pass(h, p2, every, "P2 same questions, 2nd time");
-        Scores replay2 = replay(questions, every, new ArrayList<>(), "replay alone after 2 passes");
+        Scores replay2 = replay(questions, every, new LinkedHashMap<>(), "replay alone after 2 passes");
         RemindEvaluation tp2 = walker("P3 template 2", false, Map.of()), hw2 = walker("P3 hand 2", false, Map.of());
         Scores tpAfter2 = pass(new OracleHarness(db, CORPUS, tp, gold), tp2, every, "P3 template paraphrases after 2 passes");
         Scores hwAfter2 = pass(new OracleHarness(db, CORPUS, hw, gold), hw2, every, "P3 hand-written paraphrases after 2 passes");
@@ -291,7 +294,6 @@ public final class RemindBenchmark {
         say("\n" + Benchmark.ORACLE_TITLE + ": targets (specs/wave2-review.md §3.2), config " + PASS_CONFIG + "\n");
         say("| target | figures | |");
         say("|---|---|---|");
-        Scores denseAtP1 = h.denseAtBudget("dense", p1Budget);
         target("P1 set recall >= plain dense at the same budget + 10 points", cold.setRecall(), denseAtP1.setRecall() + 0.10,
                 String.format("%.3f vs %.3f", cold.setRecall(), denseAtP1.setRecall()));
         target("P1 set recall within 5 points of the gated control", cold.setRecall(), gated.setRecall() - 0.05,
@@ -410,9 +412,9 @@ public final class RemindBenchmark {
         return s;
     }
 
-    /** remind.replay over the questions: set recall of what memory alone returns (no LLM); replayed documents per question go to {@code docs}. */
+    /** remind.replay over the questions: set recall of what memory alone returns (no LLM); each question's replayed documents go to {@code docs} by id. */
     @SuppressWarnings("unchecked")
-    private Scores replay(List<ScoredQuestion> questions, Predicate<ScoredQuestion> which, List<String> docs, String label) {
+    private Scores replay(List<ScoredQuestion> questions, Predicate<ScoredQuestion> which, Map<String, List<String>> docs, String label) {
         Scores s = new Scores(label == null ? "replay" : label);
         long replayed = 0, goldReplayed = 0;
         for (ScoredQuestion q : questions) {
@@ -422,7 +424,7 @@ public final class RemindBenchmark {
                     Map.of("q", q.text(), "config", replayConfig()), r -> (List<String>) r.next().get("chunks"));
             double ms = (System.nanoTime() - t) / 1e6;
             List<String> d = OracleHarness.documentsOf(db, CORPUS, chunkIds);
-            docs.add(String.join(",", d));
+            docs.put(q.id(), d);
             s.add(d, false, q.goldIds(), ms);
             replayed += d.size();
             goldReplayed += d.stream().filter(q.goldIds()::contains).count();
@@ -436,16 +438,13 @@ public final class RemindBenchmark {
     }
 
     /** Held-out questions whose replay returned a non-gold passage that replay on the fresh graph did not. */
-    private static long falseReplays(List<ScoredQuestion> questions, Predicate<ScoredQuestion> which, List<String> fresh, List<String> after) {
+    private static long falseReplays(List<ScoredQuestion> questions, Map<String, List<String>> fresh, Map<String, List<String>> after) {
         long n = 0;
-        int i = 0, j = 0;
         for (ScoredQuestion q : questions) {
-            String f = fresh.get(i++);
-            if (!which.test(q)) continue;
-            Set<String> extra = new HashSet<>(Arrays.asList(after.get(j++).split(",")));
-            extra.removeAll(Arrays.asList(f.split(",")));
+            if (!after.containsKey(q.id())) continue;
+            Set<String> extra = new HashSet<>(after.get(q.id()));
+            extra.removeAll(fresh.get(q.id()));
             extra.removeAll(q.goldIds());
-            extra.remove("");
             if (!extra.isEmpty()) n++;
         }
         return n;

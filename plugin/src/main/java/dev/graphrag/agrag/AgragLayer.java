@@ -13,10 +13,7 @@ import java.util.function.BooleanSupplier;
  */
 public final class AgragLayer {
     private static final List<LayerDrop.Step> STEPS = List.of(
-            new LayerDrop.Step("entities", """
-                    MATCH (e:AgEntity {corpus: $corpus}) WITH e LIMIT $batch
-                    WITH e, COUNT { (e)--() } AS r DETACH DELETE e
-                    RETURN count(e) AS done, count(e) AS nodes, coalesce(sum(r), 0) AS relationships"""),
+            LayerDrop.Step.nodes("entities", AgragGraph.ENTITY),
             new LayerDrop.Step("title links", """
                     MATCH (:Chunk {corpus: $corpus})-[l:AG_LINKS]->() WITH l LIMIT $batch DELETE l
                     RETURN count(*) AS done, count(*) * 0 AS nodes, count(*) AS relationships"""),

@@ -86,13 +86,14 @@ public final class HypergraphMemory {
             return false;
         }
         MemoryUnit u = active.get(index);
+        List<String> named = resolve(names);
         List<String> v = switch (policy) {
             case KEEP -> u.vertices();
-            case REPLACE -> resolve(names).isEmpty() ? u.vertices() : resolve(names);
+            case REPLACE -> named.isEmpty() ? u.vertices() : named;
             case UNION -> {
                 List<String> both = new ArrayList<>(u.vertices());
-                both.addAll(names);
-                yield resolve(both);
+                both.addAll(named);
+                yield List.copyOf(new LinkedHashSet<>(both));
             }
         };
         u.rewrite(v, description, step);

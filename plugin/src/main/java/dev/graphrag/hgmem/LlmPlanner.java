@@ -6,8 +6,13 @@ import dev.graphrag.core.llm.StructuredOutput;
 import dev.graphrag.core.llm.UsageMeter;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /** The evolution loop's LLM side backed by the shared client: typed replies, one repair turn, every call metered by step. */
@@ -67,7 +72,7 @@ public final class LlmPlanner implements Evolution.Llm {
 
     public Answer answer(String query, List<MemoryUnit> listing, List<Map<String, Object>> entities, List<Map<String, Object>> sources, String responseType) {
         HgmemPrompts.AnswerReply r = ask(HgmemPrompts.ANSWER, HgmemPrompts.answer(query, listing, entities, sources, responseType), HgmemPrompts.ANSWER_OUT);
-        java.util.Set<String> shown = new java.util.HashSet<>();
+        Set<String> shown = new HashSet<>();
         for (Map<String, Object> src : sources) shown.add(String.valueOf(src.get("id")));
         List<String> cited = new ArrayList<>();
         for (String c : r.citedSources() == null ? List.<String>of() : r.citedSources()) if (shown.contains(c) && !cited.contains(c)) cited.add(c);
@@ -82,20 +87,20 @@ public final class LlmPlanner implements Evolution.Llm {
      * missing, at most {@code maxAttempts} calls in all; names never described are returned for bare creation.
      */
     public Described describeAbsent(List<String> names, List<List<String>> pairs, List<String> entityTypes, Object context, int maxAttempts) {
-        java.util.Map<String, HgmemPrompts.DescribedEntity> got = new java.util.LinkedHashMap<>();
-        java.util.Map<String, HgmemPrompts.DescribedRelation> rels = new java.util.LinkedHashMap<>();
+        Map<String, HgmemPrompts.DescribedEntity> got = new LinkedHashMap<>();
+        Map<String, HgmemPrompts.DescribedRelation> rels = new LinkedHashMap<>();
         List<String> missing = new ArrayList<>(names);
         List<List<String>> missingPairs = new ArrayList<>(pairs);
         for (int attempt = 0; attempt < maxAttempts && !(missing.isEmpty() && missingPairs.isEmpty()); attempt++) {
             HgmemPrompts.DescribeReply r = ask(HgmemPrompts.DESCRIBE, HgmemPrompts.describe(missing, missingPairs, entityTypes, context), HgmemPrompts.DESCRIBE_OUT);
             for (HgmemPrompts.DescribedEntity e : r.entities()) {
-                List<String> n = HypergraphMemory.resolve(java.util.Collections.singletonList(e.name()));
+                List<String> n = HypergraphMemory.resolve(Collections.singletonList(e.name()));
                 if (!n.isEmpty() && missing.contains(n.get(0))) got.putIfAbsent(n.get(0), new HgmemPrompts.DescribedEntity(n.get(0), e.type(), e.description()));
             }
             for (HgmemPrompts.DescribedRelation d : r.relationships()) {
-                List<String> pair = HypergraphMemory.resolve(java.util.Arrays.asList(d.source(), d.target()));
+                List<String> pair = HypergraphMemory.resolve(Arrays.asList(d.source(), d.target()));
                 for (List<String> p : missingPairs) {
-                    if (pair.size() == 2 && java.util.Set.copyOf(p).equals(java.util.Set.copyOf(pair))) rels.putIfAbsent(key(p), d);
+                    if (pair.size() == 2 && Set.copyOf(p).equals(Set.copyOf(pair))) rels.putIfAbsent(key(p), d);
                 }
             }
             missing.removeIf(got::containsKey);

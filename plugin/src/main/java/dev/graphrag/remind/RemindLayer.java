@@ -21,14 +21,8 @@ public final class RemindLayer {
     public record MemoryStats(String relType, long edges, long nonZero, double meanNorm, double maxNorm) {}
 
     private static final List<LayerDrop.Step> STEPS = List.of(
-            new LayerDrop.Step("anchors", """
-                    MATCH (a:RmAnchor {corpus: $corpus}) WITH a LIMIT $batch
-                    WITH a, COUNT { (a)--() } AS r DETACH DELETE a
-                    RETURN count(a) AS done, count(a) AS nodes, coalesce(sum(r), 0) AS relationships"""),
-            new LayerDrop.Step("entities", """
-                    MATCH (e:RmEntity {corpus: $corpus}) WITH e LIMIT $batch
-                    WITH e, COUNT { (e)--() } AS r DETACH DELETE e
-                    RETURN count(e) AS done, count(e) AS nodes, coalesce(sum(r), 0) AS relationships"""),
+            LayerDrop.Step.nodes("anchors", RemindGraph.ANCHOR),
+            LayerDrop.Step.nodes("entities", RemindGraph.ENTITY),
             new LayerDrop.Step("stored extractions", """
                     MATCH (c:Chunk {corpus: $corpus}) WHERE c.remindExtraction IS NOT NULL WITH c LIMIT $batch
                     REMOVE c.remindExtraction, c.remindExtractionModel RETURN count(c) AS done, count(c) * 0 AS nodes, count(c) * 0 AS relationships"""),

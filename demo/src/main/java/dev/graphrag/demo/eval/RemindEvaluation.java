@@ -74,12 +74,10 @@ public final class RemindEvaluation implements MethodEvaluation {
 
     /** Stop reasons over the walks, most frequent first. */
     public static Map<String, Long> stopReasons(List<Walked> walks) {
-        Map<String, Long> out = new LinkedHashMap<>();
-        walks.stream().map(Walked::stopReason).sorted().forEach(s -> out.merge(s, 1L, Long::sum));
-        List<Map.Entry<String, Long>> e = new ArrayList<>(out.entrySet());
-        e.sort(Map.Entry.<String, Long>comparingByValue().reversed());
+        Map<String, Long> counts = new java.util.TreeMap<>();
+        walks.forEach(w -> counts.merge(w.stopReason(), 1L, Long::sum));
         Map<String, Long> sorted = new LinkedHashMap<>();
-        e.forEach(x -> sorted.put(x.getKey(), x.getValue()));
+        counts.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).forEach(e -> sorted.put(e.getKey(), e.getValue()));
         return sorted;
     }
 

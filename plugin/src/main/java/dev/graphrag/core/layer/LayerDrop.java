@@ -2,6 +2,7 @@ package dev.graphrag.core.layer;
 
 import dev.graphrag.core.RagException;
 import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.Label;
 
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,17 @@ import java.util.function.BooleanSupplier;
  */
 public final class LayerDrop {
     /** One kind of thing to delete, as a batched statement. */
-    public record Step(String what, String cypher) {}
+    public record Step(String what, String cypher) {
+        /**
+         * The nodes of a layer label in the corpus, with their relationships. The label is the method's own constant,
+         * never a caller's string, so it is safe in the statement text.
+         */
+        public static Step nodes(String what, Label label) {
+            return new Step(what, "MATCH (n:" + label.name() + " {corpus: $corpus}) WITH n LIMIT $batch\n"
+                    + "WITH n, COUNT { (n)--() } AS r DETACH DELETE n\n"
+                    + "RETURN count(n) AS done, count(n) AS nodes, coalesce(sum(r), 0) AS relationships");
+        }
+    }
 
     public record Counts(long nodes, long relationships) {}
 
