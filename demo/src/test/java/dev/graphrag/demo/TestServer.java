@@ -116,6 +116,13 @@ public final class TestServer {
         return null;
     }
 
+    /** Runs a statement that must fail with a message containing every fragment; what it leaves is the caller's to check. */
+    public static String assertFails(String cypher, Map<String, Object> params, String... fragments) {
+        QueryExecutionException e = assertThrows(QueryExecutionException.class, () -> rows(cypher, params));
+        for (String f : fragments) assertTrue(e.getMessage().contains(f), "message lacks '" + f + "': " + e.getMessage());
+        return e.getMessage();
+    }
+
     /** Runs a statement that must fail with a message containing every fragment, and must leave the graph as it was. */
     public static String assertFailsCleanly(String cypher, Map<String, Object> params, String... fragments) {
         List<Object> before = fingerprint();

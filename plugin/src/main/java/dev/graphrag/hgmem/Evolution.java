@@ -86,13 +86,27 @@ public final class Evolution {
             this.pending = List.of(new Task(query, null)); // step 0: global exploration with the question itself
         }
 
+        /** A session as the graph stored it between steps. */
+        static Session restore(String query, HypergraphMemory memory, int step, boolean done, List<Task> pending, List<List<String>> subqueries,
+                               List<String> chunkIds, List<String> judgements) {
+            Session s = new Session(query, memory);
+            s.step = step;
+            s.done = done;
+            s.pending = List.copyOf(pending);
+            s.subqueries.addAll(subqueries);
+            s.chunkIds.addAll(chunkIds);
+            s.judgements.addAll(judgements);
+            return s;
+        }
+
         public String query() { return query; }
         public HypergraphMemory memory() { return memory; }
         public int step() { return step; }
         public boolean done() { return done; }
         public List<Task> pending() { return List.copyOf(pending); }
         public List<List<String>> subqueries() { return List.copyOf(subqueries); }
-        public Set<String> chunkIds() { return Set.copyOf(chunkIds); }
+        /** Every chunk any step retrieved, in first-retrieved order. */
+        public List<String> chunkIds() { return List.copyOf(chunkIds); }
         public List<String> judgements() { return List.copyOf(judgements); }
     }
 

@@ -31,6 +31,17 @@ public final class HypergraphMemory {
         this.ids = ids;
     }
 
+    /** A memory as a session stored it: the active units in listing order, and the retired ones. */
+    static HypergraphMemory restore(Supplier<String> ids, List<MemoryUnit> active, List<MemoryUnit> retired) {
+        HypergraphMemory m = new HypergraphMemory(ids);
+        for (MemoryUnit u : active) {
+            m.active.add(u);
+            m.all.put(u.id(), u);
+        }
+        for (MemoryUnit u : retired) m.all.put(u.id(), u);
+        return m;
+    }
+
     /** The active units in listing order: position i is what the LLM calls point (i). */
     public List<MemoryUnit> listing() { return List.copyOf(active); }
 
@@ -53,7 +64,7 @@ public final class HypergraphMemory {
             String n = unescapeHtml(raw).replaceAll("\\p{Cntrl}", "").trim();
             while (n.length() >= 2 && isQuote(n.charAt(0)) && isQuote(n.charAt(n.length() - 1))) n = n.substring(1, n.length() - 1).trim();
             n = n.toUpperCase(Locale.ROOT);
-            if (!n.isEmpty()) out.add(n);
+            if (!n.isEmpty() && !n.chars().allMatch(c -> isQuote((char) c))) out.add(n); // a lone quote names nothing
         }
         return List.copyOf(out);
     }

@@ -33,6 +33,16 @@ public final class MemoryUnit {
         this.mergedFrom = List.copyOf(mergedFrom);
     }
 
+    /** A unit as a session stored it. */
+    static MemoryUnit restore(String id, List<String> vertices, String description, Origin origin, int createdStep, int updatedStep, Status status,
+                              List<String> mergedFrom, List<String> mergedInto) {
+        MemoryUnit u = new MemoryUnit(id, vertices, description, origin, createdStep, mergedFrom);
+        u.updatedStep = updatedStep;
+        u.status = status;
+        u.mergedInto.addAll(mergedInto);
+        return u;
+    }
+
     public String id() { return id; }
     public List<String> vertices() { return vertices; }
     public String description() { return description; }

@@ -2,6 +2,7 @@ package dev.graphrag.remind;
 
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.embed.ModelIdentity;
 import dev.graphrag.core.layer.LayerState;
 import dev.graphrag.core.lexical.LexicalGraph;
 import org.neo4j.graphdb.GraphDatabaseService;
@@ -36,14 +37,6 @@ public final class RemindGraph {
     public static final List<RelationshipType> MEMORY_TYPES = List.of(RELATION, MENTIONED_IN, NEXT, HAS_CHUNK);
     public static final Set<String> MEMORY_TYPE_NAMES = Set.of("RM_RELATION", "RM_MENTIONED_IN", "RM_NEXT", "RM_HAS_CHUNK");
     public static final String KEY_INDEX = "remind_key_embedding";
-
-    /**
-     * A fixed text whose embedding is stored on the meta node: another model (even of the same dimension, or under
-     * the same name) embeds it elsewhere, and memories built in one space are noise in another.
-     */
-    static final String MODEL_PROBE = "ReMindRAG model identity probe: the quick brown fox jumps over the lazy dog near the river bank.";
-    /** The least cosine between the stored and the current probe that still counts as the same model (int8 CPU vs GPU differ by ~1e-3). */
-    static final double SAME_MODEL = 0.99;
 
     private RemindGraph() {}
 
@@ -88,14 +81,9 @@ public final class RemindGraph {
 
     /** Refuses a layer whose entity and anchor embeddings (and so its memories) come from another model than the server's. */
     public static void requireSameModel(Node meta, String corpus, EmbeddingService embeddings) {
-        String built = (String) meta.getProperty("embeddingModel", "?");
-        long dims = ((Number) meta.getProperty("embeddingDimensions", 0L)).longValue();
-        float[] probe = floats(meta.getProperty("modelProbe", null));
-        boolean same = dims == embeddings.dimensions() && probe != null && probe.length == embeddings.dimensions()
-                && EmbeddingService.cosine(probe, embeddings.embed(MODEL_PROBE)) >= SAME_MODEL;
-        if (!same) {
-            throw new RagException("the ReMind layer of corpus '" + corpus + "' was built with embedding model '" + built + "' (" + dims
-                    + " dimensions) but the server now embeds with '" + embeddings.modelName() + "' (" + embeddings.dimensions()
+        if (!ModelIdentity.matches(meta, embeddings)) {
+            throw new RagException("the ReMind layer of corpus '" + corpus + "' was built with embedding model " + ModelIdentity.recorded(meta)
+                    + " but the server now embeds with '" + embeddings.modelName() + "' (" + embeddings.dimensions()
                     + " dimensions), whose vectors lie elsewhere: its entity embeddings and edge memories would be mixed with another"
                     + " model's. Configure the model it was built with, or rebuild: CALL remind.drop({corpus: '" + corpus
                     + "'}) then remind.index (memories are lost)");
@@ -104,13 +92,7 @@ public final class RemindGraph {
 
     /** A stored vector as floats, whichever numeric array type wrote it (Cypher writes double[]); null otherwise. */
     static float[] floats(Object v) {
-        if (v instanceof float[] f) return f;
-        if (v instanceof double[] d) {
-            float[] out = new float[d.length];
-            for (int i = 0; i < d.length; i++) out[i] = (float) d[i];
-            return out;
-        }
-        return null;
+        return ModelIdentity.floats(v);
     }
 
 }

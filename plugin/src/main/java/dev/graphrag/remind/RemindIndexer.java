@@ -6,6 +6,7 @@ import dev.graphrag.core.Progress;
 import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.embed.ModelIdentity;
 import dev.graphrag.core.extract.ChunkExtraction;
 import dev.graphrag.core.layer.BatchWriter;
 import dev.graphrag.core.layer.LayerVersions;
@@ -138,9 +139,7 @@ public final class RemindIndexer {
             meta.setProperty("version", LayerVersions.next(tx, corpusNode));
             meta.setProperty("state", dev.graphrag.core.layer.LayerState.READY);
             meta.setProperty("lexicalVersion", lexicalVersion);
-            meta.setProperty("embeddingModel", embeddings.modelName());
-            meta.setProperty("embeddingDimensions", (long) embeddings.dimensions());
-            meta.setProperty("modelProbe", embeddings.embed(RemindGraph.MODEL_PROBE));
+            ModelIdentity.record(meta, embeddings);
             meta.setProperty("synonymThreshold", cfg.synonymThreshold());
             counts.forEach(meta::setProperty);
             meta.setProperty("indexedAt", ZonedDateTime.now());

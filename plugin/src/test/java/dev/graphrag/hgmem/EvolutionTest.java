@@ -130,7 +130,7 @@ class EvolutionTest {
         assertEquals(List.of("2.2", "1"), s.judgements());
         assertEquals(List.of(List.of("Q"), List.of("s1", "s2")), s.subqueries());
         assertNull(g.retrievals.get(1).get(0).targets(), "2.2 concerns explore globally");
-        assertEquals(Set.of("c1", "c2"), s.chunkIds());
+        assertEquals(List.of("c1", "c2"), s.chunkIds());
 
         // maxTurns 0: one round, no planning
         Script llm0 = new Script();

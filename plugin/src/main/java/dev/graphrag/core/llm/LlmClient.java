@@ -49,6 +49,11 @@ public final class LlmClient {
     @FunctionalInterface
     public interface JsonCheck {
         String problem(JsonNode reply);
+
+        /** A reply that is not JSON read another way (a method's record format), or null when it cannot be. */
+        default JsonNode fromText(String content) {
+            return null;
+        }
     }
 
     /** A validated JSON reply with the accounting of every exchange it took. */
@@ -135,13 +140,13 @@ public final class LlmClient {
         ChatRequest r = new ChatRequest(req.step(), req.messages(), req.tools(), req.toolChoice(), schema ? out.responseFormat() : "json_object", req.stop());
         JsonReply reply;
         try {
-            reply = chatJson(cfg, r, out::problem, useCache, cancelled);
+            reply = chatJson(cfg, r, out.jsonCheck(), useCache, cancelled);
             if (schema) noteJsonSchema(cfg, true);
         } catch (LlmHttpException e) {
             if (!schema || !(e.rejects("response_format") || e.rejects("json_schema") || e.rejects("schema"))) throw e;
             noteJsonSchema(cfg, false);
             log.accept("graphrag: " + cfg.host() + " does not take json_schema response formats; using json_object for model " + cfg.model());
-            reply = chatJson(cfg, r.withResponseFormat("json_object"), out::problem, useCache, cancelled);
+            reply = chatJson(cfg, r.withResponseFormat("json_object"), out.jsonCheck(), useCache, cancelled);
         }
         return new Typed<>(out.parse(reply.json()), reply.response());
     }
@@ -239,7 +244,7 @@ public final class LlmClient {
                 ? new ChatRequest(req.step(), req.messages(), req.tools(), req.toolChoice(), "json_object", req.stop()) : req;
         ChatResponse first = chat(cfg, r, useCache, cancelled);
         String problem = jsonProblem(cfg, first, check);
-        if (problem == null) return new JsonReply(parse(first.content()), first);
+        if (problem == null) return new JsonReply(parse(first.content(), check), first);
         log.accept("graphrag: LLM step '" + req.step() + "' gave unusable JSON (" + problem + "); asking once to repair it");
         List<Map<String, Object>> repair = new ArrayList<>(r.messages());
         repair.add(Map.of("role", "assistant", "content", first.content() == null ? "" : first.content()));
@@ -250,7 +255,7 @@ public final class LlmClient {
         if (again != null) {
             throw new RagException("LLM step '" + req.step() + "' returned unusable JSON after one repair turn: " + again);
         }
-        return new JsonReply(parse(second.content()), second);
+        return new JsonReply(parse(second.content(), check), second);
     }
 
     private static String jsonProblem(LlmConfig cfg, ChatResponse r, JsonCheck check) {
@@ -263,16 +268,19 @@ public final class LlmClient {
         try {
             node = JSON.readTree(content);
         } catch (JsonProcessingException e) {
-            return "it is not valid JSON (" + e.getOriginalMessage() + ")";
+            node = check.fromText(content);
+            if (node == null) return "it is not valid JSON (" + e.getOriginalMessage() + ")";
         }
         return check.problem(node);
     }
 
-    private static JsonNode parse(String content) {
+    private static JsonNode parse(String content, JsonCheck check) {
         try {
             return JSON.readTree(stripFences(content));
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
+            JsonNode alt = check.fromText(stripFences(content));
+            if (alt == null) throw new IllegalStateException(e);
+            return alt;
         }
     }
 

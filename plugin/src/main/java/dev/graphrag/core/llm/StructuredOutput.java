@@ -31,13 +31,42 @@ public final class StructuredOutput<T> {
     private final Map<String, Object> schema;
     private final Parser<T> parser;
     private final Function<T, String> check;
+    private final Function<String, JsonNode> textFallback;
 
     private StructuredOutput(String name, Map<String, Object> schema, Parser<T> parser, Function<T, String> check) {
+        this(name, schema, parser, check, null);
+    }
+
+    private StructuredOutput(String name, Map<String, Object> schema, Parser<T> parser, Function<T, String> check, Function<String, JsonNode> textFallback) {
         if (!name.matches("[A-Za-z0-9_-]{1,64}")) throw new IllegalArgumentException("output name must be 1-64 of [A-Za-z0-9_-]: " + name);
         this.name = name;
         this.schema = Map.copyOf(schema);
         this.parser = parser;
         this.check = check == null ? v -> null : check;
+        this.textFallback = textFallback;
+    }
+
+    /**
+     * The same output that also reads replies which are not JSON: {@code fallback} turns such text into the JSON the
+     * schema describes (null when it cannot), for models that answer in a paper's delimiter records despite the prompt.
+     */
+    public StructuredOutput<T> withTextFallback(Function<String, JsonNode> fallback) {
+        return new StructuredOutput<>(name, schema, parser, check, fallback);
+    }
+
+    /** The check the client applies to a reply, with the text fallback when there is one. */
+    LlmClient.JsonCheck jsonCheck() {
+        return new LlmClient.JsonCheck() {
+            @Override
+            public String problem(JsonNode reply) {
+                return StructuredOutput.this.problem(reply);
+            }
+
+            @Override
+            public JsonNode fromText(String content) {
+                return textFallback == null || content == null ? null : textFallback.apply(content);
+            }
+        };
     }
 
     public static <T> StructuredOutput<T> of(String name, Map<String, Object> schema, Parser<T> parser, Function<T, String> check) {

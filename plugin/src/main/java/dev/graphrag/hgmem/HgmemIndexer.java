@@ -1,0 +1,362 @@
+package dev.graphrag.hgmem;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.graphrag.core.Progress;
+import dev.graphrag.core.RagCall;
+import dev.graphrag.core.RagException;
+import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.embed.ModelIdentity;
+import dev.graphrag.core.extract.ChunkExtraction;
+import dev.graphrag.core.layer.BatchWriter;
+import dev.graphrag.core.layer.LayerState;
+import dev.graphrag.core.layer.LayerVersions;
+import dev.graphrag.core.lexical.LexicalGraph;
+import dev.graphrag.core.llm.LlmConfig;
+import dev.graphrag.core.llm.Usage;
+import dev.graphrag.core.llm.UsageMeter;
+import org.neo4j.graphdb.Direction;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Relationship;
+import org.neo4j.graphdb.Result;
+import org.neo4j.graphdb.Transaction;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+/**
+ * hgmem.index: the HGMem base graph of a corpus (spec §2.1). X1 per chunk through core's resumable extraction
+ * (stored on the chunk, keyed by model and entity types, so a re-run asks the LLM only for chunks not done), then
+ * every chunk's records merged (BaseGraphExtraction), long descriptions summarised by X2 (a summary is kept while
+ * its sources are unchanged), and entities and relations upserted with their embeddings (re-embedded only when their
+ * text changed). Upserts keep memory units' links to entities; an interrupted write phase completes on the next run.
+ * Entities an earlier build made that no chunk names any more are deleted, or kept (stale) while a memory unit holds them.
+ */
+public final class HgmemIndexer {
+    public record Stats(long chunks, long extracted, long reusedExtractions, long failedChunks, long entities, long relations, long mentions,
+                        long summarised, long staleEntities, Usage usage, long ms) {}
+
+    record ChunkRow(String id, String elementId, String text) {}
+
+    static final String STORE = "hgmemExtraction";
+    static final String STORE_KEY = "hgmemExtractionModel";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final GraphDatabaseService db;
+    private final EmbeddingService embeddings;
+    private final RagCall.BoundLlm llm;
+    private final Consumer<String> log;
+    private final BooleanSupplier cancelled;
+    private final Progress progress;
+
+    public HgmemIndexer(RagCall call, RagCall.BoundLlm llm) {
+        this.db = call.db();
+        this.embeddings = call.embeddings();
+        this.llm = llm;
+        this.log = call.log();
+        this.cancelled = call.cancelled();
+        this.progress = call.progress();
+    }
+
+    public Stats index(HgmemIndexConfig cfg) {
+        long t0 = System.nanoTime();
+        String corpus = cfg.corpus();
+        List<ChunkRow> chunks = new ArrayList<>();
+        long lexicalVersion;
+        try (Transaction tx = db.beginTx()) {
+            lexicalVersion = LayerVersions.lexical(LexicalGraph.requireCorpus(tx, corpus));
+            Node meta = tx.findNode(HgmemGraph.META, "corpus", corpus);
+            if (meta != null && meta.hasProperty("version")) HgmemGraph.requireSameModel(meta, corpus, embeddings);
+            try (Result r = tx.execute("MATCH (c:Chunk {corpus: $corpus}) RETURN c.id AS id, elementId(c) AS eid, c.text AS text"
+                    + " ORDER BY c.documentId, c.index", Map.of("corpus", corpus))) {
+                r.forEachRemaining(row -> chunks.add(new ChunkRow((String) row.get("id"), (String) row.get("eid"), (String) row.get("text"))));
+            }
+        }
+        UsageMeter usage = new UsageMeter();
+        ChunkExtraction.Result<BaseGraphExtraction.Extraction> x = extract(cfg, chunks, usage);
+        if (cancelled.getAsBoolean()) throw new RagException("hgmem.index: terminated before writing the graph");
+        Map<String, BaseGraphExtraction.Extraction> ordered = new LinkedHashMap<>();
+        for (ChunkRow c : chunks) if (x.byChunk().containsKey(c.id())) ordered.put(c.id(), x.byChunk().get(c.id()));
+        BaseGraphExtraction.Merged merged = BaseGraphExtraction.merge(ordered);
+
+        HgmemGraph.setup(db, embeddings.dimensions());
+        LayerState.markBuilding(db, HgmemGraph.META, corpus);
+        Existing existing = Existing.load(db, corpus);
+        Map<String, String> chunkIds = new HashMap<>();
+        for (ChunkRow c : chunks) chunkIds.put(c.id(), c.elementId());
+
+        // descriptions: joined, or summarised by X2 once they reach summaryMaxTokens (a stored summary of the same sources is kept)
+        progress.phase("describing entities and relations", merged.entities().size() + merged.relations().size());
+        long[] summarised = {0};
+        Map<String, String[]> entityText = new LinkedHashMap<>();   // name -> {description, source hash}
+        for (BaseGraphExtraction.MergedEntity e : merged.entities().values()) {
+            entityText.put(e.name(), describe(e.name(), e.descriptions(), existing.entities.get(e.name()), cfg, usage, summarised));
+        }
+        Map<String, String[]> relText = new LinkedHashMap<>();
+        merged.relations().forEach((key, r) -> relText.put(key, describe(r.source() + " -- " + r.target(), r.descriptions(),
+                existing.relations.get(key), cfg, usage, summarised)));
+
+        // embeddings: only of texts that changed since they were embedded
+        Map<String, float[]> entityVectors = embedChanged(entityText.keySet().stream().toList(),
+                n -> n + ": " + entityText.get(n)[0], existing.entities);
+        Map<String, float[]> relVectors = embedChanged(relText.keySet().stream().toList(), k -> {
+            BaseGraphExtraction.MergedRelation r = merged.relations().get(k);
+            return r.source() + " -- " + r.target() + " | " + r.keywordText() + "\n" + relText.get(k)[0];
+        }, existing.relations);
+
+        BatchWriter batch = new BatchWriter(db, cfg.batchSize(), cancelled, progress, "hgmem.index");
+        progress.phase("writing the base graph", merged.entities().size() + merged.relations().size());
+        Map<String, String> ids = new HashMap<>();
+        for (BaseGraphExtraction.MergedEntity e : merged.entities().values()) {
+            String[] d = entityText.get(e.name());
+            float[] v = entityVectors.get(e.name());
+            List<String> mentionIds = e.chunks().stream().map(chunkIds::get).filter(java.util.Objects::nonNull).toList();
+            batch.run(tx -> {
+                Node n = tx.findNode(HgmemGraph.ENTITY, "key", HgmemGraph.entityKey(corpus, e.name()));
+                if (n == null) {
+                    n = tx.createNode(HgmemGraph.ENTITY);
+                    n.setProperty("corpus", corpus);
+                    n.setProperty("key", HgmemGraph.entityKey(corpus, e.name()));
+                    n.setProperty("name", e.name());
+                }
+                n.setProperty("type", e.type());
+                n.setProperty("description", d[0]);
+                n.setProperty("descriptionSource", d[1]);
+                if (v != null) {
+                    n.setProperty("embedding", v);
+                    n.setProperty("embeddedHash", hash(e.name() + ": " + d[0]));
+                }
+                n.setProperty("provisional", false);
+                n.removeProperty("createdBySession");
+                n.removeProperty("stale");
+                Set<String> want = new HashSet<>(mentionIds);
+                for (Relationship m : n.getRelationships(Direction.INCOMING, HgmemGraph.MENTIONS)) {
+                    if (!want.remove(m.getStartNode().getElementId())) m.delete();
+                }
+                for (String c : want) tx.getNodeByElementId(c).createRelationshipTo(n, HgmemGraph.MENTIONS);
+                ids.put(e.name(), n.getElementId());
+            });
+        }
+        batch.commit();
+        for (Map.Entry<String, BaseGraphExtraction.MergedRelation> en : merged.relations().entrySet()) {
+            BaseGraphExtraction.MergedRelation r = en.getValue();
+            String[] d = relText.get(en.getKey());
+            float[] v = relVectors.get(en.getKey());
+            batch.run(tx -> {
+                Node a = tx.getNodeByElementId(ids.get(r.source())), b = tx.getNodeByElementId(ids.get(r.target()));
+                Relationship rel = null;
+                for (Relationship x2 : a.getRelationships(HgmemGraph.RELATED)) {
+                    if (x2.getOtherNode(a).equals(b)) {
+                        if (rel == null) rel = x2;
+                        else x2.delete(); // one edge per pair: a provisional twin is folded into the extracted one
+                    }
+                }
+                if (rel == null) rel = a.createRelationshipTo(b, HgmemGraph.RELATED);
+                rel.setProperty("description", d[0]);
+                rel.setProperty("descriptionSource", d[1]);
+                rel.setProperty("keywords", r.keywordText());
+                rel.setProperty("weight", r.weight());
+                rel.setProperty("chunkIds", r.chunks().toArray(String[]::new));
+                if (v != null) {
+                    rel.setProperty("embedding", v);
+                    rel.setProperty("embeddedHash", hash(r.source() + " -- " + r.target() + " | " + r.keywordText() + "\n" + d[0]));
+                }
+                rel.setProperty("provisional", false);
+                rel.removeProperty("createdBySession");
+            });
+        }
+        batch.commit();
+        long stale = removeStale(corpus, merged, existing, batch);
+        Map<String, Long> counts = counts(corpus);
+        try (Transaction tx = db.beginTx()) {
+            Node meta = tx.findNode(HgmemGraph.META, "corpus", corpus);
+            Node corpusNode = LexicalGraph.requireCorpus(tx, corpus);
+            meta.setProperty("version", LayerVersions.next(tx, corpusNode));
+            meta.setProperty("state", LayerState.READY);
+            meta.setProperty("lexicalVersion", lexicalVersion);
+            ModelIdentity.record(meta, embeddings);
+            meta.setProperty("entityTypes", cfg.entityTypes().toArray(String[]::new));
+            meta.setProperty("summaryMaxTokens", (long) cfg.summaryMaxTokens());
+            counts.forEach(meta::setProperty);
+            meta.setProperty("indexedAt", ZonedDateTime.now());
+            tx.commit();
+        }
+        Usage u = usage.usage();
+        log.accept(String.format("hgmem.index corpus=%s: %d chunks (%d extracted, %d reused), %d entities, %d relations (%.1f s, %d LLM calls)", corpus,
+                chunks.size(), x.extracted(), x.reused(), counts.get("entities"), counts.get("relations"), (System.nanoTime() - t0) / 1e9, u.calls()));
+        return new Stats(chunks.size(), x.extracted(), x.reused(), x.failedChunks().size(), counts.get("entities"), counts.get("relations"),
+                counts.get("mentions"), summarised[0], stale, u, (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /** X1 for every chunk without a stored extraction of this model and these types; with no LLM, stored extractions of any model. */
+    private ChunkExtraction.Result<BaseGraphExtraction.Extraction> extract(HgmemIndexConfig cfg, List<ChunkRow> chunks, UsageMeter usage) {
+        if (llm == null) {
+            Map<String, BaseGraphExtraction.Extraction> stored = new LinkedHashMap<>();
+            List<String> missing = new ArrayList<>();
+            try (Transaction tx = db.beginTx()) {
+                for (ChunkRow c : chunks) {
+                    Object v = tx.getNodeByElementId(c.elementId()).getProperty(STORE, null);
+                    if (v == null) missing.add(c.id());
+                    else stored.put(c.id(), decode(v));
+                }
+            }
+            if (!missing.isEmpty()) {
+                throw new RagException("hgmem.index: " + missing.size() + " chunks of corpus '" + cfg.corpus() + "' need LLM extraction (first: "
+                        + missing.get(0) + "): " + LlmConfig.HOW_TO_CONFIGURE);
+            }
+            return new ChunkExtraction.Result<>(stored, List.of(), 0, stored.size(), Usage.NONE);
+        }
+        String key = llm.config().model() + "|" + String.join(",", cfg.entityTypes());
+        ChunkExtraction.Result<BaseGraphExtraction.Extraction> r = new ChunkExtraction<>(db,
+                new ChunkExtraction.Store<>(STORE, STORE_KEY, HgmemIndexer::encode, HgmemIndexer::decode),
+                (chunk, meter) -> llm.client().ask(llm.config(), BaseGraphExtraction.EXTRACT, BaseGraphExtraction.extract(chunk.text(), cfg.entityTypes()),
+                        BaseGraphExtraction.EXTRACT_OUT, meter, cancelled),
+                new ChunkExtraction.Settings("hgmem.index", key, cfg.extractionConcurrency(), 20, cfg.skipExtractionErrors()),
+                cancelled, log).reportingTo(progress).run(chunks.stream().map(c -> new ChunkExtraction.Input(c.id(), c.text())).toList());
+        usage.add(r.usage());
+        return r;
+    }
+
+    /** {description, hash of its sources}: the joined descriptions, or an X2 summary when they reach the budget (kept while the sources are the same). */
+    private String[] describe(String name, List<String> descriptions, Stored before, HgmemIndexConfig cfg, UsageMeter usage, long[] summarised) {
+        String joined = String.join(BaseGraphExtraction.SEP, descriptions);
+        String source = hash(joined);
+        if (tokens(joined) < cfg.summaryMaxTokens()) return new String[] {joined, source};
+        if (before != null && source.equals(before.descriptionSource) && before.description != null) return new String[] {before.description, source};
+        if (llm == null) {
+            throw new RagException("hgmem.index: the description of '" + name + "' reaches summaryMaxTokens=" + cfg.summaryMaxTokens()
+                    + " and needs an LLM summary: " + LlmConfig.HOW_TO_CONFIGURE);
+        }
+        summarised[0]++;
+        String summary = llm.client().ask(llm.config(), BaseGraphExtraction.SUMMARISE, BaseGraphExtraction.summarise(name, descriptions),
+                BaseGraphExtraction.SUMMARY_OUT, usage, cancelled).summary().strip();
+        return new String[] {summary, source};
+    }
+
+    private int tokens(String text) {
+        return embeddings.tokenizer().tokenize(text).size();
+    }
+
+    /** Embeddings of the texts whose hash differs from the stored one; a text longer than the model reads is embedded from its beginning. */
+    private Map<String, float[]> embedChanged(List<String> keys, java.util.function.Function<String, String> text, Map<String, Stored> before) {
+        List<String> todo = new ArrayList<>(), texts = new ArrayList<>();
+        for (String k : keys) {
+            String t = text.apply(k);
+            Stored s = before.get(k);
+            if (s == null || !hash(t).equals(s.embeddedHash)) {
+                todo.add(k);
+                texts.add(t);
+            }
+        }
+        Map<String, float[]> out = new HashMap<>();
+        for (int i = 0; i < todo.size(); i += 256) {
+            if (cancelled.getAsBoolean()) throw new RagException("hgmem.index: terminated while embedding");
+            List<String> part = texts.subList(i, Math.min(texts.size(), i + 256));
+            float[][] v = embeddings.embedEach(part);
+            for (int j = 0; j < part.size(); j++) out.put(todo.get(i + j), v[j]);
+        }
+        return out;
+    }
+
+    /** Extracted entities and relations no chunk names any more; entities still held by a memory unit stay, marked stale. */
+    private long removeStale(String corpus, BaseGraphExtraction.Merged merged, Existing existing, BatchWriter batch) {
+        long n = 0;
+        for (Map.Entry<String, Stored> e : existing.relations.entrySet()) {
+            if (merged.relations().containsKey(e.getKey()) || e.getValue().provisional) continue;
+            String id = e.getValue().elementId;
+            batch.run(tx -> tx.getRelationshipByElementId(id).delete());
+        }
+        batch.commit();
+        for (Map.Entry<String, Stored> e : existing.entities.entrySet()) {
+            if (merged.entities().containsKey(e.getKey()) || e.getValue().provisional) continue;
+            n++;
+            String id = e.getValue().elementId;
+            batch.run(tx -> {
+                Node node = tx.getNodeByElementId(id);
+                if (node.hasRelationship(Direction.INCOMING, HgmemGraph.MEMBER)) {
+                    node.getRelationships(Direction.INCOMING, HgmemGraph.MENTIONS).forEach(Relationship::delete);
+                    node.setProperty("stale", true);
+                } else {
+                    node.getRelationships().forEach(Relationship::delete);
+                    node.delete();
+                }
+            });
+        }
+        batch.commit();
+        return n;
+    }
+
+    private Map<String, Long> counts(String corpus) {
+        return db.executeTransactionally("""
+                RETURN COUNT { (:HgEntity {corpus: $c}) } AS entities, COUNT { (:HgEntity {corpus: $c})-[:HG_RELATED]->() } AS relations,
+                       COUNT { (:Chunk {corpus: $c})-[:HG_MENTIONS]->() } AS mentions,
+                       COUNT { (e:HgEntity {corpus: $c}) WHERE e.provisional } AS provisionalEntities""", Map.of("c", corpus), r -> {
+            Map<String, Long> out = new LinkedHashMap<>();
+            r.next().forEach((k, v) -> out.put(k, ((Number) v).longValue()));
+            return out;
+        });
+    }
+
+    /** What a previous build stored of an entity or relation: enough to skip unchanged summaries and embeddings. */
+    record Stored(String elementId, String description, String descriptionSource, String embeddedHash, boolean provisional) {}
+
+    record Existing(Map<String, Stored> entities, Map<String, Stored> relations) {
+        static Existing load(GraphDatabaseService db, String corpus) {
+            Map<String, Stored> entities = new HashMap<>(), relations = new HashMap<>();
+            try (Transaction tx = db.beginTx()) {
+                try (Result r = tx.execute("MATCH (e:HgEntity {corpus: $c}) RETURN e.name AS name, elementId(e) AS id, e.description AS d,"
+                        + " e.descriptionSource AS s, e.embeddedHash AS h, coalesce(e.provisional, false) AS p", Map.of("c", corpus))) {
+                    r.forEachRemaining(row -> entities.put((String) row.get("name"), new Stored((String) row.get("id"), (String) row.get("d"),
+                            (String) row.get("s"), (String) row.get("h"), (Boolean) row.get("p"))));
+                }
+                try (Result r = tx.execute("MATCH (a:HgEntity {corpus: $c})-[x:HG_RELATED]->(b) RETURN a.name AS a, b.name AS b, elementId(x) AS id,"
+                        + " x.description AS d, x.descriptionSource AS s, x.embeddedHash AS h, coalesce(x.provisional, false) AS p", Map.of("c", corpus))) {
+                    r.forEachRemaining(row -> {
+                        String a = (String) row.get("a"), b = (String) row.get("b");
+                        String key = a.compareTo(b) < 0 ? a + "\u0000" + b : b + "\u0000" + a;
+                        relations.put(key, new Stored((String) row.get("id"), (String) row.get("d"), (String) row.get("s"), (String) row.get("h"),
+                                (Boolean) row.get("p")));
+                    });
+                }
+            }
+            return new Existing(entities, relations);
+        }
+    }
+
+    static String hash(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)), 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static String encode(BaseGraphExtraction.Extraction e) {
+        try {
+            return JSON.writeValueAsString(e);
+        } catch (JsonProcessingException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    static BaseGraphExtraction.Extraction decode(Object v) {
+        try {
+            return JSON.readValue((String) v, BaseGraphExtraction.Extraction.class);
+        } catch (JsonProcessingException | ClassCastException ex) {
+            throw new RagException("hgmem.index: a stored extraction cannot be read (" + ex.getMessage() + "); hgmem.drop and index again");
+        }
+    }
+}
