@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * docs/browser-style.grass, the Browser style the demo and the docs point to: every label and relationship type a
  * procedure draws has a caption, and each caption names a property that the graph this plugin writes really holds
- * (checked on a corpus built by rag.ingest, agrag.index and remind.index in the shared server).
+ * (checked on a corpus built by rag.ingest, agrag.index, remind.index and hgmem.index, with an HGMem session, in the shared server).
  */
 class BrowserStyleTest {
     private static final Pattern RULE = Pattern.compile("(node|relationship)\\.([A-Za-z_]+)\\s*\\{[^}]*?caption:\\s*\"\\{([A-Za-z]+)}\"", Pattern.DOTALL);
@@ -26,14 +26,22 @@ class BrowserStyleTest {
         Map<String, String> nodes = new LinkedHashMap<>(), rels = new LinkedHashMap<>();
         Matcher m = RULE.matcher(grass);
         while (m.find()) (m.group(1).equals("node") ? nodes : rels).put(m.group(2), m.group(3));
-        assertEquals(Map.of("Document", "id", "Chunk", "id", "AgEntity", "name", "RmEntity", "name", "RmAnchor", "title"), nodes);
-        assertEquals(Map.of("AG_REL", "predicate", "RM_RELATION", "text", "RM_HAS_CHUNK", "text"), rels);
+        assertEquals(Map.of("Document", "id", "Chunk", "id", "AgEntity", "name", "RmEntity", "name", "RmAnchor", "title", "HgEntity", "name",
+                "HgUnit", "description", "HgSession", "query"), nodes);
+        assertEquals(Map.of("AG_REL", "predicate", "RM_RELATION", "text", "RM_HAS_CHUNK", "text", "HG_RELATED", "keywords"), rels);
 
         RemindProceduresTest.start(); // the rule extractor answering remind.index's calls
         try {
             RemindProceduresTest.build("style");
         } finally {
             RemindProceduresTest.stop();
+        }
+        HgmemProceduresTest.start(); // the scripted Xodar case: base graph, memory points, a session
+        try {
+            HgmemProceduresTest.build("style");
+            TestServer.rows("CALL hgmem.answer($q, $cfg)", Map.of("q", HgmemProceduresTest.QUESTION, "cfg", HgmemProceduresTest.cfg("style", Map.of())));
+        } finally {
+            HgmemProceduresTest.stop();
         }
         TestServer.rows("CALL agrag.index({corpus: 'style', relations: 'cooccurrence'})");
         for (Map.Entry<String, String> e : nodes.entrySet()) {

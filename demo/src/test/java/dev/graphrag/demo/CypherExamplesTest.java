@@ -44,6 +44,16 @@ class CypherExamplesTest {
                 Map.entry("title", "A film and its people"), Map.entry("summary", "Ethan Hawke was born in Austin."), Map.entry("sufficient", true),
                 Map.entry("type", "entity"), Map.entry("id", "E1"), Map.entry("edges", List.of()), Map.entry("chunks", List.of("C1")),
                 Map.entry("answer", "Austin, Texas"), Map.entry("citedChunks", List.of("C1")), Map.entry("reasoning", "stand-in")));
+        // hgmem.* steps: every HGMem reply shape at once (memory is judged sufficient after the first step)
+        llm.when(r -> r.step() != null && r.step().startsWith("hgmem")).replyJson(Map.ofEntries(
+                Map.entry("entities", List.of(Map.of("name", "Xodar", "type", "person", "description", "Xodar is a Dator of the First Born."),
+                        Map.of("name", "Issus", "type", "person", "description", "Issus is the goddess of the First Born."))),
+                Map.entry("relationships", List.of(Map.of("source", "Issus", "target", "Xodar", "description", "Issus degraded Xodar.",
+                        "keywords", "punishment", "strength", 5))),
+                Map.entry("contentKeywords", List.of("mars")), Map.entry("summary", "Xodar is a Dator of the First Born."),
+                Map.entry("inserted", List.of(Map.of("entities", List.of("XODAR", "ISSUS"), "description", "Issus degraded Xodar and gave him to Carter."))),
+                Map.entry("updated", List.of()), Map.entry("merges", List.of()), Map.entry("judgement", "1"), Map.entry("concerns", List.of()),
+                Map.entry("subqueries", List.of()), Map.entry("answer", "Issus punished Xodar for his defeat."), Map.entry("citedSources", List.of())));
         llm.always().replyJson(Map.of("thought", "Dejah Thoris is the granddaughter of Tardos Mors.", "answer", "Tardos Mors",
                 "fact", List.of(), "triples", List.of(List.of("Dejah Thoris", "granddaughter of", "Tardos Mors"),
                         List.of("John Carter", "married", "Dejah Thoris"))));

@@ -155,8 +155,8 @@ class RealServerTest {
     void thePluginJarAloneServesEveryNamespaceOverBolt() throws IOException {
         llm.reset();
         try (Driver driver = driver(); Session session = driver.session()) {
-            List<String> names = session.run("SHOW PROCEDURES YIELD name WHERE name =~ '(rag|agrag|remind)\\\\..*' RETURN name").list(r -> r.get("name").asString());
-            for (String ns : List.of("rag.", "agrag.", "remind.")) assertTrue(names.stream().anyMatch(n -> n.startsWith(ns)), ns + "* registered: " + names);
+            List<String> names = session.run("SHOW PROCEDURES YIELD name WHERE name =~ '(rag|agrag|remind|hgmem)\\\\..*' RETURN name").list(r -> r.get("name").asString());
+            for (String ns : List.of("rag.", "agrag.", "remind.", "hgmem.")) assertTrue(names.stream().anyMatch(n -> n.startsWith(ns)), ns + "* registered: " + names);
             assertTrue(names.contains("rag.ingest") && names.contains("agrag.retrieve") && names.contains("remind.answer"));
 
             List<Map<String, Object>> docs = List.of(

@@ -92,13 +92,30 @@ public record HgmemConfig(String corpus, Evolution.Settings loop, Retrieval retr
         };
     }
 
-    /** The stored keys of a session with the call's keys over them (the call's corpus must be the session's). */
-    public static Map<String, Object> overSession(String owner, Map<String, Object> stored, Map<String, Object> call, String sessionCorpus) {
+    static final Set<String> LOOP_KEYS = Set.of("maxTurns", "numConcerns", "mergeFromStep", "enableUpdate", "enableMerge", "useHint", "retrievalStrategy",
+            "updateVertexPolicy", "absentEntityPolicy", "absentMaxAttempts", "hintPool", "hintK");
+    static final Set<String> RETRIEVAL_KEYS = Set.of("entityPool", "entitiesPerQuery", "relationsPerQuery", "chunksPerQuery", "passageRetrieval",
+            "relTokenBudget", "chunkTokenBudget", "descriptionTokens", "localHops", "excludeMemoryInGlobal", "minSim");
+    static final Set<String> ANSWER_KEYS = Set.of("innerPerUnit", "outerPerUnit", "finalMaxChunks", "finalTokenBudget", "responseType");
+
+    /** Whether a stored session key applies to a use (a session started by hgmem.answer stores keys hgmem.retrieve does not take). */
+    static boolean appliesTo(Use use, String key) {
+        return switch (use) {
+            case EVOLVE -> LOOP_KEYS.contains(key) || RETRIEVAL_KEYS.contains(key);
+            case ANSWER -> LOOP_KEYS.contains(key) || RETRIEVAL_KEYS.contains(key) || ANSWER_KEYS.contains(key);
+            case RESPOND -> ANSWER_KEYS.contains(key);
+            case RETRIEVE -> RETRIEVAL_KEYS.contains(key);
+        };
+    }
+
+    /** The stored keys of a session that apply to {@code use}, with the call's keys over them (the call's corpus must be the session's). */
+    public static Map<String, Object> overSession(String owner, Use use, Map<String, Object> stored, Map<String, Object> call, String sessionCorpus) {
         Object c = call == null ? null : call.get("corpus");
         if (c != null && !sessionCorpus.equals(c)) {
             throw new RagException(owner + ": the session belongs to corpus '" + sessionCorpus + "', not '" + c + "'");
         }
-        Map<String, Object> m = new LinkedHashMap<>(stored);
+        Map<String, Object> m = new LinkedHashMap<>();
+        stored.forEach((k, v) -> { if (appliesTo(use, k)) m.put(k, v); });
         if (call != null) m.putAll(call);
         m.put("corpus", sessionCorpus);
         return m;

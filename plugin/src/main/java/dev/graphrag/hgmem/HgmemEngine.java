@@ -106,7 +106,7 @@ public final class HgmemEngine {
                 throw new RagException(owner + ": session '" + id + "' answers another question ('" + l.session().query() + "'); pass null as query, or a new sessionId");
             }
             p.corpus = l.corpus();
-            p.cfg = HgmemConfig.parse(use, HgmemConfig.overSession(owner, l.config(), config, l.corpus()));
+            p.cfg = HgmemConfig.parse(use, HgmemConfig.overSession(owner, use, l.config(), config, l.corpus()));
             p.session = l.session();
         }
         p.meta = HgmemGraph.requireBuilt(tx, p.corpus, embeddings);
@@ -346,19 +346,16 @@ public final class HgmemEngine {
         String owner = "hgmem.retrieve";
         ChunkSearch.checkQuery(owner, subquery);
         Map<String, Object> cfg0 = config == null ? Map.of() : config;
-        HgmemConfig cfg;
+        HgmemConfig cfg = HgmemConfig.parse(HgmemConfig.Use.RETRIEVE, cfg0); // the call's keys, checked before the session is read
         HypergraphMemory memory;
         String corpus;
         if (sessionId == null) {
-            cfg = HgmemConfig.parse(HgmemConfig.Use.RETRIEVE, cfg0);
             corpus = cfg.corpus();
             memory = new HypergraphMemory(SessionStore::newId);
         } else {
             checkSessionId(owner, sessionId);
             SessionStore.Loaded l = SessionStore.load(tx, sessionId);
-            Map<String, Object> merged = HgmemConfig.overSession(owner, l.config(), cfg0, l.corpus());
-            merged.keySet().retainAll(retrieveKeys(cfg0));
-            cfg = HgmemConfig.parse(HgmemConfig.Use.RETRIEVE, merged);
+            cfg = HgmemConfig.parse(HgmemConfig.Use.RETRIEVE, HgmemConfig.overSession(owner, HgmemConfig.Use.RETRIEVE, l.config(), cfg0, l.corpus()));
             corpus = l.corpus();
             memory = l.session().memory();
         }
@@ -383,14 +380,6 @@ public final class HgmemEngine {
         out.addAll(r.relations());
         out.addAll(r.chunks());
         return out;
-    }
-
-    /** The stored session keys retrieve reads (the loop's other keys stay with the session). */
-    private static java.util.Set<String> retrieveKeys(Map<String, Object> call) {
-        java.util.Set<String> keys = new java.util.HashSet<>(List.of("corpus", "entityPool", "entitiesPerQuery", "relationsPerQuery", "chunksPerQuery",
-                "passageRetrieval", "relTokenBudget", "chunkTokenBudget", "descriptionTokens", "localHops", "excludeMemoryInGlobal", "minSim"));
-        keys.addAll(call.keySet());
-        return keys;
     }
 
     private <T> T locked(String owner, String corpus, String id, java.util.function.Supplier<T> work) {

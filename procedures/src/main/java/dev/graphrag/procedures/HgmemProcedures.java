@@ -157,8 +157,8 @@ public class HgmemProcedures {
     @Description("hgmem.respond(sessionId :: STRING, config = {} :: MAP) :: (sessionId, answer, citedChunks, chunks, contextTokens, units, memory,"
             + " llmCalls, promptTokens, completionTokens, tokensByStep, ms) - answers a session's question from its current memory: the memory points"
             + " and the chunks of their entities (and neighbours) that some step retrieved; citedChunks are the chunk ids the answer cites, only"
-            + " from those shown. Stores the answer (status answered). Config: innerPerUnit, outerPerUnit, finalMaxChunks, finalTokenBudget,"
-            + " responseType, profile, llm.")
+            + " from those shown. Stores the answer (status answered). Config: corpus (the session's), innerPerUnit, outerPerUnit, finalMaxChunks,"
+            + " finalTokenBudget, responseType, profile, llm.")
     public Stream<RespondResult> respond(@Name("sessionId") String sessionId, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         HgmemEngine.Response r = engine(config, HgmemConfig.Use.RESPOND, "hgmem.respond").respond(sessionId, config);
         return Stream.of(respondResult(r));
@@ -168,8 +168,11 @@ public class HgmemProcedures {
     @Description("hgmem.answer(query :: STRING, config = {} :: MAP) :: (kind, sessionId, step, mode, subqueries, judgement, units, avgVerticesPerUnit,"
             + " answer, citedChunks, chunks, memory, llmCalls, promptTokens, completionTokens, tokensByStep, trace, ms) - HGMem's whole loop: one"
             + " row (kind 'step') per step as it completes, until memory is judged sufficient or maxTurns, then one row (kind 'answer') with the"
-            + " answer, its cited chunk ids and the whole call's usage. Each step commits on its own (see hgmem.evolve). Config: those of"
-            + " hgmem.evolve and hgmem.respond, sessionId, keepSession, returnTrace.")
+            + " answer, its cited chunk ids and the whole call's usage. Each step commits on its own (see hgmem.evolve). Config: corpus, maxTurns,"
+            + " numConcerns, mergeFromStep, enableUpdate, enableMerge, useHint, retrievalStrategy, updateVertexPolicy, absentEntityPolicy,"
+            + " absentMaxAttempts, entityPool, entitiesPerQuery, relationsPerQuery, chunksPerQuery, passageRetrieval, relTokenBudget, chunkTokenBudget,"
+            + " descriptionTokens, localHops, excludeMemoryInGlobal, minSim, hintPool, hintK, innerPerUnit, outerPerUnit, finalMaxChunks,"
+            + " finalTokenBudget, responseType, profile, llm, sessionId, keepSession, returnTrace.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         Map<String, Object> cfg = config == null ? Map.of() : config;
         boolean trace = Boolean.TRUE.equals(cfg.get("returnTrace"));
