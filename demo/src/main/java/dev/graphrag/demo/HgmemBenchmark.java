@@ -1,0 +1,177 @@
+package dev.graphrag.demo;
+
+import dev.graphrag.demo.eval.EvalCorpus;
+import dev.graphrag.demo.eval.EvalLlmServer;
+import dev.graphrag.demo.eval.HgmemEvaluation;
+import dev.graphrag.demo.eval.OracleGold;
+import dev.graphrag.demo.eval.OracleHarness;
+import dev.graphrag.demo.eval.Scores;
+import dev.graphrag.demo.eval.ScoredQuestion;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.harness.Neo4j;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * The HGMem oracle evaluation (specs/wave2-review.md §3.3; docs/benchmarks.md "HGMem"): MuSiQue ingested in HGMem's
+ * 200/50 token windows, hgmem.index built by the rule extractor, then hgmem.answer with the oracle planner per
+ * question: the full method, single-step HGMem (maxTurns 0) and the ablations (globalOnly, localOnly, no merge, no
+ * update, passageRetrieval off), beside plain dense (ranked, and at each pass's final-context size) and the
+ * evidence-gated iterative dense with as many chunks per subquery (chunksPerQuery). Every HGMem figure is an ORACLE
+ * POLICY figure. Writes target/hgmem-results.md. Options: --limit N, --no-ablation, --set key=value.
+ */
+public final class HgmemBenchmark {
+    static final String CORPUS = "musique-hgmem";
+    static final Map<String, Object> PASS_CONFIG = new LinkedHashMap<>();
+
+    private final GraphDatabaseService db;
+    private final EvalLlmServer server;
+    private final OracleGold gold;
+    private final PrintStream out;
+    private final StringBuilder report = new StringBuilder();
+
+    HgmemBenchmark(GraphDatabaseService db, EvalLlmServer server, OracleGold gold, PrintStream out) {
+        this.db = db;
+        this.server = server;
+        this.gold = gold;
+        this.out = out;
+    }
+
+    public static void main(String[] argv) throws Exception {
+        Path data = Path.of(argv.length > 0 && !argv[0].startsWith("--") ? argv[0] : "../shared/data");
+        int l = Arrays.asList(argv).indexOf("--limit");
+        int limit = l >= 0 ? Integer.parseInt(argv[l + 1]) : Integer.MAX_VALUE;
+        boolean ablation = !Arrays.asList(argv).contains("--no-ablation");
+        for (int i = 0; i < argv.length - 1; i++) {
+            if (!argv[i].equals("--set")) continue;
+            String[] kv = argv[i + 1].split("=", 2);
+            PASS_CONFIG.put(kv[0], kv[1].matches("-?\\d+") ? (Object) Long.parseLong(kv[1]) : kv[1].matches("-?\\d*\\.\\d+") ? (Object) Double.parseDouble(kv[1])
+                    : kv[1].equals("true") || kv[1].equals("false") ? (Object) Boolean.parseBoolean(kv[1]) : kv[1]);
+        }
+        Path work = Files.createTempDirectory("graphrag-hgmem-bench");
+        Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, null, "127.0.0.1", -1, -1));
+        try (EvalLlmServer server = EvalLlmServer.start()) {
+            GraphDatabaseService db = neo4j.defaultDatabaseService();
+            Path dataset = data.resolve("musique/musique_train.json");
+            EvalCorpus corpus = EvalCorpus.of(CorpusFiles.read(data.resolve("musique/musique_train_corpus.json")), Benchmark.SEED);
+            List<ScoredQuestion> questions = ScoredQuestion.musique(dataset, corpus);
+            if (questions.size() > limit) questions = questions.subList(0, limit);
+            OracleGold gold = Benchmark.sanitisedGold(OracleGold.fromMusique(dataset), "musique_hgmem");
+            HgmemBenchmark b = new HgmemBenchmark(db, server, gold, System.out);
+            b.run(corpus, questions, ablation);
+            Files.createDirectories(Path.of("target"));
+            Files.writeString(Path.of("target", "hgmem-results.md"), b.report.toString());
+        } finally {
+            neo4j.close();
+        }
+    }
+
+    void run(EvalCorpus corpus, List<ScoredQuestion> questions, boolean ablation) {
+        long t0 = System.nanoTime();
+        long chunks = OracleHarness.ingest(db, CORPUS, corpus, Map.of("chunkSize", 200L, "chunkOverlap", 50L));
+        say(String.format("%s: %d passages -> %d chunks (token windows 200/50, shuffled, seed %d) in %.1f s", CORPUS, corpus.size(), chunks, Benchmark.SEED,
+                (System.nanoTime() - t0) / 1e9));
+        OracleHarness h = new OracleHarness(db, CORPUS, questions, gold);
+        Predicate<ScoredQuestion> every = q -> true;
+
+        say("\n" + Benchmark.ORACLE_TITLE + ": HGMem on MuSiQue (" + questions.size() + " questions)" + (PASS_CONFIG.isEmpty() ? "" : ", config " + PASS_CONFIG) + "\n");
+        say("| pass | q | passages/q (F) | F tokens/q | F set recall | F all gold | history set recall | history all gold | filter loss (points) | answered"
+                + " | steps/q | steps ≤ hops+1 | local share | Avg-N_v | LLM calls/q | prompt tok/q | p50 ms |");
+        say("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        long t1 = System.nanoTime();
+        HgmemEvaluation full = new HgmemEvaluation("hgmem.answer (oracle planner)", PASS_CONFIG, true);
+        Map<String, Integer> fullBudget = new LinkedHashMap<>();
+        server.clearLog();
+        Scores fullScores = h.method(full, server, every, fullBudget);
+        say(String.format("(index and full pass in %.1f s)", (System.nanoTime() - t1) / 1e9));
+        Map<String, Object> info = db.executeTransactionally("CALL hgmem.info({corpus: $c})", Map.of("c", CORPUS), r -> r.next());
+        row("HGMem, adaptive (full)", fullScores, full, questions);
+        cleanProvisional();
+        HgmemEvaluation single = config("single step (maxTurns 0)", Map.of("maxTurns", 0L));
+        row("HGMem single step (maxTurns 0)", h.method(single, server, every, new LinkedHashMap<>()), single, questions);
+        cleanProvisional();
+        if (ablation) {
+            for (Map.Entry<String, Map<String, Object>> a : ablations().entrySet()) {
+                HgmemEvaluation e = config(a.getKey(), a.getValue());
+                row("ablation: " + a.getKey(), h.method(e, server, every, new LinkedHashMap<>()), e, questions);
+                cleanProvisional();
+            }
+        }
+        say("\nControls (same questions, no LLM):\n");
+        say("| control | q | R@2 | R@5 | passages/q | set recall | all gold | answered |");
+        say("|---|---|---|---|---|---|---|---|");
+        control(h.ranked("rag.search dense", "dense", every));
+        control(h.denseAtBudget("plain dense at HGMem's |F|", fullBudget));
+        int perSubquery = ((Number) PASS_CONFIG.getOrDefault("chunksPerQuery", 5L)).intValue();
+        Map<String, Integer> gatedBudget = new LinkedHashMap<>();
+        control(h.gatedControl(perSubquery, every, gatedBudget));
+        control(h.denseAtBudget("plain dense at the gated budget", gatedBudget));
+        say(String.format("%nBase graph: %s entities, %s relations, %s mentions (rule extractor).", info.get("entities"), info.get("relations"), info.get("mentions")));
+    }
+
+    private static Map<String, Map<String, Object>> ablations() {
+        Map<String, Map<String, Object>> m = new LinkedHashMap<>();
+        m.put("globalOnly", Map.of("retrievalStrategy", "globalOnly"));
+        m.put("localOnly", Map.of("retrievalStrategy", "localOnly"));
+        m.put("no merge", Map.of("enableMerge", false));
+        m.put("no update", Map.of("enableUpdate", false));
+        m.put("passageRetrieval off (graph path only)", Map.of("passageRetrieval", false));
+        return m;
+    }
+
+    private HgmemEvaluation config(String name, Map<String, Object> extra) {
+        Map<String, Object> c = new LinkedHashMap<>(PASS_CONFIG);
+        c.putAll(extra);
+        return new HgmemEvaluation(name, c, false);
+    }
+
+    /** Provisional entities of one pass leave before the next, so passes see the same base graph. */
+    private void cleanProvisional() {
+        db.executeTransactionally("MATCH (e:HgEntity {corpus: $c}) WHERE e.provisional DETACH DELETE e", Map.of("c", CORPUS));
+        db.executeTransactionally("MATCH (:HgEntity {corpus: $c})-[r:HG_RELATED]->() WHERE r.provisional DELETE r", Map.of("c", CORPUS));
+    }
+
+    private void row(String label, Scores s, HgmemEvaluation e, List<ScoredQuestion> questions) {
+        List<HgmemEvaluation.Run> runs = e.runs();
+        Scores history = new Scores("history");
+        int i = 0, withinHops = 0;
+        long steps = 0, local = 0, later = 0;
+        double avgNv = 0, tokens = 0;
+        for (ScoredQuestion q : questions) {
+            HgmemEvaluation.Run r = runs.get(i++);
+            history.add(r.historyDocuments(), false, q.goldIds(), 0);
+            OracleGold.Question g = gold.find(q.text());
+            int hops = g == null ? 0 : g.hops().size();
+            if (r.steps() <= hops + 1) withinHops++;
+            steps += r.steps();
+            for (int t = 1; t < r.modes().size(); t++) {
+                later++;
+                if (!"global".equals(r.modes().get(t))) local++;
+            }
+            avgNv += r.avgVerticesPerUnit();
+            tokens += r.contextTokens();
+        }
+        int n = runs.size();
+        say(String.format("| %s | %d | %.2f | %.0f | %.3f | %.2f | %.3f | %.2f | %.1f | %.2f | %.2f | %.0f%% | %s | %.2f | %.2f | %.0f | %.1f |", label, n, s.budget(),
+                tokens / n, s.setRecall(), s.allGold(), history.setRecall(), history.allGold(), 100 * (history.setRecall() - s.setRecall()), s.answerRate(),
+                (double) steps / n, 100.0 * withinHops / n, later == 0 ? "–" : String.format("%.0f%%", 100.0 * local / later), avgNv / n,
+                s.callsPerQuestion(), s.promptTokensPerQuestion(), s.p50()));
+    }
+
+    private void control(Scores s) {
+        say(String.format("| %s | %d | %s | %s | %.2f | %.3f | %.2f | %.2f |", s.name(), s.questions(), s.ranked() ? String.format("%.3f", s.recall2()) : "–",
+                s.ranked() ? String.format("%.3f", s.recall5()) : "–", s.budget(), s.setRecall(), s.allGold(), s.answerRate()));
+    }
+
+    private void say(String line) {
+        out.println(line);
+        report.append(line).append("\n");
+    }
+}
