@@ -262,11 +262,13 @@ public final class HgmemIndexer {
             }
         }
         Map<String, float[]> out = new HashMap<>();
+        progress.phase("embedding", todo.size());
         for (int i = 0; i < todo.size(); i += 256) {
             if (cancelled.getAsBoolean()) throw new RagException("hgmem.index: terminated while embedding");
             List<String> part = texts.subList(i, Math.min(texts.size(), i + 256));
-            float[][] v = embeddings.embedEach(part);
+            float[][] v = embeddings.embedAll(part, false); // batched: no structure hangs on a threshold here, unlike synonym merging
             for (int j = 0; j < part.size(); j++) out.put(todo.get(i + j), v[j]);
+            progress.advance(part.size());
         }
         return out;
     }

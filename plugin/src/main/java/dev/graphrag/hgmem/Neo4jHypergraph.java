@@ -32,7 +32,8 @@ public final class Neo4jHypergraph implements Evolution.Graph {
     /** One subquery's retrieval: its mode, the candidate-set size, what it found. */
     public record TaskRetrieval(String subquery, String mode, long candidates, List<Scored> entities, List<Scored> relations, List<Scored> chunks) {}
 
-    public record PendingEntity(String name, String type, String description) {}
+    /** An absent name to create: its type and description, and the step's retrieved chunks that name it (its D_v). */
+    public record PendingEntity(String name, String type, String description, List<String> chunkIds) {}
 
     public record PendingRelation(String source, String target, String description, String keywords) {}
 
@@ -252,8 +253,14 @@ public final class Neo4jHypergraph implements Evolution.Graph {
         }
         for (String n : names) {
             HgmemPrompts.DescribedEntity e = described.get(n);
+            // the step's sources that name it become its chunks, so the final context can reach them through it (spec §2.9)
+            List<String> mentioned = new ArrayList<>();
+            String lower = n.toLowerCase(java.util.Locale.ROOT);
+            for (Map<String, Object> src : context.tables().sources()) {
+                if (String.valueOf(src.get("content")).toLowerCase(java.util.Locale.ROOT).contains(lower)) mentioned.add(String.valueOf(src.get("id")));
+            }
             pendingEntities.put(n, new PendingEntity(n, e == null || e.type() == null ? "UNKNOWN" : e.type().trim().toLowerCase(java.util.Locale.ROOT),
-                    e == null || e.description() == null ? "" : e.description().trim()));
+                    e == null || e.description() == null ? "" : e.description().trim(), mentioned));
         }
         for (List<String> p : pairs) {
             String a = p.get(0).compareTo(p.get(1)) < 0 ? p.get(0) : p.get(1), b = a.equals(p.get(0)) ? p.get(1) : p.get(0);

@@ -186,7 +186,8 @@ public final class SessionStore {
             props.put("provisional", true);
             props.put("createdBySession", session);
             props.put("embedding", embeddings.embed(e.name() + ": " + e.description()));
-            tx.execute("MERGE (e:HgEntity {key: $key}) ON CREATE SET e += $props", Map.of("key", HgmemGraph.entityKey(corpus, e.name()), "props", props)).close();
+            tx.execute("MERGE (e:HgEntity {key: $key}) ON CREATE SET e += $props WITH e UNWIND $chunks AS id MATCH (c:Chunk {id: id})"
+                    + " MERGE (c)-[:HG_MENTIONS]->(e)", Map.of("key", HgmemGraph.entityKey(corpus, e.name()), "props", props, "chunks", e.chunkIds())).close();
         }
         for (Neo4jHypergraph.PendingRelation r : graph.pendingRelations()) {
             Node a = tx.findNode(HgmemGraph.ENTITY, "key", HgmemGraph.entityKey(corpus, r.source()));

@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
 
 /**
  * HGMem's steps answered by fixed rules (specs/wave2-review.md §3.3). Extraction (X1, index time) reads only the
- * chunk: entities are {@link RuleExtractor}'s names, described by the sentences that mention them; relations are the
- * pairs sharing a sentence, described by it. The planner (query time) is an ORACLE POLICY: it reads the prompt's input
+ * chunk: entities are {@link RuleExtractor}'s names, described by the sentences that mention them; relations pair
+ * each name with the next name of its sentence, described by the sentence. The planner (query time) is an ORACLE POLICY: it reads the prompt's input
  * block and the question's sanitised hops, and never learns an answer the visible text does not reveal
  * ({@link EvidenceGate}):
  * <ul>
@@ -85,7 +85,15 @@ public final class HgmemPolicies {
         Map<String, List<String>> described = new LinkedHashMap<>();
         for (String s : RuleExtractor.sentences(text)) for (String n : names) if (s.contains(n)) described.computeIfAbsent(n, k -> new ArrayList<>()).add(s);
         described.forEach((n, ss) -> ents.addObject().put("name", n).put("type", "concept").put("description", String.join(" ", ss)));
+        // "clearly related" pairs: each name with the next one in its sentence (k-1 pairs a sentence, not all k(k-1)/2)
+        Map<String, RuleExtractor.Relation> nearest = new LinkedHashMap<>();
         for (RuleExtractor.Relation rel : RuleExtractor.relations(text, names)) {
+            String key = rel.subject() + "\u0000" + rel.sentence();
+            RuleExtractor.Relation had = nearest.get(key);
+            String lower = rel.sentence().toLowerCase(Locale.ROOT);
+            if (had == null || lower.indexOf(rel.object().toLowerCase(Locale.ROOT)) < lower.indexOf(had.object().toLowerCase(Locale.ROOT))) nearest.put(key, rel);
+        }
+        for (RuleExtractor.Relation rel : nearest.values()) {
             rels.addObject().put("source", rel.subject()).put("target", rel.object()).put("description", rel.sentence())
                     .put("keywords", rel.predicate()).put("strength", 1.0);
         }
