@@ -13,7 +13,6 @@ import org.neo4j.harness.Neo4j;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,20 +44,22 @@ public final class HgmemBenchmark {
     }
 
     public static void main(String[] argv) throws Exception {
-        Path data = Path.of(argv.length > 0 && !argv[0].startsWith("--") ? argv[0] : "../shared/data");
-        int l = Arrays.asList(argv).indexOf("--limit");
-        int limit = l >= 0 ? Integer.parseInt(argv[l + 1]) : Integer.MAX_VALUE;
-        boolean ablation = !Arrays.asList(argv).contains("--no-ablation");
-        for (int i = 0; i < argv.length - 1; i++) {
-            if (!argv[i].equals("--set")) continue;
-            String[] kv = argv[i + 1].split("=", 2);
-            PASS_CONFIG.put(kv[0], kv[1].matches("-?\\d+") ? (Object) Long.parseLong(kv[1]) : kv[1].matches("-?\\d*\\.\\d+") ? (Object) Double.parseDouble(kv[1])
-                    : kv[1].equals("true") || kv[1].equals("false") ? (Object) Boolean.parseBoolean(kv[1]) : kv[1]);
-        }
+        BenchmarkArgs args = BenchmarkArgs.parse(argv);
+        Path data = args.data();
+        int limit = args.limit();
+        boolean ablation = args.ablation();
+        PASS_CONFIG.putAll(args.set());
         Path work = Files.createTempDirectory("graphrag-hgmem-bench");
         Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, null, "127.0.0.1", -1, -1));
         try (EvalLlmServer server = EvalLlmServer.start()) {
             GraphDatabaseService db = neo4j.defaultDatabaseService();
+            if (args.has("--narrative")) {
+                HgmemBenchmark b = new HgmemBenchmark(db, server, null, System.out);
+                b.narrative(data.resolve("narrativeqa_sample"));
+                Files.createDirectories(Path.of("target"));
+                Files.writeString(Path.of("target", "hgmem-narrative.md"), b.report.toString());
+                return;
+            }
             Path dataset = data.resolve("musique/musique_train.json");
             EvalCorpus corpus = EvalCorpus.of(CorpusFiles.read(data.resolve("musique/musique_train_corpus.json")), Benchmark.SEED);
             List<ScoredQuestion> questions = ScoredQuestion.musique(dataset, corpus);
@@ -114,6 +115,52 @@ public final class HgmemBenchmark {
         control(h.gatedControl(perSubquery, every, gatedBudget));
         control(h.denseAtBudget("plain dense at the gated budget", gatedBudget));
         say(String.format("%nBase graph: %s entities, %s relations, %s mentions (rule extractor).", info.get("entities"), info.get("relations"), info.get("mentions")));
+    }
+
+    /**
+     * --narrative: "The Gods of Mars" (one long document) in HGMem's chunks, the rule extractor's base graph, then the
+     * NarrativeQA question step by step with the SCRIPTED planner (global, local, global, sufficient): per step the
+     * latency (less the stand-in's time), tokens, candidate-set sizes and memory size. One question: no accuracy claim.
+     */
+    @SuppressWarnings("unchecked")
+    void narrative(Path dir) throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        String book = json.readTree(dir.resolve("Long_unique_contexts.json").toFile()).get(0).get(0).asText();
+        String question = json.readTree(Files.readAllLines(dir.resolve("traditional_questions_chunks100.jsonl")).get(0)).path("question").asText();
+        String corpus = "gods-of-mars";
+        long t0 = System.nanoTime();
+        Map<String, Object> ingest = db.executeTransactionally("CALL rag.ingest([{id: 'gods-of-mars', text: $t}], {corpus: $c, chunkSize: 200, chunkOverlap: 50})"
+                + " YIELD chunks RETURN chunks", Map.of("t", book, "c", corpus), r -> r.next());
+        say(String.format("%d characters -> %s chunks (token windows 200/50) in %.1f s", book.length(), ingest.get("chunks"), (System.nanoTime() - t0) / 1e9));
+        dev.graphrag.demo.eval.HgmemPolicies.registerScripted(server, List.of("2.1", "2.2", "1"),
+                List.of(List.of("What did Issus do to Xodar after his defeat?"), List.of("Who are the First Born and how do they treat slaves?"), List.of()));
+        long t1 = System.nanoTime();
+        Map<String, Object> index = db.executeTransactionally("CALL hgmem.index({corpus: $c, llm: $llm}) YIELD entities, relations, mentions, llmCalls RETURN *",
+                Map.of("c", corpus, "llm", server.llmConfig()), r -> r.next());
+        say(String.format("hgmem.index (rule extractor) in %.1f s: %s", (System.nanoTime() - t1) / 1e9, index));
+        say("\nSCRIPTED PLANNER (not an LLM, not an oracle): " + question + "\n");
+        say("| step | mode | subqueries | candidates per subquery | entities | chunks | units | vertices | Avg-N_v | LLM calls | prompt tok | completion tok | ms excl. stand-in |");
+        say("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        boolean done = false;
+        String sid = "narrative";
+        for (int step = 0; !done && step < 10; step++) {
+            double before = server.handlerMillis();
+            long t = System.nanoTime();
+            Map<String, Object> r = db.executeTransactionally("CALL hgmem.evolve($s, $q, {corpus: $c, llm: $llm}) YIELD * RETURN *",
+                    Map.of("s", sid, "q", question, "c", corpus, "llm", server.llmConfig()), x -> x.next());
+            double ms = (System.nanoTime() - t) / 1e6 - (server.handlerMillis() - before);
+            List<Map<String, Object>> retrieval = (List<Map<String, Object>>) r.get("retrieval");
+            say(String.format("| %s | %s | %d | %s | %d | %d | %s | %s | %.2f | %s | %s | %s | %.0f |", r.get("step"), r.get("mode"), ((List<?>) r.get("subqueries")).size(),
+                    retrieval.stream().map(m -> m.get("mode") + " " + m.get("candidates")).toList(), ((List<?>) r.get("retrievedEntities")).size(),
+                    ((List<?>) r.get("retrievedChunks")).size(), r.get("units"), r.get("vertices"), (Double) r.get("avgVerticesPerUnit"), r.get("llmCalls"),
+                    r.get("promptTokens"), r.get("completionTokens"), ms));
+            done = (Boolean) r.get("done");
+        }
+        double before = server.handlerMillis();
+        long t = System.nanoTime();
+        Map<String, Object> a = db.executeTransactionally("CALL hgmem.respond($s, {llm: $llm}) YIELD * RETURN *", Map.of("s", sid, "llm", server.llmConfig()), x -> x.next());
+        say(String.format("%nhgmem.respond: %d context chunks, %s context tokens, %s prompt tokens, %.0f ms excl. stand-in", ((List<?>) a.get("chunks")).size(),
+                a.get("contextTokens"), a.get("promptTokens"), (System.nanoTime() - t) / 1e6 - (server.handlerMillis() - before)));
     }
 
     private static Map<String, Map<String, Object>> ablations() {

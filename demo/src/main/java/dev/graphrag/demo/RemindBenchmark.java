@@ -18,7 +18,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -60,18 +59,12 @@ public final class RemindBenchmark {
     }
 
     public static void main(String[] argv) throws Exception {
-        Path data = Path.of(argv.length > 0 && !argv[0].startsWith("--") ? argv[0] : "../shared/data");
-        int l = Arrays.asList(argv).indexOf("--limit");
-        int limit = l >= 0 ? Integer.parseInt(argv[l + 1]) : Integer.MAX_VALUE;
-        boolean ablation = !Arrays.asList(argv).contains("--no-ablation");
-        for (int i = 0; i < argv.length - 1; i++) {
-            if (!argv[i].equals("--set")) continue;
-            String[] kv = argv[i + 1].split("=", 2);
-            PASS_CONFIG.put(kv[0], kv[1].matches("-?\\d+") ? (Object) Long.parseLong(kv[1]) : kv[1].matches("-?\\d*\\.\\d+") ? (Object) Double.parseDouble(kv[1])
-                    : kv[1].equals("true") || kv[1].equals("false") ? (Object) Boolean.parseBoolean(kv[1]) : kv[1]);
-        }
-        int t = Arrays.asList(argv).indexOf("--trace");
-        int traces = t >= 0 ? Integer.parseInt(argv[t + 1]) : 0;
+        BenchmarkArgs args = BenchmarkArgs.parse(argv);
+        Path data = args.data();
+        int limit = args.limit();
+        boolean ablation = args.ablation();
+        PASS_CONFIG.putAll(args.set());
+        int traces = args.option("--trace", 0);
         PrintStream out = System.out;
         Path work = Files.createTempDirectory("graphrag-remind-bench");
         Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, null, "127.0.0.1", -1, -1));
@@ -99,7 +92,7 @@ public final class RemindBenchmark {
                 b.traces(questions.subList(0, Math.min(traces, questions.size())));
                 return;
             }
-            if (Arrays.asList(argv).contains("--p1-only")) {
+            if (args.has("--p1-only")) {
                 b.build(corpus);
                 b.p1Only(questions);
             } else {

@@ -49,11 +49,7 @@ class HgmemProceduresTest {
     }
 
     static PolicyReply json(Object m) {
-        try {
-            return PolicyReply.json(JSON.writeValueAsString(m));
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return PolicyReply.jsonOf(m);
     }
 
     /** X1 by rule: the known names a chunk mentions, each pair sharing a sentence related (strength 2); the Tars chunk answers in delimiter records. */

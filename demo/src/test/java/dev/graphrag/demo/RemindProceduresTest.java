@@ -96,11 +96,7 @@ class RemindProceduresTest {
     }
 
     static PolicyReply json(Map<String, Object> m) {
-        try {
-            return PolicyReply.json(JSON.writeValueAsString(m));
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return PolicyReply.jsonOf(m);
     }
 
     @BeforeAll

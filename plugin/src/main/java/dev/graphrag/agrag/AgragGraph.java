@@ -65,16 +65,7 @@ public final class AgragGraph {
      * then see the last complete version); otherwise an error saying what to do.
      */
     public static org.neo4j.graphdb.Node requireBuilt(Transaction tx, String corpus) {
-        org.neo4j.graphdb.Node meta = requireIndexed(tx, corpus);
-        if (dev.graphrag.core.layer.LayerState.DROPPING.equals(meta.getProperty("state", null))) {
-            throw new RagException("the AGRAG layer of corpus '" + corpus + "' is being dropped, or a drop was interrupted:"
-                    + " CALL agrag.drop({corpus: '" + corpus + "'}) finishes it");
-        }
-        if (!meta.hasProperty("version")) {
-            throw new RagException("the AGRAG layer of corpus '" + corpus + "' is being built, or its first build was interrupted:"
-                    + " CALL agrag.index({corpus: '" + corpus + "'}) finishes it (it resumes where it stopped)");
-        }
-        return meta;
+        return dev.graphrag.core.layer.LayerState.requireBuilt(tx, META, corpus, "AGRAG index", "agrag");
     }
 
     public static String state(org.neo4j.graphdb.Node meta) {

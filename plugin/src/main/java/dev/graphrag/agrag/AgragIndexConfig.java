@@ -24,11 +24,8 @@ public record AgragIndexConfig(String corpus, Relations relations, int maxNgram,
         int batchSize = r.integer("batchSize", 1000, 1, 100_000);
         boolean project = r.bool("project", true);
         boolean titleLinks = r.bool("titleLinks", true);
-        String errors = r.string("extractionErrors", "fail");
-        if (!errors.equals("fail") && !errors.equals("skip")) {
-            throw new dev.graphrag.core.RagException("agrag.index: config key 'extractionErrors' must be one of [fail, skip], got '" + errors + "'");
-        }
+        boolean skipErrors = dev.graphrag.core.extract.ChunkExtraction.skipsErrors(r);
         r.finish();
-        return new AgragIndexConfig(corpus, relations, maxNgram, scoring, threshold, maxEntities, synonym, maxSynonyms, batchSize, project, titleLinks, errors.equals("skip"), llm);
+        return new AgragIndexConfig(corpus, relations, maxNgram, scoring, threshold, maxEntities, synonym, maxSynonyms, batchSize, project, titleLinks, skipErrors, llm);
     }
 }

@@ -66,15 +66,8 @@ public final class HgmemGraph {
 
     /** The meta node of a base graph built completely at least once with the server's embedding model; otherwise an error saying what to do. */
     public static Node requireBuilt(Transaction tx, String corpus, EmbeddingService embeddings) {
-        Node meta = requireIndexed(tx, corpus);
-        if (LayerState.DROPPING.equals(LayerState.of(meta))) {
-            throw new RagException("the HGMem base graph of corpus '" + corpus + "' is being dropped, or a drop was interrupted:"
-                    + " CALL hgmem.drop({corpus: '" + corpus + "'}) finishes it");
-        }
-        if (!meta.hasProperty("version")) {
-            throw new RagException("the HGMem base graph of corpus '" + corpus + "' is being built, or its first build was interrupted:"
-                    + " CALL hgmem.index({corpus: '" + corpus + "'}) finishes it (it resumes where it stopped)");
-        }
+        LexicalGraph.requireCorpus(tx, corpus);
+        Node meta = LayerState.requireBuilt(tx, META, corpus, "HGMem base graph", "hgmem");
         requireSameModel(meta, corpus, embeddings);
         return meta;
     }

@@ -20,12 +20,9 @@ public record HgmemIndexConfig(String corpus, List<String> entityTypes, int summ
         int summary = r.integer("summaryMaxTokens", 2000, 50, 100_000);
         int concurrency = r.integer("extractionConcurrency", 4, 1, 64);
         int batch = r.integer("batchSize", 500, 1, 100_000);
-        String errors = r.string("extractionErrors", "fail");
-        if (!errors.equals("fail") && !errors.equals("skip")) {
-            throw new RagException("hgmem.index: config key 'extractionErrors' must be one of [fail, skip], got '" + errors + "'");
-        }
+        boolean skipErrors = dev.graphrag.core.extract.ChunkExtraction.skipsErrors(r);
         Map<String, Object> llm = r.map("llm");
         r.finish();
-        return new HgmemIndexConfig(corpus, List.copyOf(types), summary, concurrency, batch, errors.equals("skip"), llm);
+        return new HgmemIndexConfig(corpus, List.copyOf(types), summary, concurrency, batch, skipErrors, llm);
     }
 }

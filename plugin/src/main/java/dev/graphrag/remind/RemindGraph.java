@@ -66,15 +66,8 @@ public final class RemindGraph {
 
     /** The meta node of a layer built completely at least once, whose embedding model is the server's; otherwise an error saying what to do. */
     public static Node requireBuilt(Transaction tx, String corpus, EmbeddingService embeddings) {
-        Node meta = requireIndexed(tx, corpus);
-        if (LayerState.DROPPING.equals(LayerState.of(meta))) {
-            throw new RagException("the ReMind layer of corpus '" + corpus + "' is being dropped, or a drop was interrupted:"
-                    + " CALL remind.drop({corpus: '" + corpus + "'}) finishes it");
-        }
-        if (!meta.hasProperty("version")) {
-            throw new RagException("the ReMind layer of corpus '" + corpus + "' is being built, or its first build was interrupted:"
-                    + " CALL remind.index({corpus: '" + corpus + "'}) finishes it (it resumes where it stopped)");
-        }
+        LexicalGraph.requireCorpus(tx, corpus);
+        Node meta = LayerState.requireBuilt(tx, META, corpus, "ReMind layer", "remind");
         requireSameModel(meta, corpus, embeddings);
         return meta;
     }

@@ -1,6 +1,5 @@
 package dev.graphrag.remind;
 
-import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
 
 import java.util.Map;
@@ -14,12 +13,9 @@ public record RemindIndexConfig(String corpus, double synonymThreshold, int extr
         double synonym = r.number("synonymThreshold", 0.85, 0, 1);
         int concurrency = r.integer("extractionConcurrency", 4, 1, 64);
         int batch = r.integer("batchSize", 500, 1, 100_000);
-        String errors = r.string("extractionErrors", "fail");
-        if (!errors.equals("fail") && !errors.equals("skip")) {
-            throw new RagException("remind.index: config key 'extractionErrors' must be one of [fail, skip], got '" + errors + "'");
-        }
+        boolean skipErrors = dev.graphrag.core.extract.ChunkExtraction.skipsErrors(r);
         Map<String, Object> llm = r.map("llm");
         r.finish();
-        return new RemindIndexConfig(corpus, synonym, concurrency, batch, errors.equals("skip"), llm);
+        return new RemindIndexConfig(corpus, synonym, concurrency, batch, skipErrors, llm);
     }
 }

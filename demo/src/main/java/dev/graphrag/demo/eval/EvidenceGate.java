@@ -105,6 +105,18 @@ public final class EvidenceGate {
         return b.toString().replaceAll("\\s+([?,.])", "$1");
     }
 
+    /** A hop's subject: the known answer its #k names (null while unknown), the X of "X >> relation", else its longest name. */
+    public static String subject(OracleGold.Hop hop, String[] known) {
+        Matcher m = REF.matcher(hop.question());
+        if (m.find()) {
+            int k = Integer.parseInt(m.group(1)) - 1;
+            return k >= 0 && k < known.length ? known[k] : null;
+        }
+        int arrow = hop.question().indexOf(">>");
+        if (arrow >= 0) return hop.question().substring(0, arrow).trim();
+        return longestName(hop.question());
+    }
+
     /** Whether every hop a sub-question's "#k" names is known. */
     static boolean refsKnown(String subQuestion, String[] known) {
         Matcher m = REF.matcher(subQuestion);

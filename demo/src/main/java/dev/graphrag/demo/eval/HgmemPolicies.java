@@ -56,16 +56,57 @@ public final class HgmemPolicies {
                 .on(ANSWER, r -> answer(block(r), gold));
     }
 
+    /**
+     * A SCRIPTED planner for a long single document with no gold (the NarrativeQA book): E1 inserts a point per source
+     * (at most two a step) over the table entities the source names, described by its first sentence naming one; E3
+     * merges every point into one once there are three; E4 follows {@code judgements} in order (2.1 investigates the
+     * last point, 2.2 explores globally, then 1), its concerns the {@code concerns} of that step; E5 copies the
+     * concerns; E6 answers "scripted answer", citing the sources. For latency, tokens per step and memory size only.
+     */
+    public static EvalLlmServer registerScripted(EvalLlmServer server, List<String> judgements, List<List<String>> concerns) {
+        java.util.concurrent.atomic.AtomicInteger plans = new java.util.concurrent.atomic.AtomicInteger();
+        return server.on(EXTRACT, HgmemPolicies::extract)
+                .on(SUMMARISE, r -> json(Map.of("summary", "summary")))
+                .on(EVOLVE, r -> {
+                    JsonNode b = block(r);
+                    List<String> names = new ArrayList<>();
+                    b.path("retrieved").path("entities").forEach(e -> names.add(e.path("entity").asText()));
+                    List<Map<String, Object>> inserted = new ArrayList<>();
+                    for (JsonNode src : b.path("retrieved").path("sources")) {
+                        if (inserted.size() == 2) break;
+                        String content = src.path("content").asText(), norm = EvidenceGate.normalize(content);
+                        List<String> in = names.stream().filter(n -> EvidenceGate.containsPhrase(norm, n)).limit(4).toList();
+                        if (!in.isEmpty()) inserted.add(Map.of("entities", in, "description", sentenceWith(content, in.get(0))));
+                    }
+                    return json(Map.of("inserted", inserted, "updated", List.of()));
+                })
+                .on(DESCRIBE, r -> describe(block(r)))
+                .on(MERGE, r -> {
+                    int n = block(r).path("memory").size();
+                    List<Integer> all = new ArrayList<>();
+                    for (int i = 0; i < n; i++) all.add(i);
+                    return json(Map.of("merges", n >= 3 ? List.of(Map.of("indices", all, "description", "everything gathered so far")) : List.of()));
+                })
+                .on(PLAN, r -> {
+                    int t = plans.getAndIncrement();
+                    String j = t < judgements.size() ? judgements.get(t) : "1";
+                    int last = Math.max(0, block(r).path("memory").size() - 1);
+                    List<Map<String, Object>> cs = new ArrayList<>();
+                    for (String c : t < concerns.size() ? concerns.get(t) : List.<String>of()) {
+                        cs.add(j.equals("2.1") ? Map.of("concern", c, "memoryPointIndices", List.of(last)) : Map.of("concern", c));
+                    }
+                    return json(Map.of("judgement", j, "concerns", cs));
+                })
+                .on(SUBQUERIES, r -> json(Map.of("subqueries", block(r).path("concerns").findValuesAsText("concern"))))
+                .on(ANSWER, r -> json(Map.of("answer", "scripted answer", "citedSources", block(r).path("sources").findValuesAsText("id"))));
+    }
+
     static JsonNode block(PolicyRequest r) {
         return RemindExtractionPolicies.block(r);
     }
 
     static PolicyReply json(Object o) {
-        try {
-            return PolicyReply.json(JSON.writeValueAsString(o));
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return PolicyReply.jsonOf(o);
     }
 
     static List<String> texts(JsonNode array) {
@@ -252,7 +293,7 @@ public final class HgmemPolicies {
         boolean anyLocal = false;
         for (int h = 0; h < known.length && concerns.size() < max; h++) {
             if (known[h] != null || !EvidenceGate.refsKnown(q.hops().get(h).question(), known)) continue;
-            String subject = subject(q.hops().get(h), known);
+            String subject = EvidenceGate.subject(q.hops().get(h), known);
             Integer at = null;
             if (subject != null) {
                 for (JsonNode m : memory) for (String e : texts(m.path("entities"))) if (at == null && e.equals(upper(subject))) at = m.path("index").asInt();
@@ -272,17 +313,6 @@ public final class HgmemPolicies {
         return json(Map.of("judgement", anyLocal ? "2.1" : "2.2", "concerns", concerns));
     }
 
-    /** The hop's subject: the known answer its "#k" names, the X of "X >> relation", else its longest name. */
-    static String subject(OracleGold.Hop hop, String[] known) {
-        Matcher m = Pattern.compile("#(\\d+)").matcher(hop.question());
-        if (m.find()) {
-            int k = Integer.parseInt(m.group(1)) - 1;
-            return k >= 0 && k < known.length ? known[k] : null;
-        }
-        int arrow = hop.question().indexOf(">>");
-        if (arrow >= 0) return hop.question().substring(0, arrow).trim();
-        return EvidenceGate.longestName(hop.question());
-    }
 
     static PolicyReply subqueries(JsonNode b, OracleGold gold) {
         OracleGold.Question q = gold.find(b.path("mainQuery").asText());

@@ -12,5 +12,16 @@ public record PolicyReply(String content, boolean json, List<Map<String, Object>
 
     public static PolicyReply json(String jsonObject) { return new PolicyReply(jsonObject, true, List.of()); }
 
+    /** A value (map, list, record) serialised as the JSON object content. */
+    public static PolicyReply jsonOf(Object value) {
+        try {
+            return json(JSON.writeValueAsString(value));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException("not serialisable as JSON: " + e.getOriginalMessage());
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
     public static PolicyReply tools(List<Map<String, Object>> calls) { return new PolicyReply(null, false, List.copyOf(calls)); }
 }

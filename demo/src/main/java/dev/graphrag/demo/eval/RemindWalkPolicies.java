@@ -143,24 +143,13 @@ public final class RemindWalkPolicies {
         List<String> out = new ArrayList<>();
         int open = firstUnresolved(known);
         if (open >= 0) {
-            String s = subject(q.hops().get(open), known);
+            String s = EvidenceGate.subject(q.hops().get(open), known);
             if (s != null) out.add(s);
         }
         for (int i = known.length - 1; i >= 0; i--) if (known[i] != null && !out.contains(known[i])) out.add(known[i]);
         return out;
     }
 
-    /** A hop's subject: the known answer its #k names (null while unknown), the X of "X >> relation", else its longest name. */
-    static String subject(OracleGold.Hop hop, String[] known) {
-        Matcher m = REF.matcher(hop.question());
-        if (m.find()) {
-            int k = Integer.parseInt(m.group(1)) - 1;
-            return k >= 0 && k < known.length ? known[k] : null;
-        }
-        int arrow = hop.question().indexOf(">>");
-        if (arrow >= 0) return hop.question().substring(0, arrow).trim();
-        return EvidenceGate.longestName(hop.question());
-    }
 
     /** The L8 reply for a block (rules in the class comment). */
     static ObjectNode next(JsonNode b, OracleGold.Question q) {

@@ -61,11 +61,7 @@ class HgmemPoliciesTest {
     }
 
     static JsonNode ask(String step, JsonNode block) throws Exception {
-        ObjectNode body = JSON.createObjectNode();
-        ArrayNode messages = body.putArray("messages");
-        messages.addObject().put("role", "system").put("content", "rules");
-        messages.addObject().put("role", "user").put("content", "Input:\n```json\n" + block + "\n```");
-        return JSON.readTree(server.answer(step, body).path("content").asText());
+        return PolicyTesting.ask(server, step, block);
     }
 
     @Test

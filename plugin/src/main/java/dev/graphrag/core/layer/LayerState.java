@@ -1,5 +1,7 @@
 package dev.graphrag.core.layer;
 
+import dev.graphrag.core.RagException;
+
 import dev.graphrag.core.lexical.LexicalGraph;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Label;
@@ -20,6 +22,24 @@ public final class LayerState {
     public static final String DROPPING = "dropping";
 
     private LayerState() {}
+
+    /**
+     * The meta node of a method's layer that has been built completely at least once (a later build may be running:
+     * queries then see the last complete version); otherwise an error naming the call that fixes it.
+     * {@code layer} names the layer in messages ("ReMind layer"), {@code method} its procedures' namespace.
+     */
+    public static Node requireBuilt(Transaction tx, Label metaLabel, String corpus, String layer, String method) {
+        Node meta = tx.findNode(metaLabel, "corpus", corpus);
+        if (meta == null) throw new RagException("corpus '" + corpus + "' has no " + layer + " yet: CALL " + method + ".index({corpus: '" + corpus + "'})");
+        if (DROPPING.equals(of(meta))) {
+            throw new RagException("the " + layer + " of corpus '" + corpus + "' is being dropped, or a drop was interrupted: CALL " + method + ".drop({corpus: '" + corpus + "'}) finishes it");
+        }
+        if (!meta.hasProperty("version")) {
+            throw new RagException("the " + layer + " of corpus '" + corpus + "' is being built, or its first build was interrupted: CALL " + method + ".index({corpus: '" + corpus
+                    + "'}) finishes it (it resumes where it stopped)");
+        }
+        return meta;
+    }
 
     /** The meta node's state; layers built before states existed were complete. */
     public static String of(Node meta) {

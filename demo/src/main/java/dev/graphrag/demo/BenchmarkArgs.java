@@ -1,0 +1,41 @@
+package dev.graphrag.demo;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The command line the oracle benchmarks share: the data directory first (default ../shared/data), then
+ * {@code --limit N} (the first N questions), {@code --no-ablation}, {@code --set key=value} (repeatable: a config key
+ * every pass gets; numbers, booleans and strings), and flags of the benchmark's own.
+ */
+record BenchmarkArgs(Path data, int limit, boolean ablation, Map<String, Object> set, List<String> all) {
+    static BenchmarkArgs parse(String[] argv) {
+        List<String> all = Arrays.asList(argv);
+        Path data = Path.of(argv.length > 0 && !argv[0].startsWith("--") ? argv[0] : "../shared/data");
+        Map<String, Object> set = new LinkedHashMap<>();
+        for (int i = 0; i < argv.length - 1; i++) {
+            if (!argv[i].equals("--set")) continue;
+            String[] kv = argv[i + 1].split("=", 2);
+            set.put(kv[0], kv[1].matches("-?\\d+") ? (Object) Long.parseLong(kv[1]) : kv[1].matches("-?\\d*\\.\\d+") ? (Object) Double.parseDouble(kv[1])
+                    : kv[1].equals("true") || kv[1].equals("false") ? (Object) Boolean.parseBoolean(kv[1]) : kv[1]);
+        }
+        return new BenchmarkArgs(data, intOption(all, "--limit", Integer.MAX_VALUE), !all.contains("--no-ablation"), set, all);
+    }
+
+    /** The integer after {@code name}, or {@code dflt} when the option is absent. */
+    int option(String name, int dflt) {
+        return intOption(all, name, dflt);
+    }
+
+    boolean has(String flag) {
+        return all.contains(flag);
+    }
+
+    private static int intOption(List<String> all, String name, int dflt) {
+        int i = all.indexOf(name);
+        return i >= 0 && i + 1 < all.size() ? Integer.parseInt(all.get(i + 1)) : dflt;
+    }
+}
