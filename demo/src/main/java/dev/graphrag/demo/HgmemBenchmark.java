@@ -146,7 +146,7 @@ public final class HgmemBenchmark {
         for (int step = 0; !done && step < 10; step++) {
             double before = server.handlerMillis();
             long t = System.nanoTime();
-            Map<String, Object> r = db.executeTransactionally("CALL hgmem.evolve($s, $q, {corpus: $c, llm: $llm}) YIELD * RETURN *",
+            Map<String, Object> r = db.executeTransactionally("CALL hgmem.evolve($s, $q, {corpus: $c, llm: $llm})",
                     Map.of("s", sid, "q", question, "c", corpus, "llm", server.llmConfig()), x -> x.next());
             double ms = (System.nanoTime() - t) / 1e6 - (server.handlerMillis() - before);
             List<Map<String, Object>> retrieval = (List<Map<String, Object>>) r.get("retrieval");
@@ -158,7 +158,7 @@ public final class HgmemBenchmark {
         }
         double before = server.handlerMillis();
         long t = System.nanoTime();
-        Map<String, Object> a = db.executeTransactionally("CALL hgmem.respond($s, {llm: $llm}) YIELD * RETURN *", Map.of("s", sid, "llm", server.llmConfig()), x -> x.next());
+        Map<String, Object> a = db.executeTransactionally("CALL hgmem.respond($s, {llm: $llm})", Map.of("s", sid, "llm", server.llmConfig()), x -> x.next());
         say(String.format("%nhgmem.respond: %d context chunks, %s context tokens, %s prompt tokens, %.0f ms excl. stand-in", ((List<?>) a.get("chunks")).size(),
                 a.get("contextTokens"), a.get("promptTokens"), (System.nanoTime() - t) / 1e6 - (server.handlerMillis() - before)));
     }
