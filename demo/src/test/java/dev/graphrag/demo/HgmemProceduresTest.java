@@ -332,6 +332,9 @@ class HgmemProceduresTest {
                 "memory point 4", "0 points");
         assertFailsCleanly("CALL hgmem.evolve(null, $q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("hg5", Map.of("keepSession", true))), "unknown config key 'keepSession'");
         assertFailsCleanly("CALL hgmem.answer($q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("hg5", Map.of("force", true))), "unknown config key 'force'");
+        assertFailsCleanly("CALL hgmem.evolve(null, $q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("hg5", Map.of("force", "yes"))), "'force'", "BOOLEAN");
+        assertFailsCleanly("CALL hgmem.answer($q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("hg5", Map.of("keepSession", 1))), "'keepSession'", "BOOLEAN");
+        assertFailsCleanly("CALL hgmem.evolve(null, $q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("hg5", Map.of("subqueries", "one"))), "'subqueries'");
         assertFailsCleanly("CALL hgmem.retrieve(null, 'x', {corpus: 'hg5', mode: 'local'})", Map.of(), "needs targets");
         assertFailsCleanly("CALL hgmem.retrieve(null, 'x', {corpus: 'hg5', mode: 'sideways'})", Map.of(), "mode");
         assertFailsCleanly("CALL hgmem.memory('nope')", Map.of(), "no HGMem session 'nope'");

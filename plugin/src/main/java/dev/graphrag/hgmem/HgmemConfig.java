@@ -69,13 +69,24 @@ public record HgmemConfig(String corpus, Evolution.Settings loop, Retrieval retr
             throw new RagException(owner + ": config key 'profile' must be one of [default, paper], got '" + profile + "'");
         }
         Map<String, Object> llm = use == Use.RETRIEVE ? null : r.map("llm");
-        List<String> callKeys = switch (use) { // read by the procedure; named here so finish() accepts them for this use only
-            case EVOLVE -> List.of("subqueries", "targets", "force");
-            case ANSWER -> List.of("sessionId", "keepSession", "returnTrace");
-            case RETRIEVE -> List.of("mode", "targets");
-            case RESPOND -> List.<String>of();
-        };
-        for (String k : callKeys) r.any(k);
+        // keys of the call itself, read by the engine; checked for type here so a wrong one is named before anything runs
+        switch (use) {
+            case EVOLVE -> {
+                r.strings("subqueries", null);
+                r.any("targets");
+                r.bool("force", false);
+            }
+            case ANSWER -> {
+                r.string("sessionId", null);
+                r.bool("keepSession", true);
+                r.bool("returnTrace", false);
+            }
+            case RETRIEVE -> {
+                r.string("mode", null);
+                r.any("targets");
+            }
+            case RESPOND -> { }
+        }
         r.finish();
         Map<String, Object> stored = new LinkedHashMap<>();
         config.forEach((k, v) -> { if (!PER_CALL.contains(k)) stored.put(k, v); });

@@ -66,10 +66,10 @@ public final class HgmemEngine {
         if (sessionId != null) checkSessionId(owner, sessionId);
         if (query != null) ChunkSearch.checkQuery(owner, query);
         Map<String, Object> call0 = config == null ? Map.of() : config;
-        HgmemConfig.parse(HgmemConfig.Use.EVOLVE, call0); // the call's own keys, checked before anything else
+        HgmemConfig checked = HgmemConfig.parse(HgmemConfig.Use.EVOLVE, call0); // the call's own keys, checked before anything else
         String id = sessionId != null ? sessionId : SessionStore.newId();
-        String corpus = SessionStore.find(tx, id) == null ? HgmemConfig.parse(HgmemConfig.Use.EVOLVE, call0).corpus()
-                : (String) SessionStore.find(tx, id).getProperty("corpus");
+        Node existing = SessionStore.find(tx, id);
+        String corpus = existing == null ? checked.corpus() : (String) existing.getProperty("corpus");
         return locked(owner, corpus, id, () -> {
             Prepared p = prepare(owner, id, query, call0, HgmemConfig.Use.EVOLVE);
             applyOverrides(owner, p, call0);
@@ -294,10 +294,7 @@ public final class HgmemEngine {
         ChunkSearch.checkQuery(owner, query);
         Map<String, Object> cfg0 = config == null ? Map.of() : config;
         HgmemConfig first = HgmemConfig.parse(HgmemConfig.Use.ANSWER, cfg0);
-        Object sid = cfg0.get("sessionId");
-        if (sid != null && !(sid instanceof String)) throw new RagException(owner + ": config key 'sessionId' must be a STRING");
-        Object keep = cfg0.get("keepSession");
-        if (keep != null && !(keep instanceof Boolean)) throw new RagException(owner + ": config key 'keepSession' must be a BOOLEAN");
+        Object sid = cfg0.get("sessionId"), keep = cfg0.get("keepSession"); // types checked by the parse above
         String id = sid == null ? SessionStore.newId() : checkSessionId(owner, (String) sid);
         Node existing = SessionStore.find(tx, id);
         String corpus = existing == null ? first.corpus() : (String) existing.getProperty("corpus");
