@@ -205,6 +205,13 @@ class HgmemProceduresTest {
         assertEquals(List.of("hgmem evolve", "hgmem describe absent", "hgmem plan", "hgmem subqueries", "hgmem evolve", "hgmem merge", "hgmem plan",
                 "hgmem answer"), steps(), "E1, E2, E4, E5 | E1, E3, E4 | E6");
         Map<String, Object> s0 = out.get(0), s1 = out.get(1), ans = out.get(2);
+        // the extended-info hint E4 reads: graph neighbours of memory's entities, outside memory, rendered as the code does
+        JsonNode plan0 = RemindExtractionPolicies.block(new dev.graphrag.demo.eval.PolicyRequest("hgmem plan",
+                llm.log().stream().filter(x -> x.step().equals("hgmem plan")).findFirst().orElseThrow().body()));
+        String hint = plan0.path("extendedInfo").asText();
+        assertTrue(hint.contains("****TARS TARKAS****\nEntity_Type: person\nDescription: "), hint);
+        assertFalse(hint.contains("****XODAR****"), "memory's own entities are not hinted: " + hint);
+        assertEquals(0.0, llm.log().get(0).body().path("temperature").asDouble(), "deterministic by default");
         assertEquals("global", s0.get("mode"));
         assertEquals(List.of(QUESTION), s0.get("subqueries"));
         assertEquals("2.1", s0.get("judgement"));
@@ -360,6 +367,16 @@ class HgmemProceduresTest {
         assertTrue(g.stream().allMatch(r -> "global".equals(r.get("mode"))));
         assertEquals(Set.of("global"), Set.copyOf(g.stream().map(r -> (String) r.get("mode")).toList()));
         assertEquals("hg5".toUpperCase(Locale.ROOT), "HG5");
+    }
+
+    @Test
+    void thePaperProfileSamplesAsThePaperDid() {
+        build("hg7");
+        llm.clearLog();
+        rows("CALL hgmem.evolve(null, $q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("hg7", Map.of("profile", "paper", "maxTurns", 0))));
+        JsonNode body = llm.log().get(0).body();
+        assertEquals(0.8, body.path("temperature").asDouble());
+        assertEquals(2048, body.path("max_tokens").asInt());
     }
 
     @Test
