@@ -52,7 +52,7 @@ public final class EmbeddedNeo4j {
     private static final List<String> OUR_CLASSES = List.of(
             "dev.graphrag.procedures.RagProcedures", "dev.graphrag.procedures.LlmProcedures",
             "dev.graphrag.procedures.AgragProcedures", "dev.graphrag.procedures.RemindProcedures",
-            "dev.graphrag.procedures.HgmemProcedures");
+            "dev.graphrag.procedures.HgmemProcedures", "dev.graphrag.procedures.RagaFunctions");
 
     private EmbeddedNeo4j() {}
 

@@ -29,11 +29,11 @@ class ProcedureSignaturesTest {
     static List<Map<String, Object>> surface() {
         List<Map<String, Object>> out = new ArrayList<>(rows("""
                 SHOW PROCEDURES YIELD name, signature, description, mode
-                WHERE name STARTS WITH 'rag.' OR name STARTS WITH 'agrag.' OR name STARTS WITH 'remind.' OR name STARTS WITH 'hgmem.'
+                WHERE name STARTS WITH 'rag.' OR name STARTS WITH 'agrag.' OR name STARTS WITH 'remind.' OR name STARTS WITH 'hgmem.' OR name STARTS WITH 'raga.'
                 RETURN name, signature, description, mode ORDER BY name"""));
         out.addAll(rows("""
                 SHOW FUNCTIONS YIELD name, signature, description
-                WHERE name STARTS WITH 'rag.' OR name STARTS WITH 'agrag.' OR name STARTS WITH 'remind.' OR name STARTS WITH 'hgmem.'
+                WHERE name STARTS WITH 'rag.' OR name STARTS WITH 'agrag.' OR name STARTS WITH 'remind.' OR name STARTS WITH 'hgmem.' OR name STARTS WITH 'raga.'
                 RETURN name, signature, description, 'FUNCTION' AS mode ORDER BY name"""));
         return out;
     }
