@@ -73,11 +73,6 @@ public final class HgmemGraph {
     }
 
     static void requireSameModel(Node meta, String corpus, EmbeddingService embeddings) {
-        if (!ModelIdentity.matches(meta, embeddings)) {
-            throw new RagException("the HGMem base graph of corpus '" + corpus + "' was built with embedding model " + ModelIdentity.recorded(meta)
-                    + " but the server now embeds with '" + embeddings.modelName() + "' (" + embeddings.dimensions() + " dimensions): its entity"
-                    + " and relation vectors would be compared with another model's. Configure the model it was built with, or rebuild:"
-                    + " CALL hgmem.drop({corpus: '" + corpus + "'}) then hgmem.index");
-        }
+        ModelIdentity.require(meta, embeddings, corpus, "HGMem base graph", "hgmem", "its entity and relation vectors", "sessions are lost");
     }
 }

@@ -12,6 +12,7 @@ import dev.graphrag.core.layer.BatchWriter;
 import dev.graphrag.core.layer.LayerState;
 import dev.graphrag.core.layer.LayerVersions;
 import dev.graphrag.core.lexical.LexicalGraph;
+import dev.graphrag.core.lexical.LexicalGraph.ChunkRow;
 import dev.graphrag.core.llm.LlmConfig;
 import dev.graphrag.core.llm.Usage;
 import dev.graphrag.core.llm.UsageMeter;
@@ -49,8 +50,6 @@ public final class HgmemIndexer {
     public record Stats(long chunks, long extracted, long reusedExtractions, long failedChunks, long entities, long relations, long mentions,
                         long summarised, long staleEntities, Usage usage, long ms) {}
 
-    record ChunkRow(String id, String elementId, String text) {}
-
     static final String STORE = "hgmemExtraction";
     static final String STORE_KEY = "hgmemExtractionModel";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -80,10 +79,7 @@ public final class HgmemIndexer {
             lexicalVersion = LayerVersions.lexical(LexicalGraph.requireCorpus(tx, corpus));
             Node meta = tx.findNode(HgmemGraph.META, "corpus", corpus);
             if (meta != null && meta.hasProperty("version")) HgmemGraph.requireSameModel(meta, corpus, embeddings);
-            try (Result r = tx.execute("MATCH (c:Chunk {corpus: $corpus}) RETURN c.id AS id, elementId(c) AS eid, c.text AS text"
-                    + " ORDER BY c.documentId, c.index", Map.of("corpus", corpus))) {
-                r.forEachRemaining(row -> chunks.add(new ChunkRow((String) row.get("id"), (String) row.get("eid"), (String) row.get("text"))));
-            }
+            chunks.addAll(LexicalGraph.chunks(tx, corpus));
         }
         UsageMeter usage = new UsageMeter();
         ChunkExtraction.Result<BaseGraphExtraction.Extraction> x = extract(cfg, chunks, usage);

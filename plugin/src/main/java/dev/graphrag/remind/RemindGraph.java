@@ -74,13 +74,7 @@ public final class RemindGraph {
 
     /** Refuses a layer whose entity and anchor embeddings (and so its memories) come from another model than the server's. */
     public static void requireSameModel(Node meta, String corpus, EmbeddingService embeddings) {
-        if (!ModelIdentity.matches(meta, embeddings)) {
-            throw new RagException("the ReMind layer of corpus '" + corpus + "' was built with embedding model " + ModelIdentity.recorded(meta)
-                    + " but the server now embeds with '" + embeddings.modelName() + "' (" + embeddings.dimensions()
-                    + " dimensions), whose vectors lie elsewhere: its entity embeddings and edge memories would be mixed with another"
-                    + " model's. Configure the model it was built with, or rebuild: CALL remind.drop({corpus: '" + corpus
-                    + "'}) then remind.index (memories are lost)");
-        }
+        ModelIdentity.require(meta, embeddings, corpus, "ReMind layer", "remind", "its entity embeddings and edge memories", "memories are lost");
     }
 
     /** A stored vector as floats, whichever numeric array type wrote it (Cypher writes double[]); null otherwise. */

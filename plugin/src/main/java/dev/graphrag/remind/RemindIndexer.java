@@ -11,6 +11,7 @@ import dev.graphrag.core.extract.ChunkExtraction;
 import dev.graphrag.core.layer.BatchWriter;
 import dev.graphrag.core.layer.LayerVersions;
 import dev.graphrag.core.lexical.LexicalGraph;
+import dev.graphrag.core.lexical.LexicalGraph.ChunkRow;
 import dev.graphrag.core.llm.LlmConfig;
 import dev.graphrag.core.llm.StructuredOutput;
 import dev.graphrag.core.llm.Usage;
@@ -52,8 +53,6 @@ public final class RemindIndexer {
     /** One chunk's extraction as stored on it (JSON in {@code remindExtraction}). */
     public record Extraction(List<String> entities, List<RemindPrompts.Triple> triples, String title) {}
 
-    record ChunkRow(String id, String elementId, String documentId, long index, String text, float[] embedding) {}
-
     static final String STORE = "remindExtraction";
     static final String STORE_KEY = "remindExtractionModel";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -85,14 +84,7 @@ public final class RemindIndexer {
             lexicalVersion = LayerVersions.lexical(LexicalGraph.requireCorpus(tx, corpus));
             Node meta = tx.findNode(RemindGraph.META, "corpus", corpus);
             if (meta != null && meta.hasProperty("version")) RemindGraph.requireSameModel(meta, corpus, embeddings);
-            try (Result r = tx.execute("MATCH (c:Chunk {corpus: $corpus}) RETURN c.id AS id, elementId(c) AS eid, c.documentId AS doc,"
-                    + " c.index AS idx, c.text AS text, c.embedding AS embedding ORDER BY doc, idx", Map.of("corpus", corpus))) {
-                while (r.hasNext()) {
-                    Map<String, Object> row = r.next();
-                    chunks.add(new ChunkRow((String) row.get("id"), (String) row.get("eid"), (String) row.get("doc"), ((Number) row.get("idx")).longValue(),
-                            (String) row.get("text"), (float[]) row.get("embedding")));
-                }
-            }
+            chunks.addAll(LexicalGraph.chunks(tx, corpus));
             try (Result r = tx.execute("MATCH (a:RmAnchor {corpus: $corpus}) OPTIONAL MATCH (a)-[:RM_HAS_CHUNK]->(c:Chunk)"
                     + " RETURN elementId(a) AS anchor, c.id AS chunk", Map.of("corpus", corpus))) {
                 while (r.hasNext()) {

@@ -30,6 +30,19 @@ public final class ModelIdentity {
                 && EmbeddingService.cosine(probe, embeddings.embed(PROBE)) >= SAME_MODEL;
     }
 
+    /**
+     * Refuses a layer whose vectors come from another model than the server's. {@code layer} names it in the message
+     * ("ReMind layer"), {@code method} its procedures' namespace, {@code what} what would be mixed and {@code cost} what
+     * a rebuild loses (may be empty).
+     */
+    public static void require(Node meta, EmbeddingService embeddings, String corpus, String layer, String method, String what, String cost) {
+        if (matches(meta, embeddings)) return;
+        throw new dev.graphrag.core.RagException("the " + layer + " of corpus '" + corpus + "' was built with embedding model " + recorded(meta)
+                + " but the server now embeds with '" + embeddings.modelName() + "' (" + embeddings.dimensions() + " dimensions), whose vectors lie"
+                + " elsewhere: " + what + " would be mixed with another model's. Configure the model it was built with, or rebuild: CALL " + method
+                + ".drop({corpus: '" + corpus + "'}) then " + method + ".index" + (cost.isEmpty() ? "" : " (" + cost + ")"));
+    }
+
     /** "'name' (n dimensions)" of the model recorded on {@code meta}, for error messages. */
     public static String recorded(Node meta) {
         return "'" + meta.getProperty("embeddingModel", "?") + "' (" + ((Number) meta.getProperty("embeddingDimensions", 0L)).longValue() + " dimensions)";

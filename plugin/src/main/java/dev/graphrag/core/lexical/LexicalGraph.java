@@ -39,6 +39,23 @@ public final class LexicalGraph {
         return corpus;
     }
 
+    /** A chunk as method indexers read it. */
+    public record ChunkRow(String id, String elementId, String documentId, long index, String text, float[] embedding) {}
+
+    /** The chunks of a corpus in document order (documentId, index). */
+    public static java.util.List<ChunkRow> chunks(org.neo4j.graphdb.Transaction tx, String corpus) {
+        java.util.List<ChunkRow> out = new java.util.ArrayList<>();
+        try (org.neo4j.graphdb.Result r = tx.execute("MATCH (c:Chunk {corpus: $corpus}) RETURN c.id AS id, elementId(c) AS eid, c.documentId AS doc,"
+                + " c.index AS idx, c.text AS text, c.embedding AS embedding ORDER BY doc, idx", java.util.Map.of("corpus", corpus))) {
+            while (r.hasNext()) {
+                java.util.Map<String, Object> row = r.next();
+                out.add(new ChunkRow((String) row.get("id"), (String) row.get("eid"), (String) row.get("doc"), ((Number) row.get("idx")).longValue(),
+                        (String) row.get("text"), (float[]) row.get("embedding")));
+            }
+        }
+        return out;
+    }
+
     public static String chunkId(String corpus, String documentId, int index) {
         return corpus + ":" + documentId + ":" + index;
     }
