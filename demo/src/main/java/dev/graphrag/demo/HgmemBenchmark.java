@@ -94,6 +94,7 @@ public final class HgmemBenchmark {
         say(String.format("(index and full pass in %.1f s)", (System.nanoTime() - t1) / 1e9));
         Map<String, Object> info = db.executeTransactionally("CALL hgmem.info({corpus: $c})", Map.of("c", CORPUS), r -> r.next());
         row("HGMem, adaptive (full)", fullScores, full, questions);
+        filterAnalysis(full, questions);
         cleanProvisional();
         HgmemEvaluation single = config("single step (maxTurns 0)", Map.of("maxTurns", 0L));
         row("HGMem single step (maxTurns 0)", h.method(single, server, every, new LinkedHashMap<>()), single, questions);
@@ -210,6 +211,21 @@ public final class HgmemBenchmark {
                 tokens / n, s.setRecall(), s.allGold(), history.setRecall(), history.allGold(), 100 * (history.setRecall() - s.setRecall()), s.answerRate(),
                 (double) steps / n, 100.0 * withinHops / n, later == 0 ? "–" : String.format("%.0f%%", 100.0 * local / later), avgNv / n,
                 s.callsPerQuestion(), s.promptTokensPerQuestion(), s.p50()));
+    }
+
+    /** Gold passages some step retrieved that the final context left out, by whether the filter's rule could reach them. */
+    private void filterAnalysis(HgmemEvaluation e, List<ScoredQuestion> questions) {
+        Map<String, Integer> why = new java.util.TreeMap<>();
+        int i = 0;
+        for (ScoredQuestion q : questions) {
+            HgmemEvaluation.Run r = e.runs().get(i++);
+            r.filteredOut().forEach((doc, reason) -> {
+                if (q.goldIds().contains(doc) && !r.finalDocuments().contains(doc)) why.merge(reason, 1, Integer::sum);
+            });
+        }
+        say(String.format("%nFinal-context filter, full pass: gold passages retrieved but left out of F, by why the rule could have reached them: %s"
+                + " (inner: the chunk mentions an entity of a memory point but lost the per-point top-%d by similarity; outer: a neighbour's chunk that"
+                + " lost its top-%d; unlinked: the chunk mentions no memory entity nor a neighbour of one).%n", why, 5, 5));
     }
 
     private void control(Scores s) {
