@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
 
 /**
  * HGMem's steps answered by fixed rules (specs/wave2-review.md §3.3). Extraction (X1, index time) reads only the
- * chunk: entities are {@link RuleExtractor}'s names, described by the sentences that mention them; relations pair
+ * chunk: entities are {@link RuleExtractor}'s names and the parts of names joined by a connector ("Johann Strauss II of
+ * Austria" also names "Johann Strauss II" and "Austria"), described by the sentences that mention them; relations pair
  * each name with the next name of its sentence, described by the sentence. The planner (query time) is an ORACLE POLICY: it reads the prompt's input
  * block and the question's sanitised hops, and never learns an answer the visible text does not reveal
  * ({@link EvidenceGate}):
@@ -122,7 +123,12 @@ public final class HgmemPolicies {
         ObjectNode reply = JSON.createObjectNode();
         ArrayNode ents = reply.putArray("entities"), rels = reply.putArray("relationships");
         reply.putArray("contentKeywords");
-        List<String> names = RuleExtractor.entities(null, text);
+        List<String> names = new ArrayList<>();
+        for (String n : RuleExtractor.entities(null, text)) {
+            names.add(n);
+            // a span joined by a connector ("Johann Strauss II of Austria") also names its parts, as an LLM extractor would
+            for (String part : n.split("\\s+(?:of|the|de|du|von|van|la|le)\\s+")) if (!part.equals(n) && part.length() > 1 && !names.contains(part)) names.add(part);
+        }
         Map<String, List<String>> described = new LinkedHashMap<>();
         for (String s : RuleExtractor.sentences(text)) for (String n : names) if (s.contains(n)) described.computeIfAbsent(n, k -> new ArrayList<>()).add(s);
         described.forEach((n, ss) -> ents.addObject().put("name", n).put("type", "concept").put("description", String.join(" ", ss)));

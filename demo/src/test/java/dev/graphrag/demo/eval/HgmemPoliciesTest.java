@@ -117,4 +117,16 @@ class HgmemPoliciesTest {
         b.set("memory", memory("A", "hop 1: → Johann Strauss II.", "B", "hop 2: → Austria.", "C", "hop 3: → Karl Renner."));
         assertEquals("Karl Renner", ask(HgmemPolicies.ANSWER, b).path("answer").asText());
     }
+
+    @Test
+    void extractionNamesThePartsOfAJoinedNameAndPairsNeighbours() throws Exception {
+        ObjectNode b = JSON.createObjectNode();
+        b.put("text", "Johann Strauss II of Austria wrote Aschenbrodel. Vienna loved it.");
+        JsonNode x = ask(HgmemPolicies.EXTRACT, b);
+        List<String> names = new java.util.ArrayList<>();
+        x.path("entities").forEach(e -> names.add(e.path("name").asText()));
+        assertTrue(names.containsAll(List.of("Johann Strauss II of Austria", "Johann Strauss II", "Austria", "Aschenbrodel", "Vienna")), names.toString());
+        assertTrue(x.path("relationships").size() >= 1);
+        for (JsonNode r : x.path("relationships")) assertTrue(!r.path("source").asText().equals(r.path("target").asText()));
+    }
 }
