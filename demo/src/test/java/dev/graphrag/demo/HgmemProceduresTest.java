@@ -370,6 +370,15 @@ class HgmemProceduresTest {
     }
 
     @Test
+    void aSessionKeepsTheKeysItWasStartedWithAcrossUsesThatDoNotReadThem() {
+        build("hg8");
+        rows("CALL hgmem.answer($q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("hg8", Map.of("sessionId", "keep-cfg", "maxTurns", 0, "finalMaxChunks", 1))));
+        rows("CALL hgmem.evolve('keep-cfg', null, $cfg)", Map.of("cfg", cfg("hg8", Map.of("force", true, "subqueries", List.of("Who is Issus?")))));
+        Map<String, Object> r = rows("CALL hgmem.respond('keep-cfg', $cfg)", Map.of("cfg", Map.of("llm", llm.llmConfig()))).get(0);
+        assertTrue(((List<?>) r.get("chunks")).size() <= 1, "finalMaxChunks 1, stored by hgmem.answer, survives a step by hgmem.evolve: " + r);
+    }
+
+    @Test
     void thePaperProfileSamplesAsThePaperDid() {
         build("hg7");
         llm.clearLog();

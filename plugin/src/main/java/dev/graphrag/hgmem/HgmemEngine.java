@@ -89,6 +89,8 @@ public final class HgmemEngine {
         HgmemConfig cfg;
         Evolution.Session session;
         Node meta;
+        /** The keys the session keeps: those it was started with, with the ones this call gave over them (whatever this use reads). */
+        Map<String, Object> stored;
     }
 
     private Prepared prepare(String owner, String id, String query, Map<String, Object> config, HgmemConfig.Use use) {
@@ -100,6 +102,7 @@ public final class HgmemEngine {
             p.cfg = HgmemConfig.parse(use, config);
             p.corpus = p.cfg.corpus();
             p.session = new Evolution.Session(query, new HypergraphMemory(SessionStore::newId));
+            p.stored = p.cfg.stored();
         } else {
             SessionStore.Loaded l = SessionStore.load(tx, id);
             if (query != null && !query.equals(l.session().query())) {
@@ -108,6 +111,8 @@ public final class HgmemEngine {
             p.corpus = l.corpus();
             p.cfg = HgmemConfig.parse(use, HgmemConfig.overSession(owner, use, l.config(), config, l.corpus()));
             p.session = l.session();
+            p.stored = new java.util.LinkedHashMap<>(l.config());
+            p.stored.putAll(p.cfg.stored()); // the call's keys over the session's; keys this use does not read are kept, not dropped
         }
         p.meta = HgmemGraph.requireBuilt(tx, p.corpus, embeddings);
         if (llm == null) throw new RagException(owner + ": HGMem needs an LLM: " + LlmConfig.HOW_TO_CONFIGURE);
@@ -155,7 +160,7 @@ public final class HgmemEngine {
         } catch (RuntimeException e) {
             String msg = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
             try (Transaction w = call.db().beginTx()) {
-                SessionStore.markFailed(w, p.id, p.corpus, p.session.query(), p.cfg.stored(), t, msg);
+                SessionStore.markFailed(w, p.id, p.corpus, p.session.query(), p.stored, t, msg);
                 w.commit();
             }
             throw new RagException(owner + ": step " + t + " of session '" + p.id + "' failed (" + msg + "); nothing of it was written, earlier steps"
@@ -197,7 +202,7 @@ public final class HgmemEngine {
         props.put("completionTokens", u.completionTokens());
         props.put("ms", ms);
         try (Transaction w = call.db().beginTx()) {
-            SessionStore.commitStep(w, p.id, p.corpus, p.cfg.stored(), t, p.session, graph, embeddings, new SessionStore.StepRecord(props));
+            SessionStore.commitStep(w, p.id, p.corpus, p.stored, t, p.session, graph, embeddings, new SessionStore.StepRecord(props));
             w.commit();
         }
         return row;
