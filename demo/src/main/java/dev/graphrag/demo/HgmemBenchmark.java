@@ -219,11 +219,15 @@ public final class HgmemBenchmark {
         int i = 0;
         for (ScoredQuestion q : questions) {
             HgmemEvaluation.Run r = e.runs().get(i++);
+            OracleGold.Question g = gold.find(q.text());
+            boolean resolved = r.answer() != null && g != null && g.answers().stream()
+                    .anyMatch(a -> dev.graphrag.demo.eval.EvidenceGate.normalize(a).equals(dev.graphrag.demo.eval.EvidenceGate.normalize(r.answer())));
             r.filteredOut().forEach((doc, reason) -> {
-                if (q.goldIds().contains(doc) && !r.finalDocuments().contains(doc)) why.merge(reason, 1, Integer::sum);
+                if (q.goldIds().contains(doc) && !r.finalDocuments().contains(doc)) why.merge(reason + (resolved ? " (answered)" : " (unanswered)"), 1, Integer::sum);
             });
         }
-        say(String.format("%nFinal-context filter, full pass: gold passages retrieved but left out of F, by why the rule could have reached them: %s"
+        say(String.format("%nFinal-context filter, full pass: gold passages retrieved but left out of F, by why the rule could have reached them"
+                + " and whether the planner answered the question: %s"
                 + " (inner: the chunk mentions an entity of a memory point but lost the per-point top-%d by similarity; outer: a neighbour's chunk that"
                 + " lost its top-%d; unlinked: the chunk mentions no memory entity nor a neighbour of one).%n", why, 5, 5));
     }
