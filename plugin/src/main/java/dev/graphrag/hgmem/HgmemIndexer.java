@@ -79,7 +79,7 @@ public final class HgmemIndexer {
             lexicalVersion = LayerVersions.lexical(LexicalGraph.requireCorpus(tx, corpus));
             Node meta = tx.findNode(HgmemGraph.META, "corpus", corpus);
             if (meta != null && meta.hasProperty("version")) HgmemGraph.requireSameModel(meta, corpus, embeddings);
-            chunks.addAll(LexicalGraph.chunks(tx, corpus));
+            chunks.addAll(LexicalGraph.chunks(tx, corpus, false));
         }
         UsageMeter usage = new UsageMeter();
         ChunkExtraction.Result<BaseGraphExtraction.Extraction> x = extract(cfg, chunks, usage);

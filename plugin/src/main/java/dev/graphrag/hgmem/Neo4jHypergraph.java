@@ -170,7 +170,8 @@ public final class Neo4jHypergraph implements Evolution.Graph {
             });
         }
         List<Scored> ordered = new ArrayList<>(picked.values());
-        ordered.sort((a, b) -> documentOrder().compare(a.id(), b.id()));
+        Comparator<String> order = documentOrder(); // one comparator: its (docId, index) lookups are cached per sort
+        ordered.sort((a, b) -> order.compare(a.id(), b.id()));
         List<Scored> out = new ArrayList<>();
         long used = 0;
         for (Scored s : ordered) {

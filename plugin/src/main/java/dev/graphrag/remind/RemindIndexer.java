@@ -84,7 +84,7 @@ public final class RemindIndexer {
             lexicalVersion = LayerVersions.lexical(LexicalGraph.requireCorpus(tx, corpus));
             Node meta = tx.findNode(RemindGraph.META, "corpus", corpus);
             if (meta != null && meta.hasProperty("version")) RemindGraph.requireSameModel(meta, corpus, embeddings);
-            chunks.addAll(LexicalGraph.chunks(tx, corpus));
+            chunks.addAll(LexicalGraph.chunks(tx, corpus, true));
             try (Result r = tx.execute("MATCH (a:RmAnchor {corpus: $corpus}) OPTIONAL MATCH (a)-[:RM_HAS_CHUNK]->(c:Chunk)"
                     + " RETURN elementId(a) AS anchor, c.id AS chunk", Map.of("corpus", corpus))) {
                 while (r.hasNext()) {

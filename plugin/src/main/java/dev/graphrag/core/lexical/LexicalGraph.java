@@ -42,11 +42,12 @@ public final class LexicalGraph {
     /** A chunk as method indexers read it. */
     public record ChunkRow(String id, String elementId, String documentId, long index, String text, float[] embedding) {}
 
-    /** The chunks of a corpus in document order (documentId, index). */
-    public static java.util.List<ChunkRow> chunks(org.neo4j.graphdb.Transaction tx, String corpus) {
+    /** The chunks of a corpus in document order (documentId, index); embeddings only when asked for (null otherwise). */
+    public static java.util.List<ChunkRow> chunks(org.neo4j.graphdb.Transaction tx, String corpus, boolean withEmbeddings) {
         java.util.List<ChunkRow> out = new java.util.ArrayList<>();
         try (org.neo4j.graphdb.Result r = tx.execute("MATCH (c:Chunk {corpus: $corpus}) RETURN c.id AS id, elementId(c) AS eid, c.documentId AS doc,"
-                + " c.index AS idx, c.text AS text, c.embedding AS embedding ORDER BY doc, idx", java.util.Map.of("corpus", corpus))) {
+                + " c.index AS idx, c.text AS text, CASE WHEN $emb THEN c.embedding END AS embedding ORDER BY doc, idx",
+                java.util.Map.of("corpus", corpus, "emb", withEmbeddings))) {
             while (r.hasNext()) {
                 java.util.Map<String, Object> row = r.next();
                 out.add(new ChunkRow((String) row.get("id"), (String) row.get("eid"), (String) row.get("doc"), ((Number) row.get("idx")).longValue(),
