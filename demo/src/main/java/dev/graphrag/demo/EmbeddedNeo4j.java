@@ -52,7 +52,8 @@ public final class EmbeddedNeo4j {
     private static final List<String> OUR_CLASSES = List.of(
             "dev.graphrag.procedures.RagProcedures", "dev.graphrag.procedures.LlmProcedures",
             "dev.graphrag.procedures.AgragProcedures", "dev.graphrag.procedures.RemindProcedures",
-            "dev.graphrag.procedures.HgmemProcedures", "dev.graphrag.procedures.RagaFunctions");
+            "dev.graphrag.procedures.HgmemProcedures", "dev.graphrag.procedures.RagaFunctions",
+            "dev.graphrag.procedures.RagaProcedures");
 
     private EmbeddedNeo4j() {}
 

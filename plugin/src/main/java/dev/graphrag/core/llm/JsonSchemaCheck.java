@@ -14,6 +14,16 @@ import java.util.Map;
 public final class JsonSchemaCheck {
     private JsonSchemaCheck() {}
 
+    /** The JSON pointer ("/triples/2") of the path a problem starts with ("$.triples[2]: ..."); "" for the root. */
+    public static String pointer(String problem) {
+        int colon = problem.indexOf(": ");
+        String path = colon < 0 ? problem : problem.substring(0, colon);
+        int at = path.indexOf('$');
+        if (at < 0) return "";
+        path = path.substring(at + 1);
+        return path.replaceAll("\\[(\\d+)]", ".$1").replace('.', '/');
+    }
+
     public static String problem(Map<String, Object> schema, JsonNode value) {
         return problem(schema, value, "$", 0);
     }

@@ -285,7 +285,7 @@ public final class LlmClient {
     }
 
     /** Small models wrap JSON in ```json fences despite being told not to. */
-    static String stripFences(String s) {
+    public static String stripFences(String s) {
         if (s == null) return null;
         String t = s.trim();
         if (t.startsWith("```")) {

@@ -33,6 +33,18 @@ public final class ToolLoop {
         }
     }
 
+    /** A handler's refusal: its body goes back to the model as the tool's result, and the call counts as invalid. */
+    public record Refused(Object body) {}
+
+    /** A handler's word that the run is over (a control tool such as "task complete"): its body becomes the outcome's content. */
+    public record Finished(Object body) {}
+
+    /** Why a call never reached its handler: no such tool, arguments that are not JSON, or arguments the schema rejects. */
+    public enum RefusalKind { UNKNOWN_TOOL, INVALID_JSON, INVALID_ARGUMENTS }
+
+    /** A refusal before the handler; {@code field} is the JSON pointer of the offending argument when known. */
+    public record Refusal(RefusalKind kind, String tool, String message, String field) {}
+
     /** Limits of one run: model turns, tool calls, and tokens (prompt plus completion). */
     public record Budget(int maxRounds, int maxToolCalls, long maxTokens) {}
 
@@ -59,6 +71,7 @@ public final class ToolLoop {
     private final Map<String, Tool> byName = new LinkedHashMap<>();
     private final Budget budget;
     private final BooleanSupplier cancelled;
+    private Function<Refusal, Object> refusals = r -> Map.of("ok", false, "error", r.message());
 
     public ToolLoop(LlmClient llm, LlmConfig cfg, String step, List<Tool> tools, Budget budget, BooleanSupplier cancelled) {
         this.llm = llm;
@@ -71,6 +84,12 @@ public final class ToolLoop {
         if (byName.containsKey("final")) throw new IllegalArgumentException("'final' is reserved for the JSON-action answer");
         this.budget = budget;
         this.cancelled = cancelled;
+    }
+
+    /** How refusals before a handler are worded for the model (a method's own error envelope); default {ok:false, error}. */
+    public ToolLoop refusalsAs(Function<Refusal, Object> format) {
+        this.refusals = format;
+        return this;
     }
 
     /** Runs from these messages (system and user turns); AUTO uses what the endpoint is known to take, native first. */
@@ -118,6 +137,7 @@ public final class ToolLoop {
                     if (!c.ok()) invalid++;
                     calls.add(c);
                     transcript.add(Map.of("role", "tool", "tool_call_id", String.valueOf(tc.get("id")), "content", c.result()));
+                    if (finished) return new Outcome(c.result(), calls, usage.usage(), "final", m, invalid);
                 }
             } else {
                 String raw = r.content() == null ? "" : LlmClient.stripFences(r.content());
@@ -143,29 +163,52 @@ public final class ToolLoop {
                 Call c = invoke(round, name, action.path("arguments").isMissingNode() ? "{}" : action.path("arguments").toString());
                 if (!c.ok()) invalid++;
                 calls.add(c);
+                if (finished) return new Outcome(c.result(), calls, usage.usage(), "final", m, invalid);
                 transcript.add(Map.of("role", "user", "content", "Result of " + name + ": " + c.result()));
             }
         }
     }
 
+    /** Set by the last {@link #invoke} when its handler returned {@link Finished}. */
+    private boolean finished;
+
     /** Runs one call: the arguments checked against the tool's schema first; the result as JSON text. */
     private Call invoke(int round, String name, String arguments) {
+        finished = false;
         Tool t = byName.get(name);
-        if (t == null) return new Call(round, name, arguments, error("no tool named '" + name + "'; tools are " + byName.keySet()), false);
+        if (t == null) {
+            return refused(round, name, arguments, new Refusal(RefusalKind.UNKNOWN_TOOL, name, "no tool named '" + name + "'; tools are " + byName.keySet(), null));
+        }
         JsonNode args;
         try {
             args = JSON.readTree(arguments);
         } catch (JsonProcessingException e) {
-            return new Call(round, name, arguments, error("arguments are not valid JSON: " + e.getOriginalMessage()), false);
+            return refused(round, name, arguments, new Refusal(RefusalKind.INVALID_JSON, name, "arguments are not valid JSON: " + e.getOriginalMessage(), null));
         }
         String problem = JsonSchemaCheck.problem(t.parameters(), args);
-        if (problem != null) return new Call(round, name, arguments, error("invalid arguments: " + problem), false);
+        if (problem != null) {
+            return refused(round, name, arguments, new Refusal(RefusalKind.INVALID_ARGUMENTS, name, "invalid arguments: " + problem, JsonSchemaCheck.pointer(problem)));
+        }
         try {
-            return new Call(round, name, arguments, JSON.writeValueAsString(t.handler().apply(args)), true);
+            Object out = t.handler().apply(args);
+            if (out instanceof Refused r) return new Call(round, name, arguments, JSON.writeValueAsString(r.body()), false);
+            if (out instanceof Finished f) {
+                finished = true;
+                return new Call(round, name, arguments, JSON.writeValueAsString(f.body()), true);
+            }
+            return new Call(round, name, arguments, JSON.writeValueAsString(out), true);
         } catch (RagException e) {
             return new Call(round, name, arguments, error(e.getMessage()), false);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("tool " + name + " returned something that is not JSON-serialisable", e);
+        }
+    }
+
+    private Call refused(int round, String name, String arguments, Refusal r) {
+        try {
+            return new Call(round, name, arguments, JSON.writeValueAsString(refusals.apply(r)), false);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
         }
     }
 

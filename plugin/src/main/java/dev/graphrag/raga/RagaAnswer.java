@@ -1,0 +1,68 @@
+package dev.graphrag.raga;
+
+import dev.graphrag.core.RagCall;
+import dev.graphrag.core.llm.UsageMeter;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * raga.answer (spec §2.10): retrieval, then L6 over the chunks as "[chunkId] text" blocks within maxContextChars and the
+ * facts among the scored entities. Evidence is the chunks the answer cites that were in the prompt, in the answer's order;
+ * when it cites none, evidence is empty and the answer is not grounded: a citation is never made up (wave2-review G3).
+ */
+public final class RagaAnswer {
+    public record Answer(String answer, String answerType, List<Map<String, Object>> evidence, List<String> retrieved, List<Map<String, Object>> facts,
+                         boolean grounded, boolean degraded, String mode) {}
+
+    private RagaAnswer() {}
+
+    /** L5 for deep mode: the query's entity strings. */
+    public static Function<String, List<String>> analyser(RagCall.BoundLlm llm, UsageMeter usage, RagCall call) {
+        return q -> {
+            RagaPrompts.Analysis a = llm.client().ask(llm.config(), RagaPrompts.ANALYSE, RagaPrompts.analyse(q), RagaPrompts.ANALYSE_OUT, usage, call.cancelled());
+            List<String> out = new ArrayList<>();
+            if (a.entities() != null) for (String e : a.entities()) if (e != null && !e.isBlank() && out.size() < 5) out.add(e);
+            return out;
+        };
+    }
+
+    public static Answer answer(RagCall call, RagCall.BoundLlm llm, String query, RagaQueryConfig cfg, UsageMeter usage) {
+        RagaRetriever.Retrieval r = new RagaRetriever(call.tx(), call.embeddings(), cfg.corpus())
+                .retrieve(query, cfg.retrieval(), call.cancelled(), analyser(llm, usage, call));
+        List<Map<String, Object>> chunks = new ArrayList<>();
+        Map<String, RagaRetriever.Hit> shown = new LinkedHashMap<>();
+        int budget = cfg.maxContextChars();
+        for (RagaRetriever.Hit h : r.hits()) {
+            if (budget <= 0) break;
+            String text = h.text().length() <= budget ? h.text() : h.text().substring(0, budget);
+            budget -= text.length();
+            chunks.add(Map.of("id", h.chunkId(), "text", text));
+            shown.put(h.chunkId(), h);
+        }
+        List<Map<String, Object>> facts = cfg.includeFacts() ? r.facts().subList(0, Math.min(cfg.maxFacts(), r.facts().size())) : List.of();
+        RagaPrompts.AnswerReply a = llm.client().ask(llm.config(), RagaPrompts.ANSWER, RagaPrompts.answer(query, chunks, facts), RagaPrompts.ANSWER_OUT,
+                usage, call.cancelled());
+        Set<String> cited = new LinkedHashSet<>();
+        if (a.evidence_chunk_ids() != null) for (String id : a.evidence_chunk_ids()) if (shown.containsKey(id)) cited.add(id);
+        List<Map<String, Object>> evidence = new ArrayList<>();
+        for (String id : cited) {
+            RagaRetriever.Hit h = shown.get(id);
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("chunkId", id);
+            m.put("docId", h.docId());
+            m.put("startOffset", h.start());
+            m.put("endOffset", h.end());
+            m.put("text", h.text());
+            evidence.add(m);
+        }
+        boolean grounded = !evidence.isEmpty() && !"unanswerable".equals(a.answer_type());
+        return new Answer(a.answer(), a.answer_type(), evidence, new ArrayList<>(shown.keySet()), facts, grounded, r.degraded(),
+                cfg.retrieval().mode().name().toLowerCase(java.util.Locale.ROOT));
+    }
+}

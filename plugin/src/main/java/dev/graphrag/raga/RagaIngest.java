@@ -1,0 +1,482 @@
+package dev.graphrag.raga;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.graphrag.core.RagCall;
+import dev.graphrag.core.RagException;
+import dev.graphrag.core.lexical.LexicalGraph;
+import dev.graphrag.core.llm.LlmClient;
+import dev.graphrag.core.llm.ToolLoop;
+import dev.graphrag.core.llm.Usage;
+import dev.graphrag.core.llm.UsageMeter;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Result;
+import org.neo4j.graphdb.Transaction;
+
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.UUID;
+
+/**
+ * raga.ingest's reading loop (spec §2.3, §2.4): per chunk of the given documents, in order, an agent reads through
+ * core's tool loop (native tool calls, or JSON actions for endpoints without them) and writes the graph through RAGA's
+ * tools, each call committed in a transaction of its own, so nothing needs compensating. A chunk goes READING, then
+ * VERIFIED (its summary stored), then ARCHIVED once the todos it triggered were handled; a re-run skips archived
+ * chunks, so an interrupted ingest resumes without duplicates (creates reuse by alias key anyway). Rows come as chunks
+ * complete, then one summary row.
+ */
+public final class RagaIngest {
+    /** A row: kind "chunk" per chunk read, then kind "summary" with the totals and why the run stopped. */
+    public record Row(String kind, String sessionId, String documentId, String chunkId, Long index, String state, String summary, boolean incomplete,
+                      long toolCalls, long invalidToolCalls, long entitiesCreated, long entitiesReused, long relationsCreated, long updates, long merges,
+                      long deletes, long reviews, long todos, long todosResolved, Usage usage, String stopReason, long ms) {}
+
+    private final RagCall call;
+    private final GraphDatabaseService db;
+    private final LlmClient llm;
+    private final dev.graphrag.core.llm.LlmConfig llmConfig;
+    private final RagaIngestConfig cfg;
+    private final List<String> errors = new ArrayList<>();
+    private final UsageMeter total = new UsageMeter();
+    private final ToolContext.Counters totals = new ToolContext.Counters();
+    private long toolCalls, invalidCalls, todosResolved;
+    private String sessionId;
+
+    public RagaIngest(RagCall call, RagCall.BoundLlm llm, RagaIngestConfig cfg) {
+        this.call = call;
+        this.db = call.db();
+        this.llm = llm.client();
+        this.llmConfig = llm.config();
+        this.cfg = cfg;
+    }
+
+    /** Chunks still to read, in document order; documentIds empty means every document of the corpus. */
+    record Pending(String documentId, String chunkId, long index, String state) {}
+
+    public Iterator<Row> run(List<String> documentIds) {
+        RagaLayer.setup(db, call.embeddings(), cfg.corpus());
+        List<Pending> pending = new ArrayList<>();
+        try (Transaction tx = db.beginTx()) {
+            LexicalGraph.requireCorpus(tx, cfg.corpus());
+            List<String> docs = documentIds;
+            if (docs.isEmpty()) {
+                docs = new ArrayList<>();
+                try (Result r = tx.execute("MATCH (d:Document {corpus: $c}) RETURN d.id AS id ORDER BY id", Map.of("c", cfg.corpus()))) {
+                    while (r.hasNext()) docs.add((String) r.next().get("id"));
+                }
+            }
+            for (String d : docs) {
+                if (tx.execute("MATCH (d:Document {corpus: $c, id: $id}) RETURN d", Map.of("c", cfg.corpus(), "id", d)).stream().findAny().isEmpty()) {
+                    throw new RagException("raga.ingest: corpus '" + cfg.corpus() + "' has no document '" + d + "'; ingest it first with rag.ingest");
+                }
+                try (Result r = tx.execute("MATCH (c:Chunk {corpus: $c, documentId: $d}) RETURN c.id AS id, c.index AS idx, c.ragaState AS state ORDER BY idx",
+                        Map.of("c", cfg.corpus(), "d", d))) {
+                    while (r.hasNext()) {
+                        Map<String, Object> row = r.next();
+                        if (!RagaGraph.ARCHIVED.equals(row.get("state"))) {
+                            pending.add(new Pending(d, (String) row.get("id"), ((Number) row.get("idx")).longValue(), (String) row.get("state")));
+                        }
+                    }
+                }
+            }
+            tx.commit();
+        }
+        sessionId = "raga-" + UUID.randomUUID();
+        session("RUNNING", null);
+        if (cfg.bootstrapSchema()) bootstrapSchema();
+        long started = System.currentTimeMillis();
+        Iterator<Pending> it = pending.iterator();
+        return new Iterator<>() {
+            boolean done;
+
+            @Override
+            public boolean hasNext() {
+                return !done;
+            }
+
+            @Override
+            public Row next() {
+                if (done) throw new NoSuchElementException();
+                while (true) {
+                    String stop = null;
+                    if (!it.hasNext()) stop = "done";
+                    else if (cfg.tokenBudget() > 0 && total.usage().totalTokens() >= cfg.tokenBudget()) stop = "tokenBudget";
+                    else if (call.cancelled().getAsBoolean()) stop = "cancelled";
+                    if (stop != null) return summary(stop);
+                    Pending p = it.next();
+                    try {
+                        // one chunk at a time per corpus; a chunk another ingest archived meanwhile is skipped
+                        Row row = call.runtime().layerLocks().exclusive(call.database(), cfg.corpus(), "raga ingest", "raga.ingest", call.cancelled(),
+                                call.log(), () -> stillPending(p) ? readChunk(p) : null);
+                        if (row != null) return row;
+                    } catch (RuntimeException e) {
+                        done = true;
+                        session("FAILED", "chunk " + p.chunkId() + ": " + e.getMessage());
+                        throw new RagException("raga.ingest: reading chunk '" + p.chunkId() + "' failed: " + e.getMessage()
+                                + "; what was written stays, and the next raga.ingest resumes from this chunk");
+                    }
+                }
+            }
+
+            private Row summary(String stop) {
+                done = true;
+                session(stop.equals("done") ? "DONE" : "STOPPED", stop);
+                return new Row("summary", sessionId, null, null, null, stop.equals("done") ? "DONE" : "STOPPED", null, false, toolCalls, invalidCalls,
+                        totals.entitiesCreated, totals.entitiesReused, totals.relationsCreated, totals.updates, totals.merges, totals.deletes, totals.reviews,
+                        totals.todos, todosResolved, total.usage(), stop, System.currentTimeMillis() - started);
+            }
+        };
+    }
+
+    private boolean stillPending(Pending p) {
+        try (Transaction tx = db.beginTx()) {
+            Node c = tx.findNode(LexicalGraph.CHUNK, "id", p.chunkId());
+            return c != null && !RagaGraph.ARCHIVED.equals(c.getProperty("ragaState", null));
+        }
+    }
+
+    // ---- one chunk
+
+    private Row readChunk(Pending p) {
+        Pending fresh = p;
+        try (Transaction tx = db.beginTx()) {
+            fresh = new Pending(p.documentId(), p.chunkId(), p.index(), (String) tx.findNode(LexicalGraph.CHUNK, "id", p.chunkId()).getProperty("ragaState", null));
+        }
+        p = fresh;
+        long t0 = System.currentTimeMillis();
+        ToolContext ctx = new ToolContext(cfg.corpus(), p.chunkId(), sessionId, cfg.tools());
+        UsageMeter usage = new UsageMeter();
+        String summary = null;
+        boolean incomplete = false;
+        String stopReason = "final";
+        long calls0 = toolCalls, invalid0 = invalidCalls, resolved0 = todosResolved;
+        if (!RagaGraph.VERIFIED.equals(p.state())) {
+            List<Map<String, Object>> messages;
+            try (Transaction tx = db.beginTx()) {
+                Node c = tx.findNode(LexicalGraph.CHUNK, "id", p.chunkId());
+                c.setProperty("ragaState", RagaGraph.READING);
+                messages = readPrompt(tx, c);
+                tx.commit();
+            }
+            ToolLoop.Outcome o = loop(ctx, RagaPrompts.READ, cfg.maxRounds()).run(messages, cfg.toolMode());
+            usage.add(o.usage());
+            toolCalls += o.calls().size();
+            invalidCalls += o.invalidCalls();
+            stopReason = o.stopReason();
+            incomplete = !o.stopReason().equals("final");
+            summary = incomplete ? "" : completionSummary(o.content());
+            try (Transaction tx = db.beginTx()) {
+                Node c = tx.findNode(LexicalGraph.CHUNK, "id", p.chunkId());
+                c.setProperty("ragaState", RagaGraph.VERIFIED);
+                c.setProperty("ragaSummary", summary);
+                c.setProperty("ragaIncomplete", incomplete);
+                c.setProperty("ragaSessionId", sessionId);
+                if (incomplete) alert(tx, "ROUND_LIMIT", "chunk " + p.chunkId() + " stopped at " + o.stopReason(), p.chunkId());
+                tx.commit();
+            }
+        }
+        if (cfg.todos()) usage.add(handleTodos(ctx, p));
+        try (Transaction tx = db.beginTx()) {
+            tx.findNode(LexicalGraph.CHUNK, "id", p.chunkId()).setProperty("ragaState", RagaGraph.ARCHIVED);
+            tx.commit();
+        }
+        total.add(usage.usage());
+        ToolContext.Counters k = ctx.counters;
+        add(totals, k);
+        session("RUNNING", null);
+        return new Row("chunk", sessionId, p.documentId(), p.chunkId(), p.index(), RagaGraph.ARCHIVED, summary, incomplete, toolCalls - calls0,
+                invalidCalls - invalid0, k.entitiesCreated, k.entitiesReused, k.relationsCreated, k.updates, k.merges, k.deletes, k.reviews, k.todos,
+                todosResolved - resolved0, usage.usage(), stopReason, System.currentTimeMillis() - t0);
+    }
+
+    private static void add(ToolContext.Counters into, ToolContext.Counters k) {
+        into.entitiesCreated += k.entitiesCreated;
+        into.entitiesReused += k.entitiesReused;
+        into.relationsCreated += k.relationsCreated;
+        into.relationsReused += k.relationsReused;
+        into.updates += k.updates;
+        into.merges += k.merges;
+        into.deletes += k.deletes;
+        into.reviews += k.reviews;
+        into.todos += k.todos;
+    }
+
+    private static ToolContext.Counters copy(ToolContext.Counters k) {
+        ToolContext.Counters c = new ToolContext.Counters();
+        add(c, k);
+        return c;
+    }
+
+    private static void restore(ToolContext.Counters into, ToolContext.Counters from) {
+        into.entitiesCreated = from.entitiesCreated;
+        into.entitiesReused = from.entitiesReused;
+        into.relationsCreated = from.relationsCreated;
+        into.relationsReused = from.relationsReused;
+        into.updates = from.updates;
+        into.merges = from.merges;
+        into.deletes = from.deletes;
+        into.reviews = from.reviews;
+        into.todos = from.todos;
+    }
+
+    /** The summary of a chunk_complete (tool result or plain reply); a reply that is not that JSON is kept as the summary text. */
+    static String completionSummary(String content) {
+        if (content == null) return "";
+        try {
+            JsonNode n = KnowledgeStore.JSON.readTree(LlmClient.stripFences(content));
+            JsonNode s = n.path("result").path("summary");
+            if (s.isTextual()) return s.asText();
+            if (n.path("summary").isTextual()) return n.path("summary").asText();
+        } catch (Exception e) {
+            // not JSON: the model answered in prose
+        }
+        return content.length() <= 1000 ? content.trim() : content.substring(0, 1000).trim();
+    }
+
+    /** The tool loop of one chunk: every tool call commits in its own transaction, or writes nothing. */
+    private ToolLoop loop(ToolContext ctx, String step, int maxRounds) {
+        List<ToolLoop.Tool> tools = new ArrayList<>();
+        List<ToolSchemas.Spec> specs = new ArrayList<>();
+        for (ToolSchemas.Spec s : ToolSchemas.ALL) if (!cfg.batchToolset() || ToolSchemas.BATCH_TOOLSET.contains(s.name())) specs.add(s);
+        specs.add(ToolSchemas.CHUNK_COMPLETE);
+        long[] callNo = {0};
+        for (ToolSchemas.Spec s : specs) {
+            tools.add(new ToolLoop.Tool(s.name(), s.description(), s.parameters(), args -> {
+                ctx.toolCallId = sessionId + "#" + (++callNo[0]);
+                ToolResult r = runTool(ctx, s.name(), args);
+                if (!r.ok()) remember(s.name(), r);
+                Map<String, Object> env = observation(r.envelope());
+                if (s.name().equals(ToolSchemas.CHUNK_COMPLETE.name()) && r.ok()) return new ToolLoop.Finished(env);
+                return r.ok() ? env : new ToolLoop.Refused(env);
+            }));
+        }
+        ToolLoop.Budget budget = new ToolLoop.Budget(maxRounds, cfg.maxToolCallsPerChunk(), cfg.tokenBudgetPerChunk());
+        return new ToolLoop(llm, llmConfig, step, tools, budget, call.cancelled()).refusalsAs(ref -> {
+            String code = ref.kind() == ToolLoop.RefusalKind.UNKNOWN_TOOL ? "UNKNOWN_TOOL" : "INVALID_ARGUMENTS";
+            ToolResult r = ToolResult.failure(ref.tool(), new ToolError(code, ref.message(), ref.field(), "fix the call to match the tool's schema", null));
+            remember(ref.tool(), r);
+            return r.envelope();
+        });
+    }
+
+    private ToolResult runTool(ToolContext ctx, String name, JsonNode args) {
+        ToolContext.Counters before = copy(ctx.counters);
+        try (Transaction tx = db.beginTx()) {
+            ToolResult r = new RagaTools(tx, call.embeddings(), ctx).execute(name, args);
+            if (r.ok() && !r.rollback()) tx.commit();
+            else restore(ctx.counters, before);
+            return r;
+        } catch (RuntimeException e) {
+            // a write that failed at commit (a concurrent writer took the same alias key): rolled back, nothing written
+            restore(ctx.counters, before);
+            if (call.cancelled().getAsBoolean()) throw e;
+            return ToolResult.failure(name, new ToolError("WRITE_CONFLICT", "the write failed and was rolled back: " + e.getMessage(), null,
+                    "search again and retry", null));
+        }
+    }
+
+    private void remember(String tool, ToolResult r) {
+        errors.add(tool + ": " + r.code() + " " + r.message());
+        if (errors.size() > 20) errors.remove(0);
+    }
+
+    private Map<String, Object> observation(Map<String, Object> env) {
+        String json = KnowledgeStore.json(env);
+        if (json.length() <= cfg.maxObservationChars()) return env;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("ok", env.get("ok"));
+        m.put("tool", env.get("tool"));
+        m.put("truncated", true);
+        m.put("text", json.substring(0, cfg.maxObservationChars()));
+        return m;
+    }
+
+    private List<Map<String, Object>> readPrompt(Transaction tx, Node c) {
+        String doc = (String) c.getProperty("documentId");
+        long idx = ((Number) c.getProperty("index")).longValue();
+        long totalChunks = ((Number) tx.execute("RETURN COUNT { (c:Chunk {corpus: $c, documentId: $d}) } AS n", Map.of("c", cfg.corpus(), "d", doc))
+                .next().get("n")).longValue();
+        Node prev = tx.findNode(LexicalGraph.CHUNK, "id", LexicalGraph.chunkId(cfg.corpus(), doc, (int) idx - 1));
+        Node next = tx.findNode(LexicalGraph.CHUNK, "id", LexicalGraph.chunkId(cfg.corpus(), doc, (int) idx + 1));
+        int n = cfg.adjacentContextChars();
+        String before = prev == null || n == 0 ? "" : tail((String) prev.getProperty("text"), n);
+        String after = next == null || n == 0 ? "" : head((String) next.getProperty("text"), n);
+        return RagaPrompts.read(schemaBlock(tx), workingMemory(tx, idx, totalChunks), (String) c.getProperty("id"), idx, totalChunks,
+                (String) c.getProperty("text"), before, after);
+    }
+
+    private static String tail(String s, int n) {
+        return s.length() <= n ? s : s.substring(s.length() - n);
+    }
+
+    private static String head(String s, int n) {
+        return s.length() <= n ? s : s.substring(0, n);
+    }
+
+    private Map<String, Object> schemaBlock(Transaction tx) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        List<String> entityTypes = new ArrayList<>(), relationTypes = new ArrayList<>();
+        try (Result r = tx.execute("MATCH (t:RagaEntityType {corpus: $c}) WHERE t.status <> 'REJECTED' RETURN t.name AS name, t.status AS status ORDER BY name",
+                Map.of("c", cfg.corpus()))) {
+            r.forEachRemaining(row -> entityTypes.add(row.get("name") + ("PROPOSED".equals(row.get("status")) ? " (proposed)" : "")));
+        }
+        try (Result r = tx.execute("MATCH (t:RagaRelationType {corpus: $c}) WHERE t.status <> 'REJECTED' RETURN t.name AS name, t.status AS status,"
+                + " t.domain AS domain, t.range AS range ORDER BY name", Map.of("c", cfg.corpus()))) {
+            r.forEachRemaining(row -> relationTypes.add(row.get("name") + (row.get("domain") == null ? "" : " (" + row.get("domain") + " -> " + row.get("range") + ")")
+                    + ("PROPOSED".equals(row.get("status")) ? " (proposed)" : "")));
+        }
+        m.put("entity_types", entityTypes);
+        m.put("relation_types", relationTypes);
+        return m;
+    }
+
+    private Map<String, Object> workingMemory(Transaction tx, long idx, long totalChunks) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("progress", "paragraph " + (idx + 1) + " of " + totalChunks);
+        List<String> recent = new ArrayList<>();
+        try (Result r = tx.execute("MATCH (e:RagaEntity {corpus: $c}) RETURN e.name AS name, e.entityType AS type ORDER BY e.updatedAt DESC LIMIT $n",
+                Map.of("c", cfg.corpus(), "n", (long) cfg.recentEntities()))) {
+            r.forEachRemaining(row -> recent.add(row.get("name") + " (" + row.get("type") + ")"));
+        }
+        m.put("recent_entities", recent);
+        List<String> todos = new ArrayList<>();
+        try (Result r = tx.execute("MATCH (t:RagaTodo {corpus: $c, status: 'OPEN'}) RETURN t.todoId AS id, t.task AS task ORDER BY t.createdAt LIMIT 5",
+                Map.of("c", cfg.corpus()))) {
+            r.forEachRemaining(row -> todos.add(row.get("id") + ": " + row.get("task")));
+        }
+        m.put("open_todos", todos);
+        m.put("recent_errors", errors.subList(Math.max(0, errors.size() - 3), errors.size()));
+        return m;
+    }
+
+    // ---- todos (L4)
+
+    /** The open todos this chunk triggers (high priority, or about an entity it mentions; each tried at most twice), handled in one loop. */
+    private Usage handleTodos(ToolContext chunkCtx, Pending p) {
+        List<Map<String, Object>> todos = new ArrayList<>();
+        try (Transaction tx = db.beginTx()) {
+            try (Result r = tx.execute("MATCH (t:RagaTodo {corpus: $corpus, status: 'OPEN'}) WHERE coalesce(t.attempts, 0) < 2 AND coalesce(t.chunkId, '') <> $chunk"
+                    + " AND (t.priority = 'high' OR EXISTS { (t)-[:RAGA_ABOUT]->(:RagaEntity)<-[:RAGA_MENTIONS_ENTITY]-(:Chunk {id: $chunk}) })"
+                    + " OPTIONAL MATCH (t)-[:RAGA_ABOUT]->(e:RagaEntity)"
+                    + " RETURN t, e.name AS entity, e.description AS facts ORDER BY t.createdAt LIMIT $n",
+                    Map.of("corpus", cfg.corpus(), "chunk", p.chunkId(), "n", (long) cfg.todoBatchSize()))) {
+                while (r.hasNext()) {
+                    Map<String, Object> row = r.next();
+                    Node t = (Node) row.get("t");
+                    t.setProperty("attempts", ((Number) t.getProperty("attempts", 0L)).longValue() + 1);
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("todo_id", t.getProperty("todoId"));
+                    m.put("type", t.getProperty("todoType"));
+                    m.put("task", t.getProperty("task"));
+                    if (row.get("entity") != null) m.put("entity", row.get("entity"));
+                    if (row.get("facts") != null) m.put("facts", row.get("facts"));
+                    todos.add(m);
+                }
+            }
+            if (todos.isEmpty()) return Usage.NONE;
+            List<Map<String, Object>> messages = RagaPrompts.todos(schemaBlock(tx), todos);
+            tx.commit();
+            ToolLoop.Outcome o = loop(chunkCtx, RagaPrompts.TODOS, cfg.todoMaxRounds()).run(messages, cfg.toolMode());
+            toolCalls += o.calls().size();
+            invalidCalls += o.invalidCalls();
+            resolve(o.content(), todos);
+            return o.usage();
+        }
+    }
+
+    private void resolve(String content, List<Map<String, Object>> offered) {
+        if (content == null) return;
+        JsonNode n;
+        try {
+            n = KnowledgeStore.JSON.readTree(LlmClient.stripFences(content));
+        } catch (Exception e) {
+            return;
+        }
+        List<String> ids = offered.stream().map(m -> String.valueOf(m.get("todo_id"))).toList();
+        try (Transaction tx = db.beginTx()) {
+            for (JsonNode r : n.path("resolved")) {
+                String id = r.path("todo_id").asText();
+                String outcome = r.path("outcome").asText("").toUpperCase(Locale.ROOT);
+                if (!ids.contains(id) || !(outcome.equals("DONE") || outcome.equals("DROPPED"))) continue;
+                Node t = tx.findNode(RagaGraph.TODO, "todoId", id);
+                if (t == null) continue;
+                t.setProperty("status", outcome);
+                t.setProperty("resolution", r.path("resolution").asText(""));
+                t.setProperty("resolvedAt", ZonedDateTime.now());
+                todosResolved++;
+            }
+            tx.commit();
+        }
+    }
+
+    // ---- schema bootstrap (L2)
+
+    /** When the corpus has no schema yet: L2 on samples of the first documents; on failure, the spec's bootstrap domain. */
+    private void bootstrapSchema() {
+        List<String> samples = new ArrayList<>();
+        try (Transaction tx = db.beginTx()) {
+            if (tx.execute("MATCH (t:RagaEntityType {corpus: $c}) RETURN t LIMIT 1", Map.of("c", cfg.corpus())).hasNext()) return;
+            try (Result r = tx.execute("MATCH (d:Document {corpus: $c}) RETURN d.text AS text ORDER BY d.id LIMIT $n",
+                    Map.of("c", cfg.corpus(), "n", (long) cfg.schemaSampleDocs()))) {
+                r.forEachRemaining(row -> samples.add(head(String.valueOf(row.get("text")), cfg.schemaSampleChars())));
+            }
+        }
+        RagaPrompts.SchemaReply reply = null;
+        UsageMeter usage = new UsageMeter();
+        try {
+            reply = llm.ask(llmConfig, RagaPrompts.SCHEMA, RagaPrompts.schema(samples), RagaPrompts.SCHEMA_OUT, usage, call.cancelled());
+        } catch (RagException e) {
+            if (call.cancelled().getAsBoolean()) throw e;
+            call.log().accept("raga.ingest: schema discovery failed (" + e.getMessage() + "); using the bootstrap domain");
+        }
+        total.add(usage.usage());
+        try (Transaction tx = db.beginTx()) {
+            SchemaBootstrap.activate(tx, call.embeddings(), cfg.corpus(), reply);
+            tx.commit();
+        }
+    }
+
+    // ---- session and alerts
+
+    private void session(String status, String reason) {
+        try (Transaction tx = db.beginTx()) {
+            Node s = tx.findNode(RagaGraph.SESSION, "sessionId", sessionId);
+            if (s == null) {
+                s = tx.createNode(RagaGraph.SESSION);
+                s.setProperty("sessionId", sessionId);
+                s.setProperty("corpus", cfg.corpus());
+                s.setProperty("startedAt", ZonedDateTime.now());
+                s.setProperty("llmModel", llmConfig.model());
+            }
+            s.setProperty("status", status);
+            if (reason != null) s.setProperty("stopReason", reason);
+            s.setProperty("heartbeatAt", ZonedDateTime.now());
+            s.setProperty("toolCalls", toolCalls);
+            s.setProperty("invalidToolCalls", invalidCalls);
+            s.setProperty("entitiesCreated", totals.entitiesCreated);
+            s.setProperty("relationsCreated", totals.relationsCreated);
+            Usage u = total.usage();
+            s.setProperty("llmCalls", u.calls());
+            s.setProperty("promptTokens", u.promptTokens());
+            s.setProperty("completionTokens", u.completionTokens());
+            s.setProperty("errorHistory", errors.toArray(new String[0]));
+            tx.commit();
+        }
+    }
+
+    private void alert(Transaction tx, String kind, String message, String target) {
+        Node a = tx.createNode(RagaGraph.ALERT);
+        a.setProperty("corpus", cfg.corpus());
+        a.setProperty("kind", kind);
+        a.setProperty("message", message);
+        a.setProperty("targetId", target);
+        a.setProperty("sessionId", sessionId);
+        a.setProperty("createdAt", ZonedDateTime.now());
+    }
+}

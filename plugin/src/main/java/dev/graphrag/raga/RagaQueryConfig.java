@@ -1,0 +1,40 @@
+package dev.graphrag.raga;
+
+import dev.graphrag.core.RagException;
+import dev.graphrag.core.config.ConfigReader;
+
+import java.util.Locale;
+import java.util.Map;
+
+/** raga.retrieve's and raga.answer's config (docs/raga/retrieve.md; defaults from spec §5). */
+public record RagaQueryConfig(String corpus, RagaRetriever.Settings retrieval, boolean includeFacts, int maxFacts, int maxContextChars, Map<String, Object> llm) {
+    public static RagaQueryConfig parse(String owner, Map<String, Object> config, boolean answers) {
+        ConfigReader r = ConfigReader.of(owner, config);
+        String corpus = r.corpus();
+        String m = r.string("mode", "fusion").toLowerCase(Locale.ROOT);
+        RagaRetriever.Mode mode = switch (m) {
+            case "vector" -> RagaRetriever.Mode.VECTOR;
+            case "kg" -> RagaRetriever.Mode.KG;
+            case "fusion" -> RagaRetriever.Mode.FUSION;
+            case "deep" -> RagaRetriever.Mode.DEEP;
+            default -> throw new RagException(owner + ": config key 'mode' must be one of [vector, kg, fusion, deep], got '" + m + "'");
+        };
+        RagaRetriever.Settings d = RagaRetriever.Settings.DEFAULTS;
+        RagaRetriever.Settings s = new RagaRetriever.Settings(mode, r.integer("topK", d.topK(), 1, 1000), r.integer("k1", d.k1(), 1, 10_000),
+                r.integer("rrfK", d.rrfK(), 1, 10_000), r.number("wVec", d.wVec(), 0, 100), r.number("wKg", d.wKg(), 0, 100), r.integer("hops", d.hops(), 0, 6),
+                r.number("decay", d.decay(), 0, 1), r.number("semanticFilter", d.semanticFilter(), -1, 1), r.integer("anchorChunks", d.anchorChunks(), 0, 10_000),
+                r.integer("anchorEntities", d.anchorEntities(), 0, 10_000), r.integer("maxExpanded", d.maxExpanded(), 1, 1_000_000),
+                r.integer("kgTimeoutMs", d.kgTimeoutMs(), 0, 600_000L), r.integer("deepHops", d.deepHops(), 0, 6), r.strings("docIds", null));
+        if (s.wVec() == 0 && s.wKg() == 0) throw new RagException(owner + ": wVec and wKg cannot both be 0");
+        boolean facts = answers && r.bool("includeFacts", true);
+        int maxFacts = answers ? r.integer("maxFacts", 20, 0, 1000) : 20;
+        int maxChars = answers ? r.integer("maxContextChars", 12_000, 500, 1_000_000) : 12_000;
+        Map<String, Object> llm = answers || mode == RagaRetriever.Mode.DEEP ? r.map("llm") : null;
+        r.finish();
+        return new RagaQueryConfig(corpus, s, facts, maxFacts, maxChars, llm);
+    }
+
+    public boolean needsLlm() {
+        return retrieval.mode() == RagaRetriever.Mode.DEEP;
+    }
+}

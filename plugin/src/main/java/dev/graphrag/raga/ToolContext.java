@@ -1,0 +1,81 @@
+package dev.graphrag.raga;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Where a tool call runs: the corpus, the chunk being read (null for a call by hand), the session, and what the agent
+ * has seen in this chunk. {@code visible} holds the chunks a quote may come from: the current one plus those that
+ * read_paragraph, browse_context and explore_fusion returned; a call by hand (no session) may quote any chunk of the
+ * corpus. Counters add up what the calls wrote.
+ */
+public final class ToolContext {
+    /** Settings of the tools (spec §5 ingest config, the keys the tools read). */
+    public record Settings(boolean strictPhaseGuard, double dupHintThreshold, int evidenceMinChars, int evidenceMaxChars, boolean requireEvidenceOnUpdate,
+                           boolean qualityGate, int maxNameChars, double minPrintableRatio, Map<String, Double> certainty, boolean openSchema,
+                           double similarTypeThreshold) {
+        public static final Settings DEFAULTS = new Settings(false, 0.85, 8, 600, false, true, 60, 0.70,
+                Map.of("high", 0.9, "medium", 0.6, "low", 0.3), true, 0.85);
+    }
+
+    /** What calls wrote; read by raga.ingest's rows. */
+    public static final class Counters {
+        public long entitiesCreated, entitiesReused, relationsCreated, relationsReused, updates, merges, deletes, reviews, todos;
+    }
+
+    public final String corpus;
+    public final String currentChunkId;
+    public final String sessionId;
+    public final Settings settings;
+    public final Counters counters = new Counters();
+    private final Set<String> visible = new LinkedHashSet<>();
+    private final List<String> searchedKeys = new ArrayList<>();
+    public int round;
+    public String toolCallId;
+
+    public ToolContext(String corpus, String currentChunkId, String sessionId, Settings settings) {
+        this.corpus = corpus;
+        this.currentChunkId = currentChunkId;
+        this.sessionId = sessionId;
+        this.settings = settings;
+        if (currentChunkId != null) visible.add(currentChunkId);
+    }
+
+    /** A call by hand: no session, any chunk of the corpus may be quoted. */
+    public boolean inSession() {
+        return sessionId != null;
+    }
+
+    public boolean mayQuote(String chunkId) {
+        return !inSession() || visible.contains(chunkId);
+    }
+
+    public void see(String chunkId) {
+        visible.add(chunkId);
+    }
+
+    public Set<String> visible() {
+        return Set.copyOf(visible);
+    }
+
+    public void searched(String query) {
+        searchedKeys.add(NameKey.of(query));
+    }
+
+    /** Whether a search in this chunk covered a name: one key holds the other as a run of whole tokens. */
+    public boolean searchCovers(String name) {
+        String k = NameKey.of(name);
+        for (String s : searchedKeys) {
+            if (tokenRun(k, s) || tokenRun(s, k)) return true;
+        }
+        return false;
+    }
+
+    private static boolean tokenRun(String outer, String inner) {
+        if (inner.isEmpty()) return false;
+        return (" " + outer + " ").contains(" " + inner + " ");
+    }
+}

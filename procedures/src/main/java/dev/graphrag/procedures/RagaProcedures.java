@@ -1,0 +1,547 @@
+package dev.graphrag.procedures;
+
+import dev.graphrag.core.GraphRagRuntime;
+import dev.graphrag.core.RagCall;
+import dev.graphrag.core.RagException;
+import dev.graphrag.core.config.ConfigReader;
+import dev.graphrag.core.embed.ModelIdentity;
+import dev.graphrag.core.layer.LayerDrop;
+import dev.graphrag.core.llm.Usage;
+import dev.graphrag.core.llm.UsageMeter;
+import dev.graphrag.core.search.ChunkSearch;
+import dev.graphrag.raga.RagaAnswer;
+import dev.graphrag.raga.RagaGraph;
+import dev.graphrag.raga.RagaIngest;
+import dev.graphrag.raga.RagaIngestConfig;
+import dev.graphrag.raga.RagaLayer;
+import dev.graphrag.raga.RagaQueryConfig;
+import dev.graphrag.raga.RagaRetriever;
+import dev.graphrag.raga.RagaSync;
+import dev.graphrag.raga.RagaTools;
+import dev.graphrag.raga.ToolContext;
+import dev.graphrag.raga.ToolResult;
+import dev.graphrag.raga.ToolSchemas;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.neo4j.graphdb.Direction;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Relationship;
+import org.neo4j.graphdb.Result;
+import org.neo4j.graphdb.Transaction;
+import org.neo4j.logging.Log;
+import org.neo4j.procedure.Context;
+import org.neo4j.procedure.Description;
+import org.neo4j.procedure.Mode;
+import org.neo4j.procedure.Name;
+import org.neo4j.procedure.Procedure;
+import org.neo4j.procedure.TerminationGuard;
+
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/** raga.*: RAGA's agent-built knowledge graph with evidence provenance, and fusion retrieval over it (docs/raga.md). */
+public class RagaProcedures {
+    @Context public GraphDatabaseService db;
+    @Context public Transaction tx;
+    @Context public Log log;
+    @Context public TerminationGuard guard;
+    @Context public GraphRagRuntime rag;
+
+    public record SetupResult(String corpus, String embeddingModel, long embeddingDimensions) {}
+
+    public record IngestResult(String kind, String sessionId, String documentId, String chunkId, Long index, String state, String summary, boolean incomplete,
+                               long toolCalls, long invalidToolCalls, long entitiesCreated, long entitiesReused, long relationsCreated, long updates, long merges,
+                               long deletes, long reviews, long todos, long todosResolved, long llmCalls, long promptTokens, long completionTokens,
+                               Map<String, Object> tokensByStep, String stopReason, long ms) {}
+
+    public record ToolRow(boolean ok, String code, String message, Map<String, Object> result, List<String> warnings) {}
+
+    public record RetrieveResult(long rank, String chunkId, String docId, String text, double score, long vecRank, long kgRank, double vecScore, double kgScore,
+                                 long startOffset, long endOffset, boolean degraded, String degradedReason, Node chunk, List<Node> entities,
+                                 List<Relationship> relationships, long llmCalls, long promptTokens, long completionTokens) {}
+
+    public record AnswerResult(String answer, String answerType, List<Map<String, Object>> evidence, List<String> retrieved, List<Map<String, Object>> facts,
+                               boolean grounded, String mode, boolean degraded, long llmCalls, long promptTokens, long completionTokens,
+                               Map<String, Object> tokensByStep) {}
+
+    public record ProvenanceResult(String provId, String targetKind, String targetId, String op, String tool, String chunkId, String docId, String quote,
+                                   Long startOffset, Long endOffset, Long docStartOffset, Long docEndOffset, String certainty, Double confidence, String reason,
+                                   String sessionId, String details, ZonedDateTime createdAt, Node chunk) {}
+
+    public record ItemResult(String id, String kind, String subject, String reason, String type, String priority, String status, String chunkId, String entity,
+                             String resolution, ZonedDateTime createdAt) {}
+
+    public record ResolveResult(boolean ok, String id, String status) {}
+
+    public record SyncIssue(String kind, String id, String issue) {}
+
+    public record RepairResult(long repaired, long failed, long unrepairable) {}
+
+    public record TypeResult(String kind, String name, String description, String domain, String range, String status) {}
+
+    public record InfoResult(String corpus, long entities, long relations, long deletedRelations, long aliases, long provenance, long chunks, long chunksArchived,
+                             long chunksIncomplete, long todosOpen, long reviewsOpen, long sessions, String embeddingModel, boolean modelMatches) {}
+
+    public record DropResult(long nodesDeleted, long relationshipsDeleted) {}
+
+    private RagCall call() {
+        return Termination.call(db, tx, rag, log, guard);
+    }
+
+    @Procedure(name = "raga.setup", mode = Mode.SCHEMA)
+    @Description("raga.setup(config = {} :: MAP) :: (corpus, embeddingModel, embeddingDimensions) - creates RAGA's constraints and indexes (entity"
+            + " vector and full-text indexes, relation full-text index) and the corpus's RAGA layer, so tools can be called by hand before any"
+            + " raga.ingest. Idempotent. Config: corpus.")
+    public Stream<SetupResult> setup(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        String corpus = ConfigReader.corpusOnly("raga.setup", config);
+        RagaLayer.setup(db, rag.embeddings(), corpus);
+        return Stream.of(new SetupResult(corpus, rag.embeddings().modelName(), rag.embeddings().dimensions()));
+    }
+
+    @Procedure(name = "raga.ingest", mode = Mode.SCHEMA)
+    @Description("raga.ingest(documentIds :: LIST<STRING>, config = {} :: MAP) :: (kind, sessionId, documentId, chunkId, index, state, summary,"
+            + " incomplete, toolCalls, invalidToolCalls, entitiesCreated, entitiesReused, relationsCreated, updates, merges, deletes, reviews, todos,"
+            + " todosResolved, llmCalls, promptTokens, completionTokens, tokensByStep, stopReason, ms) - an LLM agent reads the documents (all of the"
+            + " corpus when the list is empty) chunk by chunk and builds the knowledge graph with RAGA's tools; a row per chunk as it completes"
+            + " (kind 'chunk'), then one summary row (kind 'summary'). Each tool call commits on its own; archived chunks are skipped, so a re-run"
+            + " resumes. Config: corpus, toolset, maxRounds, maxToolCallsPerChunk, maxObservationChars, adjacentContextChars, recentEntities,"
+            + " tokenBudgetPerChunk, tokenBudget, toolMode, bootstrapSchema, schemaSampleDocs, schemaSampleChars, todos, todoBatchSize, todoMaxRounds,"
+            + " phaseGuard, dupHintThreshold, evidenceMinChars, evidenceMaxChars, requireEvidenceOnUpdate, qualityGate, maxNameChars,"
+            + " minPrintableRatio, schemaMode, similarTypeThreshold, llm.")
+    public Stream<IngestResult> ingest(@Name("documentIds") List<String> documentIds, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        RagaIngestConfig cfg = RagaIngestConfig.parse(config);
+        if (documentIds == null) throw new RagException("raga.ingest: documentIds must be a LIST<STRING> (empty for every document of the corpus), got null");
+        for (String d : documentIds) if (d == null || d.isBlank()) throw new RagException("raga.ingest: documentIds must not contain null or empty ids");
+        dev.graphrag.core.lexical.LexicalGraph.requireCorpus(tx, cfg.corpus());
+        RagCall c = call();
+        Iterator<RagaIngest.Row> rows = new RagaIngest(c, c.llm(cfg.llm(), "raga.ingest"), cfg).run(documentIds);
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(rows, Spliterator.ORDERED), false).map(r -> {
+            Usage u = r.usage();
+            return new IngestResult(r.kind(), r.sessionId(), r.documentId(), r.chunkId(), r.index(), r.state(), r.summary(), r.incomplete(), r.toolCalls(),
+                    r.invalidToolCalls(), r.entitiesCreated(), r.entitiesReused(), r.relationsCreated(), r.updates(), r.merges(), r.deletes(), r.reviews(),
+                    r.todos(), r.todosResolved(), u.calls(), u.promptTokens(), u.completionTokens(), u.tokensByStep(), r.stopReason(), r.ms());
+        });
+    }
+
+    // ---- tools by hand
+
+    @Procedure(name = "raga.tool", mode = Mode.WRITE)
+    @Description("raga.tool(name :: STRING, args :: MAP or STRING, context = {} :: MAP) :: (ok, code, message, result, warnings) - runs one of RAGA's"
+            + " 16 tools by name with the agent's JSON arguments (a map, or JSON text), in the caller's transaction, with the checks the agent gets:"
+            + " an invalid call returns ok=false with a code, a message and result {field, hint, candidates}, and writes nothing. Context: corpus,"
+            + " currentChunkId, failOnError, phaseGuard, dupHintThreshold, evidenceMinChars, evidenceMaxChars, requireEvidenceOnUpdate, qualityGate,"
+            + " maxNameChars, minPrintableRatio, schemaMode, similarTypeThreshold.")
+    public Stream<ToolRow> tool(@Name("name") String name, @Name("args") Object args, @Name(value = "context", defaultValue = "{}") Map<String, Object> context) {
+        if (name == null || name.isBlank()) throw new RagException("raga.tool: name must be one of " + ToolSchemas.names());
+        return Stream.of(run(name, args, context, "raga.tool"));
+    }
+
+    private ToolRow run(String name, Object args, Map<String, Object> context, String owner) {
+        ConfigReader r = ConfigReader.of(owner, context == null ? Map.of() : context);
+        String corpus = r.corpus();
+        String chunk = r.string("currentChunkId", null);
+        boolean failOnError = r.bool("failOnError", false);
+        ToolContext.Settings settings = RagaIngestConfig.toolSettings(r);
+        r.finish();
+        RagaLayer.require(tx, corpus);
+        if (args != null && !(args instanceof Map) && !(args instanceof String)) {
+            throw new RagException(owner + ": args must be a MAP or a JSON STRING, got " + ConfigReader.typeName(args));
+        }
+        if (args != null) ConfigReader.checkNesting(owner, "args", args);
+        JsonNode json = args == null ? null : RagaTools.arguments(args);
+        ToolResult result;
+        if (json == null) {
+            result = ToolResult.failure(name, new dev.graphrag.raga.ToolError("INVALID_ARGUMENTS", "args are not a JSON object", "", null, null));
+        } else {
+            if (ToolSchemas.byName(name) != null && ToolSchemas.byName(name).name().equals("batch_kg_ops") && json.path("atomic").asBoolean(false)) {
+                // all-or-nothing in the caller's transaction: a dry run in a transaction that is never committed first
+                try (Transaction scratch = db.beginTx()) {
+                    ToolResult dry = new RagaTools(scratch, rag.embeddings(), new ToolContext(corpus, chunk, null, settings)).execute(name, json);
+                    if (!dry.ok()) return row(dry, failOnError, owner);
+                }
+            }
+            result = new RagaTools(tx, rag.embeddings(), new ToolContext(corpus, chunk, null, settings)).execute(name, json);
+        }
+        return row(result, failOnError, owner);
+    }
+
+    private static ToolRow row(ToolResult r, boolean failOnError, String owner) {
+        if (!r.ok() && failOnError) throw new RagException(owner + ": " + r.tool() + " refused with " + r.code() + ": " + r.message());
+        return r.ok() ? new ToolRow(true, null, null, r.result(), r.warnings()) : new ToolRow(false, r.code(), r.message(), r.errorDetails(), List.of());
+    }
+
+    private static final String CONTEXT = " Context: corpus, currentChunkId, failOnError and the tool settings of raga.tool.";
+
+    @Procedure(name = "raga.paragraph.read", mode = Mode.READ)
+    @Description("raga.paragraph.read(args :: MAP, context = {} :: MAP) :: (ok, code, message, result, warnings) - the read_paragraph tool: args"
+            + " {paragraph_idx, doc_id, purpose}." + CONTEXT)
+    public Stream<ToolRow> paragraphRead(@Name("args") Map<String, Object> args, @Name(value = "context", defaultValue = "{}") Map<String, Object> context) {
+        return Stream.of(run("read_paragraph", args, context, "raga.paragraph.read"));
+    }
+
+    @Procedure(name = "raga.context.browse", mode = Mode.READ)
+    @Description("raga.context.browse(args :: MAP, context = {} :: MAP) :: (ok, code, message, result, warnings) - the browse_context tool: args"
+            + " {mode: local|kg_neighbors|document_overview, query, radius, chunk_id}." + CONTEXT)
+    public Stream<ToolRow> contextBrowse(@Name("args") Map<String, Object> args, @Name(value = "context", defaultValue = "{}") Map<String, Object> context) {
+        return Stream.of(run("browse_context", args, context, "raga.context.browse"));
+    }
+
+    @Procedure(name = "raga.entity.search", mode = Mode.READ)
+    @Description("raga.entity.search(args :: MAP, context = {} :: MAP) :: (ok, code, message, result, warnings) - the search_kg tool: args {query,"
+            + " search_type: entity|relation|fuzzy, limit}." + CONTEXT)
+    public Stream<ToolRow> entitySearch(@Name("args") Map<String, Object> args, @Name(value = "context", defaultValue = "{}") Map<String, Object> context) {
+        return Stream.of(run("search_kg", args, context, "raga.entity.search"));
+    }
+
+    @Procedure(name = "raga.relation.search", mode = Mode.READ)
+    @Description("raga.relation.search(args :: MAP, context = {} :: MAP) :: (ok, code, message, result, warnings) - search_kg for relations: args"
+            + " {query, limit}." + CONTEXT)
+    public Stream<ToolRow> relationSearch(@Name("args") Map<String, Object> args, @Name(value = "context", defaultValue = "{}") Map<String, Object> context) {
+        Map<String, Object> a = new java.util.LinkedHashMap<>(args == null ? Map.of() : args);
+        a.put("search_type", "relation");
+        return Stream.of(run("search_kg", a, context, "raga.relation.search"));
+    }
+
+    @Procedure(name = "raga.explore", mode = Mode.READ)
+    @Description("raga.explore(args :: MAP, context = {} :: MAP) :: (ok, code, message, result, warnings) - the explore_fusion tool: args {query,"
+            + " mode: parallel|vector_first|graph_first, top_k}." + CONTEXT)
+    public Stream<ToolRow> explore(@Name("args") Map<String, Object> args, @Name(value = "context", defaultValue = "{}") Map<String, Object> context) {
+        return Stream.of(run("explore_fusion", args, context, "raga.explore"));
+    }
+
+    @Procedure(name = "raga.progress", mode = Mode.READ)
+    @Description("raga.progress(args = {} :: MAP, context = {} :: MAP) :: (ok, code, message, result, warnings) - the get_progress tool: KG counts,"
+            + " and the paragraph position when context names currentChunkId." + CONTEXT)
+    public Stream<ToolRow> progress(@Name(value = "args", defaultValue = "{}") Map<String, Object> args, @Name(value = "context", defaultValue = "{}") Map<String, Object> context) {
+        return Stream.of(run("get_progress", args, context, "raga.progress"));
+    }
+
+    @Procedure(name = "raga.entity.create", mode = Mode.WRITE)
+    @Description("raga.entity.create(args :: MAP, context = {} :: MAP) :: (ok, code, message, result, warnings) - the create_entity tool: args {name,"
+            + " entity_type, evidence, description, aliases, properties, source_chunk_id, certainty}." + CONTEXT)
+    public Stream<ToolRow> entityCreate(@Name("args") Map<String, Object> args, @Name(value = "context", defaultValue = "{}") Map<String, Object> context) {
+        return Stream.of(run("create_entity", args, context, "raga.entity.create"));
+    }
+
+    @Procedure(name = "raga.entity.update", mode = Mode.WRITE)
+    @Description("raga.entity.update(args :: MAP, context = {} :: MAP) :: (ok, code, message, result, warnings) - the update_entity tool: args"
+            + " {entity_name, updates {description, entity_type, aliases, remove_aliases, properties, name}, reason, source_chunk_id, evidence}." + CONTEXT)
+    public Stream<ToolRow> entityUpdate(@Name("args") Map<String, Object> args, @Name(value = "context", defaultValue = "{}") Map<String, Object> context) {
+        return Stream.of(run("update_entity", args, context, "raga.entity.update"));
+    }
+
+    @Procedure(name = "raga.entity.merge", mode = Mode.WRITE)
+    @Description("raga.entity.merge(args :: MAP, context = {} :: MAP) :: (ok, code, message, result, warnings) - the merge_entity tool: args"
+            + " {target_name, source_name, reason}." + CONTEXT)
+    public Stream<ToolRow> entityMerge(@Name("args") Map<String, Object> args, @Name(value = "context", defaultValue = "{}") Map<String, Object> context) {
+        return Stream.of(run("merge_entity", args, context, "raga.entity.merge"));
+    }
+
+    @Procedure(name = "raga.entity.delete", mode = Mode.WRITE)
+    @Description("raga.entity.delete(args :: MAP, context = {} :: MAP) :: (ok, code, message, result, warnings) - the delete_entity tool: args"
+            + " {entity_name, reason}." + CONTEXT)
+    public Stream<ToolRow> entityDelete(@Name("args") Map<String, Object> args, @Name(value = "context", defaultValue = "{}") Map<String, Object> context) {
+        return Stream.of(run("delete_entity", args, context, "raga.entity.delete"));
+    }
+
+    @Procedure(name = "raga.relation.create", mode = Mode.WRITE)
+    @Description("raga.relation.create(args :: MAP, context = {} :: MAP) :: (ok, code, message, result, warnings) - the create_relation tool: args"
+            + " {head, relation_type, tail, evidence, description, certainty, source_chunk_id, properties, force_new_type}." + CONTEXT)
+    public Stream<ToolRow> relationCreate(@Name("args") Map<String, Object> args, @Name(value = "context", defaultValue = "{}") Map<String, Object> context) {
+        return Stream.of(run("create_relation", args, context, "raga.relation.create"));
+    }
+
+    @Procedure(name = "raga.relation.update", mode = Mode.WRITE)
+    @Description("raga.relation.update(args :: MAP, context = {} :: MAP) :: (ok, code, message, result, warnings) - the update_relation tool: args"
+            + " {relation_id, evidence, confidence, source_chunk_id}." + CONTEXT)
+    public Stream<ToolRow> relationUpdate(@Name("args") Map<String, Object> args, @Name(value = "context", defaultValue = "{}") Map<String, Object> context) {
+        return Stream.of(run("update_relation", args, context, "raga.relation.update"));
+    }
+
+    @Procedure(name = "raga.relation.merge", mode = Mode.WRITE)
+    @Description("raga.relation.merge(args :: MAP, context = {} :: MAP) :: (ok, code, message, result, warnings) - the merge_relation tool: args"
+            + " {target_id, source_id, reason}." + CONTEXT)
+    public Stream<ToolRow> relationMerge(@Name("args") Map<String, Object> args, @Name(value = "context", defaultValue = "{}") Map<String, Object> context) {
+        return Stream.of(run("merge_relation", args, context, "raga.relation.merge"));
+    }
+
+    @Procedure(name = "raga.relation.delete", mode = Mode.WRITE)
+    @Description("raga.relation.delete(args :: MAP, context = {} :: MAP) :: (ok, code, message, result, warnings) - the delete_relation tool: args"
+            + " {relation_id, reason, soft}." + CONTEXT)
+    public Stream<ToolRow> relationDelete(@Name("args") Map<String, Object> args, @Name(value = "context", defaultValue = "{}") Map<String, Object> context) {
+        return Stream.of(run("delete_relation", args, context, "raga.relation.delete"));
+    }
+
+    @Procedure(name = "raga.batch", mode = Mode.WRITE)
+    @Description("raga.batch(args :: MAP, context = {} :: MAP) :: (ok, code, message, result, warnings) - the batch_kg_ops tool: args {searches,"
+            + " creates {entities, relations}, updates {...}, merges {...}, deletes {...}, atomic}." + CONTEXT)
+    public Stream<ToolRow> batch(@Name("args") Map<String, Object> args, @Name(value = "context", defaultValue = "{}") Map<String, Object> context) {
+        return Stream.of(run("batch_kg_ops", args, context, "raga.batch"));
+    }
+
+    @Procedure(name = "raga.review.mark", mode = Mode.WRITE)
+    @Description("raga.review.mark(args :: MAP, context = {} :: MAP) :: (ok, code, message, result, warnings) - the mark_for_review tool: args"
+            + " {subject, reason, priority}." + CONTEXT)
+    public Stream<ToolRow> reviewMark(@Name("args") Map<String, Object> args, @Name(value = "context", defaultValue = "{}") Map<String, Object> context) {
+        return Stream.of(run("mark_for_review", args, context, "raga.review.mark"));
+    }
+
+    @Procedure(name = "raga.todo.create", mode = Mode.WRITE)
+    @Description("raga.todo.create(args :: MAP, context = {} :: MAP) :: (ok, code, message, result, warnings) - the create_todo tool: args {task,"
+            + " todo_type, related_entity, priority}." + CONTEXT)
+    public Stream<ToolRow> todoCreate(@Name("args") Map<String, Object> args, @Name(value = "context", defaultValue = "{}") Map<String, Object> context) {
+        return Stream.of(run("create_todo", args, context, "raga.todo.create"));
+    }
+
+    // ---- review queue and todos
+
+    @Procedure(name = "raga.review.list", mode = Mode.READ)
+    @Description("raga.review.list(config = {} :: MAP) :: (id, kind, subject, reason, type, priority, status, chunkId, entity, resolution, createdAt) -"
+            + " review items, oldest first. Config: corpus, status (OPEN, DONE, DROPPED or ALL), limit.")
+    public Stream<ItemResult> reviewList(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        return items("raga.review.list", config, RagaGraph.REVIEW);
+    }
+
+    @Procedure(name = "raga.todo.list", mode = Mode.READ)
+    @Description("raga.todo.list(config = {} :: MAP) :: (id, kind, subject, reason, type, priority, status, chunkId, entity, resolution, createdAt) -"
+            + " todos, oldest first. Config: corpus, status (OPEN, DONE, DROPPED or ALL), limit.")
+    public Stream<ItemResult> todoList(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        return items("raga.todo.list", config, RagaGraph.TODO);
+    }
+
+    private Stream<ItemResult> items(String owner, Map<String, Object> config, org.neo4j.graphdb.Label label) {
+        ConfigReader r = ConfigReader.of(owner, config);
+        String corpus = r.corpus();
+        String status = r.string("status", "OPEN");
+        if (!List.of("OPEN", "DONE", "DROPPED", "ALL").contains(status)) throw new RagException(owner + ": config key 'status' must be one of [OPEN, DONE, DROPPED, ALL], got '" + status + "'");
+        long limit = r.integer("limit", 100L, 1L, 100_000L);
+        r.finish();
+        RagaLayer.require(tx, corpus);
+        boolean todo = label.equals(RagaGraph.TODO);
+        List<ItemResult> out = new ArrayList<>();
+        try (Result res = tx.execute("MATCH (n:" + label.name() + " {corpus: $c}) WHERE $status IS NULL OR n.status = $status"
+                + " OPTIONAL MATCH (n)-[:RAGA_ABOUT]->(e:RagaEntity) RETURN n, e.name AS entity ORDER BY n.createdAt LIMIT $limit",
+                params(corpus, status.equals("ALL") ? null : status, limit))) {
+            while (res.hasNext()) {
+                Map<String, Object> row = res.next();
+                Node n = (Node) row.get("n");
+                out.add(new ItemResult((String) n.getProperty(todo ? "todoId" : "reviewId"), todo ? "todo" : "review",
+                        (String) n.getProperty(todo ? "task" : "subject"), (String) n.getProperty("reason", null), (String) n.getProperty("todoType", null),
+                        (String) n.getProperty("priority", null), (String) n.getProperty("status"), (String) n.getProperty("chunkId", null),
+                        (String) row.get("entity"), (String) n.getProperty("resolution", null), (ZonedDateTime) n.getProperty("createdAt", null)));
+            }
+        }
+        return out.stream();
+    }
+
+    private static Map<String, Object> params(String corpus, String status, long limit) {
+        Map<String, Object> m = new java.util.HashMap<>();
+        m.put("c", corpus);
+        m.put("status", status);
+        m.put("limit", limit);
+        return m;
+    }
+
+    @Procedure(name = "raga.review.resolve", mode = Mode.WRITE)
+    @Description("raga.review.resolve(id :: STRING, resolution :: MAP) :: (ok, id, status) - closes a review item: resolution {status: DONE|DROPPED,"
+            + " note, corpus}.")
+    public Stream<ResolveResult> reviewResolve(@Name("id") String id, @Name(value = "resolution", defaultValue = "{}") Map<String, Object> resolution) {
+        return Stream.of(resolve("raga.review.resolve", id, resolution, RagaGraph.REVIEW, "reviewId"));
+    }
+
+    @Procedure(name = "raga.todo.resolve", mode = Mode.WRITE)
+    @Description("raga.todo.resolve(id :: STRING, resolution :: MAP) :: (ok, id, status) - closes a todo: resolution {status: DONE|DROPPED, note, corpus}.")
+    public Stream<ResolveResult> todoResolve(@Name("id") String id, @Name(value = "resolution", defaultValue = "{}") Map<String, Object> resolution) {
+        return Stream.of(resolve("raga.todo.resolve", id, resolution, RagaGraph.TODO, "todoId"));
+    }
+
+    private ResolveResult resolve(String owner, String id, Map<String, Object> resolution, org.neo4j.graphdb.Label label, String key) {
+        ConfigReader r = ConfigReader.of(owner, resolution);
+        String corpus = r.corpus();
+        String status = r.string("status", "DONE");
+        String note = r.string("note", "");
+        r.finish();
+        if (!status.equals("DONE") && !status.equals("DROPPED")) throw new RagException(owner + ": resolution status must be DONE or DROPPED, got '" + status + "'");
+        Node n = id == null ? null : tx.findNode(label, key, id);
+        if (n == null || !corpus.equals(n.getProperty("corpus", null))) throw new RagException(owner + ": no item '" + id + "' in corpus '" + corpus + "'");
+        n.setProperty("status", status);
+        n.setProperty("resolution", note);
+        n.setProperty("resolvedAt", ZonedDateTime.now());
+        return new ResolveResult(true, id, status);
+    }
+
+    @Procedure(name = "raga.provenance", mode = Mode.READ)
+    @Description("raga.provenance(targetId :: STRING, config = {} :: MAP) :: (provId, targetKind, targetId, op, tool, chunkId, docId, quote,"
+            + " startOffset, endOffset, docStartOffset, docEndOffset, certainty, confidence, reason, sessionId, details, createdAt, chunk) - the"
+            + " provenance records of an entity (entityId, or its name) or a relation (relId), oldest first: every write with its evidence"
+            + " quote and its offsets in the chunk and the document. Config: corpus.")
+    public Stream<ProvenanceResult> provenance(@Name("targetId") String targetId, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        String corpus = ConfigReader.corpusOnly("raga.provenance", config);
+        if (targetId == null || targetId.isBlank()) throw new RagException("raga.provenance: targetId must be an entity id, an entity name or a relation id");
+        RagaLayer.require(tx, corpus);
+        String id = targetId;
+        Node byName = new dev.graphrag.raga.KnowledgeStore(tx, rag.embeddings(), new ToolContext(corpus, null, null, ToolContext.Settings.DEFAULTS)).resolve(targetId);
+        if (byName != null) id = (String) byName.getProperty("entityId");
+        List<ProvenanceResult> out = new ArrayList<>();
+        try (Result r = tx.execute("MATCH (p:RagaProvenance {targetId: $id, corpus: $c}) OPTIONAL MATCH (p)-[:RAGA_FROM_CHUNK]->(ch:Chunk)"
+                + " RETURN p, ch ORDER BY p.createdAt", Map.of("id", id, "c", corpus))) {
+            while (r.hasNext()) {
+                Map<String, Object> row = r.next();
+                Node p = (Node) row.get("p");
+                out.add(new ProvenanceResult((String) p.getProperty("provId"), (String) p.getProperty("targetKind"), (String) p.getProperty("targetId"),
+                        (String) p.getProperty("op"), (String) p.getProperty("tool"), (String) p.getProperty("chunkId", null), (String) p.getProperty("docId", null),
+                        (String) p.getProperty("quote", null), (Long) p.getProperty("start", null), (Long) p.getProperty("end", null),
+                        (Long) p.getProperty("docStart", null), (Long) p.getProperty("docEnd", null), (String) p.getProperty("certainty", null),
+                        (Double) p.getProperty("confidence", null), (String) p.getProperty("reason", null), (String) p.getProperty("sessionId", null),
+                        (String) p.getProperty("details", null), (ZonedDateTime) p.getProperty("createdAt", null), (Node) row.get("ch")));
+            }
+        }
+        return out.stream();
+    }
+
+    // ---- retrieval
+
+    @Procedure(name = "raga.retrieve", mode = Mode.READ)
+    @Description("raga.retrieve(query :: STRING, config = {} :: MAP) :: (rank, chunkId, docId, text, score, vecRank, kgRank, vecScore, kgScore,"
+            + " startOffset, endOffset, degraded, degradedReason, chunk, entities, relationships, llmCalls, promptTokens, completionTokens) - chunks"
+            + " ranked by mode: vector (the chunk vector index), kg (BFS with decay around entity anchors), fusion (their RRF; default) or deep"
+            + " (LLM-extracted entities walked hop by hop). A graph stream past kgTimeoutMs falls back to vector with degraded=true. chunk, entities"
+            + " and relationships are for Browser. Config: corpus, mode, topK, k1, rrfK, wVec, wKg, hops, decay, semanticFilter, anchorChunks,"
+            + " anchorEntities, maxExpanded, kgTimeoutMs, deepHops, docIds, llm.")
+    public Stream<RetrieveResult> retrieve(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        RagaQueryConfig cfg = RagaQueryConfig.parse("raga.retrieve", config, false);
+        ChunkSearch.checkQuery("raga.retrieve", query);
+        RagaLayer.require(tx, cfg.corpus());
+        RagCall c = call();
+        UsageMeter usage = new UsageMeter();
+        RagaRetriever.Retrieval r = new RagaRetriever(tx, rag.embeddings(), cfg.corpus()).retrieve(query, cfg.retrieval(), c.cancelled(),
+                cfg.needsLlm() ? RagaAnswer.analyser(c.llm(cfg.llm(), "raga.retrieve"), usage, c) : null);
+        Usage u = usage.usage();
+        List<RetrieveResult> out = new ArrayList<>();
+        long rank = 0;
+        for (RagaRetriever.Hit h : r.hits()) {
+            List<Relationship> rels = new ArrayList<>();
+            for (Relationship m : h.chunk().getRelationships(Direction.OUTGOING, RagaGraph.MENTIONS)) {
+                if (h.entities().stream().anyMatch(e -> e.getElementId().equals(m.getEndNode().getElementId()))) rels.add(m);
+            }
+            out.add(new RetrieveResult(++rank, h.chunkId(), h.docId(), h.text(), h.score(), h.vecRank(), h.kgRank(), h.vecScore(), h.kgScore(), h.start(),
+                    h.end(), r.degraded(), r.degradedReason(), h.chunk(), h.entities(), rels, u.calls(), u.promptTokens(), u.completionTokens()));
+        }
+        return out.stream();
+    }
+
+    @Procedure(name = "raga.answer", mode = Mode.READ)
+    @Description("raga.answer(query :: STRING, config = {} :: MAP) :: (answer, answerType, evidence, retrieved, facts, grounded, mode, degraded,"
+            + " llmCalls, promptTokens, completionTokens, tokensByStep) - retrieves (as raga.retrieve) and answers from the chunks and the facts"
+            + " among their entities. evidence lists only chunks the answer cites that were in its prompt, with offsets; when it cites none,"
+            + " evidence is empty and grounded is false. Config: the keys of raga.retrieve, includeFacts, maxFacts, maxContextChars, llm.")
+    public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        RagaQueryConfig cfg = RagaQueryConfig.parse("raga.answer", config, true);
+        ChunkSearch.checkQuery("raga.answer", query);
+        RagaLayer.require(tx, cfg.corpus());
+        RagCall c = call();
+        UsageMeter usage = new UsageMeter();
+        RagaAnswer.Answer a = RagaAnswer.answer(c, c.llm(cfg.llm(), "raga.answer"), query, cfg, usage);
+        Usage u = usage.usage();
+        return Stream.of(new AnswerResult(a.answer(), a.answerType(), a.evidence(), a.retrieved(), a.facts(), a.grounded(), a.mode(), a.degraded(), u.calls(),
+                u.promptTokens(), u.completionTokens(), u.tokensByStep()));
+    }
+
+    // ---- sync, schema, info, drop
+
+    @Procedure(name = "raga.sync.check", mode = Mode.READ)
+    @Description("raga.sync.check(config = {} :: MAP) :: (kind, id, issue) - graph and vector drift: entities whose vector is MISSING, STALE (made"
+            + " from other text), WRONG_DIMENSION, WRONG_MODEL or UNSYNCED; chunks without a vector of the model's dimension; provenance whose"
+            + " chunk is gone (CHUNK_GONE). Config: corpus, limit.")
+    public Stream<SyncIssue> syncCheck(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        ConfigReader r = ConfigReader.of("raga.sync.check", config);
+        String corpus = r.corpus();
+        int limit = r.integer("limit", 10_000, 1, 10_000_000);
+        r.finish();
+        RagaLayer.require(tx, corpus);
+        return RagaSync.check(tx, rag.embeddings(), corpus, limit).stream().map(i -> new SyncIssue(i.kind(), i.id(), i.issue()));
+    }
+
+    @Procedure(name = "raga.sync.repair", mode = Mode.WRITE)
+    @Description("raga.sync.repair(config = {} :: MAP) :: (repaired, failed, unrepairable) - re-embeds what raga.sync.check lists, in batches"
+            + " committed on their own, and records the server's model on the layer once no entity is left to repair; dangling provenance is"
+            + " counted as unrepairable. Config: corpus, batchSize.")
+    public Stream<RepairResult> syncRepair(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        ConfigReader r = ConfigReader.of("raga.sync.repair", config);
+        String corpus = r.corpus();
+        int batch = r.integer("batchSize", 64, 1, 10_000);
+        r.finish();
+        RagaLayer.require(tx, corpus);
+        RagCall c = call();
+        RagaSync.Repair out = RagaSync.repair(db, rag.embeddings(), corpus, batch, c.cancelled());
+        if (out.failed() == 0) {
+            try (Transaction t = db.beginTx()) {
+                ModelIdentity.record(t.findNode(RagaGraph.META, "corpus", corpus), rag.embeddings());
+                t.commit();
+            }
+        }
+        return Stream.of(new RepairResult(out.repaired(), out.failed(), out.unrepairable()));
+    }
+
+    @Procedure(name = "raga.schema.active", mode = Mode.READ)
+    @Description("raga.schema.active(config = {} :: MAP) :: (kind, name, description, domain, range, status) - the corpus's entity and relation types:"
+            + " ACTIVE (bootstrapped), PROPOSED (introduced by the agent), CANDIDATE (undeclared domain or range). Config: corpus.")
+    public Stream<TypeResult> schemaActive(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        String corpus = ConfigReader.corpusOnly("raga.schema.active", config);
+        RagaLayer.require(tx, corpus);
+        List<TypeResult> out = new ArrayList<>();
+        try (Result r = tx.execute("MATCH (t) WHERE (t:RagaEntityType OR t:RagaRelationType) AND t.corpus = $c RETURN t,"
+                + " CASE WHEN t:RagaEntityType THEN 'entity' ELSE 'relation' END AS kind ORDER BY kind, t.name", Map.of("c", corpus))) {
+            while (r.hasNext()) {
+                Map<String, Object> row = r.next();
+                Node t = (Node) row.get("t");
+                out.add(new TypeResult((String) row.get("kind"), (String) t.getProperty("name"), (String) t.getProperty("description", null),
+                        (String) t.getProperty("domain", null), (String) t.getProperty("range", null), (String) t.getProperty("status")));
+            }
+        }
+        return out.stream();
+    }
+
+    @Procedure(name = "raga.info", mode = Mode.READ)
+    @Description("raga.info(config = {} :: MAP) :: (corpus, entities, relations, deletedRelations, aliases, provenance, chunks, chunksArchived,"
+            + " chunksIncomplete, todosOpen, reviewsOpen, sessions, embeddingModel, modelMatches) - the RAGA layer of a corpus; modelMatches false"
+            + " when entity vectors come from another model than the server's (raga.sync.repair re-embeds them). Config: corpus.")
+    public Stream<InfoResult> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        String corpus = ConfigReader.corpusOnly("raga.info", config);
+        Node meta = RagaLayer.require(tx, corpus);
+        Map<String, Object> n = tx.execute("RETURN COUNT { (:RagaEntity {corpus: $c}) } AS entities,"
+                + " COUNT { (:RagaEntity {corpus: $c})-[r:RAGA_REL]->() WHERE NOT r.deleted } AS relations,"
+                + " COUNT { (:RagaEntity {corpus: $c})-[r:RAGA_REL]->() WHERE r.deleted } AS deleted,"
+                + " COUNT { (:RagaAlias {corpus: $c}) } AS aliases, COUNT { (:RagaProvenance {corpus: $c}) } AS provenance,"
+                + " COUNT { (:Chunk {corpus: $c}) } AS chunks, COUNT { (ch:Chunk {corpus: $c}) WHERE ch.ragaState = 'ARCHIVED' } AS archived,"
+                + " COUNT { (ch:Chunk {corpus: $c}) WHERE ch.ragaIncomplete } AS incomplete,"
+                + " COUNT { (:RagaTodo {corpus: $c, status: 'OPEN'}) } AS todos, COUNT { (:RagaReviewItem {corpus: $c, status: 'OPEN'}) } AS reviews,"
+                + " COUNT { (:RagaSession {corpus: $c}) } AS sessions", Map.of("c", corpus)).next();
+        return Stream.of(new InfoResult(corpus, l(n, "entities"), l(n, "relations"), l(n, "deleted"), l(n, "aliases"), l(n, "provenance"), l(n, "chunks"),
+                l(n, "archived"), l(n, "incomplete"), l(n, "todos"), l(n, "reviews"), l(n, "sessions"), ModelIdentity.recorded(meta),
+                ModelIdentity.matches(meta, rag.embeddings())));
+    }
+
+    private static long l(Map<String, Object> m, String k) {
+        return ((Number) m.get(k)).longValue();
+    }
+
+    @Procedure(name = "raga.drop", mode = Mode.WRITE)
+    @Description("raga.drop(config = {} :: MAP) :: (nodesDeleted, relationshipsDeleted) - removes the RAGA layer of a corpus (entities, aliases,"
+            + " provenance, todos, review items, sessions, types, alerts, mentions, chunk reading states, meta node) in batches; documents and"
+            + " chunks stay. Config: corpus.")
+    public Stream<DropResult> drop(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        String corpus = ConfigReader.corpusOnly("raga.drop", config);
+        RagCall c = call();
+        LayerDrop.Counts n = rag.layerLocks().exclusive(c.database(), corpus, "raga ingest", "raga.drop", c.cancelled(), c.log(),
+                () -> RagaLayer.drop(c.db(), corpus, c.cancelled()));
+        return Stream.of(new DropResult(n.nodes(), n.relationships()));
+    }
+}
