@@ -54,6 +54,28 @@ class CypherExamplesTest {
                 Map.entry("inserted", List.of(Map.of("entities", List.of("XODAR", "ISSUS"), "description", "Issus degraded Xodar and gave him to Carter."))),
                 Map.entry("updated", List.of()), Map.entry("merges", List.of()), Map.entry("judgement", "1"), Map.entry("concerns", List.of()),
                 Map.entry("subqueries", List.of()), Map.entry("answer", "Issus punished Xodar for his defeat."), Map.entry("citedSources", List.of())));
+        // raga.* steps: the reader creates what each demo chunk states, then completes; schema, todos, analysis and answer replies
+        java.util.function.Predicate<StandInLlm.Request> read = r -> "raga.L3".equals(r.step());
+        java.util.function.Predicate<StandInLlm.Request> firstRound = r -> {
+            for (com.fasterxml.jackson.databind.JsonNode m : r.body().path("messages")) if ("tool".equals(m.path("role").asText())) return false;
+            return true;
+        };
+        llm.when(read.and(firstRound).and(r -> r.body().toString().contains("discovered polonium"))).toolCalls(
+                StandInLlm.toolCall("r1", "search_kg", "{\"query\":\"Marie Curie\"}"),
+                StandInLlm.toolCall("r2", "create_entity", "{\"name\":\"Marie Curie\",\"entity_type\":\"Person\",\"evidence\":\"Marie Curie discovered polonium\",\"certainty\":\"high\"}"),
+                StandInLlm.toolCall("r3", "create_entity", "{\"name\":\"Polonium\",\"entity_type\":\"Element\",\"evidence\":\"discovered polonium in 1898\"}"),
+                StandInLlm.toolCall("r4", "create_relation", "{\"head\":\"Marie Curie\",\"relation_type\":\"DISCOVERED\",\"tail\":\"Polonium\",\"evidence\":\"Marie Curie discovered polonium in 1898\",\"certainty\":\"high\"}"));
+        llm.when(read.and(firstRound).and(r -> r.body().toString().contains("Nobel Prize"))).toolCalls(
+                StandInLlm.toolCall("n1", "search_kg", "{\"query\":\"Pierre Curie\"}"),
+                StandInLlm.toolCall("n2", "create_entity", "{\"name\":\"Pierre Curie\",\"entity_type\":\"Person\",\"evidence\":\"Pierre Curie shared the 1903 Nobel Prize\"}"),
+                StandInLlm.toolCall("n3", "create_entity", "{\"name\":\"Marie Curie\",\"entity_type\":\"Person\",\"evidence\":\"Nobel Prize in Physics with Marie Curie\"}"),
+                StandInLlm.toolCall("n4", "create_relation", "{\"head\":\"Pierre Curie\",\"relation_type\":\"SHARED_PRIZE_WITH\",\"tail\":\"Marie Curie\",\"evidence\":\"Pierre Curie shared the 1903 Nobel Prize in Physics with Marie Curie\"}"));
+        llm.when(r -> r.step() != null && r.step().startsWith("raga")).replyJson(Map.ofEntries(Map.entry("status", "chunk_complete"),
+                Map.entry("summary", "stand-in"), Map.entry("domain", "science history"),
+                Map.entry("entity_types", List.of(Map.of("name", "Person", "description", "a human being"), Map.of("name", "Element", "description", "a chemical element"))),
+                Map.entry("relation_types", List.of(Map.of("name", "DISCOVERED", "description", "found first", "domain", "Person", "range", "Element", "quality", 0.9))),
+                Map.entry("resolved", List.of()), Map.entry("entities", List.of("Marie Curie")), Map.entry("answer", "Marie Curie"),
+                Map.entry("answer_type", "extractive"), Map.entry("evidence_chunk_ids", List.of("raga_demo:curie:0"))));
         llm.always().replyJson(Map.of("thought", "Dejah Thoris is the granddaughter of Tardos Mors.", "answer", "Tardos Mors",
                 "fact", List.of(), "triples", List.of(List.of("Dejah Thoris", "granddaughter of", "Tardos Mors"),
                         List.of("John Carter", "married", "Dejah Thoris"))));

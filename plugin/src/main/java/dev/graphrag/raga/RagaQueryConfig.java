@@ -29,7 +29,7 @@ public record RagaQueryConfig(String corpus, RagaRetriever.Settings retrieval, b
         boolean facts = answers && r.bool("includeFacts", true);
         int maxFacts = answers ? r.integer("maxFacts", 20, 0, 1000) : 20;
         int maxChars = answers ? r.integer("maxContextChars", 12_000, 500, 1_000_000) : 12_000;
-        Map<String, Object> llm = answers || mode == RagaRetriever.Mode.DEEP ? r.map("llm") : null;
+        Map<String, Object> llm = r.map("llm");
         r.finish();
         return new RagaQueryConfig(corpus, s, facts, maxFacts, maxChars, llm);
     }

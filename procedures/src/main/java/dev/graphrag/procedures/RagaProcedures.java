@@ -441,7 +441,8 @@ public class RagaProcedures {
     @Description("raga.answer(query :: STRING, config = {} :: MAP) :: (answer, answerType, evidence, retrieved, facts, grounded, mode, degraded,"
             + " llmCalls, promptTokens, completionTokens, tokensByStep) - retrieves (as raga.retrieve) and answers from the chunks and the facts"
             + " among their entities. evidence lists only chunks the answer cites that were in its prompt, with offsets; when it cites none,"
-            + " evidence is empty and grounded is false. Config: the keys of raga.retrieve, includeFacts, maxFacts, maxContextChars, llm.")
+            + " evidence is empty and grounded is false. Config: corpus, mode, topK, k1, rrfK, wVec, wKg, hops, decay, semanticFilter,"
+            + " anchorChunks, anchorEntities, maxExpanded, kgTimeoutMs, deepHops, docIds, includeFacts, maxFacts, maxContextChars, llm.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         RagaQueryConfig cfg = RagaQueryConfig.parse("raga.answer", config, true);
         ChunkSearch.checkQuery("raga.answer", query);

@@ -172,6 +172,35 @@ class LlmKitTest {
     }
 
     @Test
+    void refusalsAreWordedByTheCallerAndAControlToolEndsTheRun() {
+        LLM.when(hasToolResult("c2")).toolCalls(toolCall("c3", "done", "{\"summary\": \"read\"}"), toolCall("c4", "search", "{\"q\": \"never\"}"));
+        LLM.when(hasToolResult("c1")).toolCalls(toolCall("c2", "lookup", "{}"));
+        LLM.always().toolCalls(toolCall("c1", "search", "{\"q\": \"forbidden\"}"));
+        ToolLoop.Tool refusing = new ToolLoop.Tool("search", "Finds passages.", QUERY_SCHEMA, args -> {
+            searched.add(args.path("q").asText());
+            return new ToolLoop.Refused(new java.util.TreeMap<>(Map.of("ok", false, "code", "OFF_LIMITS")));
+        });
+        ToolLoop.Tool done = new ToolLoop.Tool("done", "Ends the task.", Map.of("type", "object"), args -> new ToolLoop.Finished(new java.util.TreeMap<>(Map.of("status", "complete",
+                "summary", args.path("summary").asText()))));
+        List<ToolLoop.Refusal> seen = new ArrayList<>();
+        ToolLoop.Outcome o = new ToolLoop(client(), cfg(), "agent", List.of(refusing, done), new ToolLoop.Budget(5, 10, 100_000), () -> false)
+                .refusalsAs(r -> {
+                    seen.add(r);
+                    return new java.util.TreeMap<>(Map.of("ok", false, "code", r.kind().name()));
+                }).run(ask("go"), ToolLoop.Mode.NATIVE);
+        assertEquals("final", o.stopReason());
+        assertEquals("{\"status\":\"complete\",\"summary\":\"read\"}", o.content(), "the control tool's body is the outcome");
+        assertEquals(List.of("forbidden"), searched, "the call after the control tool never ran");
+        assertEquals(3, o.calls().size());
+        assertEquals(2, o.invalidCalls(), "a Refused body and an unknown tool both count as invalid");
+        assertEquals("{\"code\":\"OFF_LIMITS\",\"ok\":false}", o.calls().get(0).result());
+        assertEquals(List.of(ToolLoop.RefusalKind.UNKNOWN_TOOL), seen.stream().map(ToolLoop.Refusal::kind).toList());
+        assertEquals("{\"code\":\"UNKNOWN_TOOL\",\"ok\":false}", o.calls().get(1).result());
+        assertEquals("/triples/2", JsonSchemaCheck.pointer("$.triples[2]: expected array, got string"));
+        assertEquals("", JsonSchemaCheck.pointer("$: missing required key 'q'"));
+    }
+
+    @Test
     void budgetsStopTheLoopWithAReason() {
         LLM.always().toolCalls(toolCall("c", "search", "{\"q\": \"again\"}"));
         LlmClient c = client();
