@@ -540,6 +540,49 @@ class RagaProceduresTest {
         assertEquals(0, count("MATCH (n) WHERE any(l IN labels(n) WHERE l STARTS WITH 'Raga') AND n.corpus = 'rg10' RETURN count(n)", Map.of()));
     }
 
+    @Test
+    void anIngestTerminatedMidwayResumesToTheGraphOfAnUninterruptedOne() throws Exception {
+        List<Map<String, Object>> docs = new ArrayList<>();
+        for (int i = 0; i < 6; i++) docs.add(Map.of("id", "k" + i, "title", "Kepler " + i, "text", "Johannes Kepler described orbit " + i
+                + " in Prague. Tycho Brahe measured orbit " + i + " at Uraniborg."));
+        ingestDocs("rg11", docs);
+        ingestDocs("rg12", docs);
+        llm.on("raga.L3", new dev.graphrag.demo.eval.RagaConstructionPolicy(false, false));
+        try {
+            ingest("rg12", List.of(), Map.of("bootstrapSchema", false));
+            SLOW.set(true);
+            llm.on("raga.L3", r -> {
+                if (SLOW.get()) sleep(60);
+                return new dev.graphrag.demo.eval.RagaConstructionPolicy(false, false).reply(r);
+            });
+            var run = TestServer.inBackground("CALL raga.ingest([], $cfg)", Map.of("cfg", cfg("rg11", Map.of("bootstrapSchema", false))));
+            String id = TestServer.runningTransaction("CALL raga.ingest", () -> count("MATCH (c:Chunk {corpus: 'rg11', ragaState: 'ARCHIVED'}) RETURN count(c)", Map.of()) >= 2);
+            assertNotNull(id, "the ingest never got going");
+            rows("TERMINATE TRANSACTION $id", Map.of("id", id));
+            Throwable t = run.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertNotNull(t, "a terminated ingest fails");
+            long archived = count("MATCH (c:Chunk {corpus: 'rg11', ragaState: 'ARCHIVED'}) RETURN count(c)", Map.of());
+            assertTrue(archived >= 2 && archived < 6, "stopped part-way: " + archived);
+            SLOW.set(false);
+            List<Map<String, Object>> resumed = ingest("rg11", List.of(), Map.of("bootstrapSchema", false));
+            assertEquals(6 - archived, resumed.size() - 1, "only the chunks not archived are read again");
+            assertEquals(census("rg12"), census("rg11"), "the resumed graph is the uninterrupted one");
+        } finally {
+            SLOW.set(false);
+            llm.on("raga.L3", RagaProceduresTest::read);
+        }
+    }
+
+    static final AtomicBoolean SLOW = new AtomicBoolean();
+
+    static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     static PolicyReply action(String name, Map<String, Object> args) {
         return PolicyReply.jsonOf(Map.of("action", name, "arguments", args));
     }

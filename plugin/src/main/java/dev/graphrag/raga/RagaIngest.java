@@ -158,6 +158,7 @@ public final class RagaIngest {
         long calls0 = toolCalls, invalid0 = invalidCalls, resolved0 = todosResolved;
         if (!RagaGraph.VERIFIED.equals(p.state())) {
             List<Map<String, Object>> messages;
+            if (RagaGraph.READING.equals(p.state())) rememberInterrupted(ctx, p.chunkId());
             try (Transaction tx = db.beginTx()) {
                 Node c = tx.findNode(LexicalGraph.CHUNK, "id", p.chunkId());
                 c.setProperty("ragaState", RagaGraph.READING);
@@ -193,6 +194,25 @@ public final class RagaIngest {
         return new Row("chunk", sessionId, p.documentId(), p.chunkId(), p.index(), RagaGraph.ARCHIVED, summary, incomplete, toolCalls - calls0,
                 invalidCalls - invalid0, k.entitiesCreated, k.entitiesReused, k.relationsCreated, k.updates, k.merges, k.deletes, k.reviews, k.todos,
                 todosResolved - resolved0, usage.usage(), stopReason, System.currentTimeMillis() - t0);
+    }
+
+    /** What an interrupted reading of the chunk committed: the resumed reading replays those calls without writing them again. */
+    private void rememberInterrupted(ToolContext ctx, String chunkId) {
+        try (Transaction tx = db.beginTx()) {
+            try (Result r = tx.execute("MATCH (p:RagaProvenance {corpus: $c, chunkId: $chunk}) WHERE p.op IN ['CREATE', 'REUSE', 'EVIDENCE_ADD']"
+                    + " AND p.tool IN ['create_entity', 'create_relation'] RETURN p.targetKind AS k, p.targetId AS id, p.start AS s, p.end AS e",
+                    Map.of("c", cfg.corpus(), "chunk", chunkId))) {
+                r.forEachRemaining(row -> ctx.replayable(ToolContext.writeKey((String) row.get("k"), (String) row.get("id"), chunkId,
+                        ((Number) row.get("s")).longValue(), ((Number) row.get("e")).longValue())));
+            }
+            try (Result r = tx.execute("MATCH (t:RagaTodo {corpus: $c, chunkId: $chunk}) RETURN t.task AS x", Map.of("c", cfg.corpus(), "chunk", chunkId))) {
+                r.forEachRemaining(row -> ctx.replayable("TODO|" + row.get("x")));
+            }
+            try (Result r = tx.execute("MATCH (t:RagaReviewItem {corpus: $c, chunkId: $chunk}) RETURN t.subject + '|' + t.reason AS x",
+                    Map.of("c", cfg.corpus(), "chunk", chunkId))) {
+                r.forEachRemaining(row -> ctx.replayable("REVIEW|" + row.get("x")));
+            }
+        }
     }
 
     private static void add(ToolContext.Counters into, ToolContext.Counters k) {
@@ -307,7 +327,11 @@ public final class RagaIngest {
         int n = cfg.adjacentContextChars();
         String before = prev == null || n == 0 ? "" : tail((String) prev.getProperty("text"), n);
         String after = next == null || n == 0 ? "" : head((String) next.getProperty("text"), n);
-        return RagaPrompts.read(schemaBlock(tx), workingMemory(tx, idx, totalChunks), (String) c.getProperty("id"), idx, totalChunks,
+        String title = null;
+        try (Result r = tx.execute("MATCH (d:Document {corpus: $c, id: $d}) RETURN d.title AS t", Map.of("c", cfg.corpus(), "d", doc))) {
+            if (r.hasNext()) title = (String) r.next().get("t");
+        }
+        return RagaPrompts.read(schemaBlock(tx), workingMemory(tx, idx, totalChunks), (String) c.getProperty("id"), title, idx, totalChunks,
                 (String) c.getProperty("text"), before, after);
     }
 

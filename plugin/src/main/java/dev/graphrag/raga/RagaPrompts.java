@@ -41,14 +41,15 @@ public final class RagaPrompts {
             When a tool returns ok:false, read its code and hint and fix the call; never repeat an identical failed call.
             Finish with chunk_complete and a one-sentence summary.""";
 
-    /** L3: the system prompt (rebuilt for every chunk) and the paragraph. */
-    public static List<Map<String, Object>> read(Map<String, Object> schema, Map<String, Object> workingMemory, String chunkId, long index, long total,
-                                                 String text, String before, String after) {
+    /** L3: the system prompt (rebuilt for every chunk) and the paragraph, with its document's title when it has one. */
+    public static List<Map<String, Object>> read(Map<String, Object> schema, Map<String, Object> workingMemory, String chunkId, String title, long index,
+                                                 long total, String text, String before, String after) {
         Map<String, Object> blocks = new LinkedHashMap<>();
         blocks.put("active_schema", schema);
         blocks.put("working_memory", workingMemory);
         Map<String, Object> paragraph = new LinkedHashMap<>();
         paragraph.put("chunk_id", chunkId);
+        if (title != null) paragraph.put("title", title);
         paragraph.put("index", index);
         paragraph.put("total", total);
         paragraph.put("text", text);

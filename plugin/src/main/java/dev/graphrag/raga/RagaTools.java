@@ -247,7 +247,7 @@ public final class RagaTools {
                 if (r.getEndNode().hasProperty("quote")) quotes.add((String) r.getEndNode().getProperty("quote"));
             }
             m.put("evidence_count", (long) quotes.size());
-            m.put("sample_evidence", quotes.isEmpty() ? null : quotes.get(0));
+            m.put("sample_evidence", quotes.isEmpty() ? null : quotes.get(0).length() <= 200 ? quotes.get(0) : quotes.get(0).substring(0, 200));
             out.add(m);
         }
         return Map.of("entities", out);
@@ -349,6 +349,9 @@ public final class RagaTools {
             List<String> add = new ArrayList<>(aliases);
             add.add(0, name);
             store.requireAliasesFree(existing, add, at + "/aliases");
+            if (ctx.replay(ToolContext.writeKey("ENTITY", (String) existing.getProperty("entityId"), ev.chunkId(), ev.start(), ev.end()))) {
+                return replayed(existing.getProperty("entityId"), existing.getProperty("name"), ev);
+            }
             List<String> fresh = KnowledgeStore.newAliases(existing, add);
             List<String> all = KnowledgeStore.aliases(existing);
             all.addAll(fresh);
@@ -420,6 +423,17 @@ public final class RagaTools {
         return out;
     }
 
+    /** The answer to a call an interrupted reading of this chunk already carried out: what it answered, nothing written. */
+    private static Map<String, Object> replayed(Object id, Object name, KnowledgeStore.Evidence ev) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("entity_id", id);
+        out.put("name", name);
+        out.put("reused", true);
+        out.put("replayed", true);
+        out.put("evidence_span", ev.span());
+        return out;
+    }
+
     Map<String, Object> createRelation(JsonNode a, String at) {
         Node head = store.requireEntity(a.get("head").asText(), at + "/head");
         Node tail = store.requireEntity(a.get("tail").asText(), at + "/tail");
@@ -436,6 +450,13 @@ public final class RagaTools {
         Map<String, Object> attrs = KnowledgeStore.attributes(map(a, "properties"), at + "/properties");
         Relationship r = store.twin(head, type, tail, null);
         Map<String, Object> out = new LinkedHashMap<>();
+        if (r != null && ctx.replay(ToolContext.writeKey("RELATION", (String) r.getProperty("relId"), ev.chunkId(), ev.start(), ev.end()))) {
+            out.put("reused", true);
+            out.put("replayed", true);
+            out.put("relation_id", r.getProperty("relId"));
+            out.put("evidence_span", ev.span());
+            return out;
+        }
         // writes
         if (r != null) {
             KnowledgeStore.addEvidenceChunk(r, ev.chunkId());
@@ -771,6 +792,7 @@ public final class RagaTools {
 
     Map<String, Object> markForReview(JsonNode a) {
         String subject = a.get("subject").asText();
+        if (ctx.replay("REVIEW|" + subject + "|" + a.get("reason").asText())) return Map.of("replayed", true, "linked_entity", "");
         Node about = store.resolve(subject);
         Node n = item(RagaGraph.REVIEW, "reviewId", "review-");
         n.setProperty("subject", subject);
@@ -783,6 +805,7 @@ public final class RagaTools {
 
     Map<String, Object> createTodo(JsonNode a) {
         String related = opt(a, "related_entity");
+        if (ctx.replay("TODO|" + a.get("task").asText())) return Map.of("replayed", true, "linked_entity", "");
         Node about = related == null ? null : store.resolve(related);
         Node n = item(RagaGraph.TODO, "todoId", "todo-");
         n.setProperty("task", a.get("task").asText());

@@ -33,6 +33,7 @@ public final class ToolContext {
     public final Counters counters = new Counters();
     private final Set<String> visible = new LinkedHashSet<>();
     private final List<String> searchedKeys = new ArrayList<>();
+    private final java.util.Map<String, Integer> replayable = new java.util.HashMap<>();
     public int round;
     public String toolCallId;
 
@@ -59,6 +60,27 @@ public final class ToolContext {
 
     public Set<String> visible() {
         return Set.copyOf(visible);
+    }
+
+    /**
+     * Writes an interrupted reading of this chunk already committed (key: what was written, where it was quoted). When
+     * the resumed reading makes the same call again, it is answered as before and writes nothing, so a resumed chunk
+     * ends as an uninterrupted one would have; each recorded write is replayed once.
+     */
+    public void replayable(String key) {
+        replayable.merge(key, 1, Integer::sum);
+    }
+
+    public boolean replay(String key) {
+        Integer n = replayable.get(key);
+        if (n == null) return false;
+        if (n == 1) replayable.remove(key);
+        else replayable.put(key, n - 1);
+        return true;
+    }
+
+    public static String writeKey(String kind, String targetId, String chunkId, long start, long end) {
+        return kind + "|" + targetId + "|" + chunkId + "|" + start + "|" + end;
     }
 
     public void searched(String query) {

@@ -1,0 +1,352 @@
+package dev.graphrag.demo;
+
+import dev.graphrag.demo.eval.EvalCorpus;
+import dev.graphrag.demo.eval.EvalLlmServer;
+import dev.graphrag.demo.eval.OracleHarness;
+import dev.graphrag.demo.eval.PolicyReply;
+import dev.graphrag.demo.eval.RagaConstructionPolicy;
+import dev.graphrag.demo.eval.RuleExtractor;
+import dev.graphrag.demo.eval.ScoredQuestion;
+import dev.graphrag.demo.eval.Scores;
+import dev.graphrag.raga.EvidenceAnchor;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.harness.Neo4j;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+
+/**
+ * RAGA's evaluation (specs/wave2-review.md §3.4; docs/benchmarks.md "RAGA"). Construction by the rule-based agent
+ * ({@link RagaConstructionPolicy}: reads only the chunk, never a question) through raga.ingest on the stand-in LLM, in
+ * both toolsets; then retrieval with no LLM at all (vector, kg, fusion; deep with the question's entities by rule):
+ * R@2/R@5 on MuSiQue (graph parameters tuned on the tuning half, reported on the other) and on HotpotQA (never tuned).
+ * Checks on a subset: a run with about 20% corrupted tool calls builds the clean run's graph exactly, and an ingest
+ * terminated mid-way and resumed does too; every entity and relation has provenance whose quote is the chunk text at
+ * its offsets. Writes target/raga-results.md. Options: --passages N (a shuffled subset, for quick runs), --subset N
+ * (the fault and resume subset, default 300), --no-hotpot.
+ */
+public final class RagaBenchmark {
+    static final Map<String, Object> INGEST = Map.of("chunker", "structural", "chunkSize", 1200L, "chunkOverlap", 120L);
+
+    private final GraphDatabaseService db;
+    private final EvalLlmServer server;
+    private final PrintStream out = System.out;
+    private final StringBuilder report = new StringBuilder();
+
+    RagaBenchmark(GraphDatabaseService db, EvalLlmServer server) {
+        this.db = db;
+        this.server = server;
+    }
+
+    public static void main(String[] argv) throws Exception {
+        BenchmarkArgs args = BenchmarkArgs.parse(argv);
+        Path data = args.data();
+        Path work = Files.createTempDirectory("graphrag-raga-bench");
+        Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, null, "127.0.0.1", -1, -1));
+        try (EvalLlmServer server = EvalLlmServer.start()) {
+            RagaBenchmark b = new RagaBenchmark(neo4j.defaultDatabaseService(), server);
+            server.on("raga.L4", r -> PolicyReply.jsonOf(Map.of("status", "todos_complete", "resolved", List.of(), "summary", "none")));
+            // deep mode's query analysis by rule: the question's capitalised spans (no gold, no answer)
+            server.on("raga.L5", r -> PolicyReply.jsonOf(Map.of("entities", first(RuleExtractor.entities(null,
+                    dev.graphrag.demo.eval.RemindExtractionPolicies.block(r).path("question").asText()), 5), "keywords", List.of(), "sub_questions", List.of())));
+            int passages = args.option("--passages", Integer.MAX_VALUE);
+            EvalCorpus musique = EvalCorpus.of(CorpusFiles.read(data.resolve("musique/musique_train_corpus.json")), Benchmark.SEED);
+            List<ScoredQuestion> mq = ScoredQuestion.musique(data.resolve("musique/musique_train.json"), musique);
+            b.musique(subset(musique, passages), mq, args.option("--subset", 300));
+            if (!args.has("--no-hotpot")) {
+                EvalCorpus hotpot = EvalCorpus.of(CorpusFiles.read(data.resolve("hotpotqa/hotpotqa_train_corpus.json")), Benchmark.SEED);
+                b.hotpot(subset(hotpot, passages), ScoredQuestion.hotpot(data.resolve("hotpotqa/hotpotqa_train.json"), hotpot));
+            }
+            Files.createDirectories(Path.of("target"));
+            Files.writeString(Path.of("target", "raga-results.md"), b.report.toString());
+        } finally {
+            neo4j.close();
+        }
+    }
+
+    static <T> List<T> first(List<T> xs, int n) {
+        return xs.size() <= n ? xs : xs.subList(0, n);
+    }
+
+    static List<Map<String, Object>> subset(EvalCorpus c, int n) {
+        return first(c.documents(), n);
+    }
+
+    void say(String line) {
+        out.println(line);
+        report.append(line).append('\n');
+    }
+
+    /** Settings the tuning chose (MuSiQue tuning half), then used unchanged on HotpotQA. */
+    private Map<String, Object> tuned = new LinkedHashMap<>();
+
+    void musique(List<Map<String, Object>> docs, List<ScoredQuestion> questions, int subsetSize) {
+        say("## RAGA on MuSiQue (" + docs.size() + " passages, " + questions.size() + " questions)\n");
+        say("Construction: the rule-based agent on the stand-in (reads only each chunk; no question, no gold). Retrieval: no LLM (deep: the"
+                + " question's entities by rule). Not an oracle.\n");
+        OracleHarness.ingest(db, "mq-raga", docs, INGEST);
+        OracleHarness.ingest(db, "mq-raga-batch", docs, INGEST);
+        say("| construction | chunks | tool calls/chunk | invalid/chunk | LLM calls (rounds)/chunk | prompt tok/chunk | entities | relations | provenance complete | s (of which stand-in LLM) |");
+        say("|---|---|---|---|---|---|---|---|---|---|");
+        build("mq-raga", new RagaConstructionPolicy(false, false), "full toolset");
+        build("mq-raga-batch", new RagaConstructionPolicy(true, false), "batch toolset");
+        say("");
+        retrieval("mq-raga", questions, true);
+        retrievalRow("batch-toolset graph, fusion (tuned)", "mq-raga-batch", questions, q -> !q.tuning(), modeConfig("fusion", tuned));
+        faultsAndResume(first(docs, subsetSize));
+    }
+
+    void hotpot(List<Map<String, Object>> docs, List<ScoredQuestion> questions) {
+        say("\n## RAGA on HotpotQA (" + docs.size() + " passages, " + questions.size() + " questions; never tuned)\n");
+        OracleHarness.ingest(db, "hp-raga", docs, INGEST);
+        say("| construction | chunks | tool calls/chunk | invalid/chunk | LLM calls (rounds)/chunk | prompt tok/chunk | entities | relations | provenance complete | s (of which stand-in LLM) |");
+        say("|---|---|---|---|---|---|---|---|---|---|");
+        build("hp-raga", new RagaConstructionPolicy(false, false), "full toolset");
+        say("");
+        retrieval("hp-raga", questions, false);
+    }
+
+    // ---- construction
+
+    /** One raga.ingest over the corpus with the policy; a table row; returns the summary row. */
+    Map<String, Object> build(String corpus, RagaConstructionPolicy policy, String label) {
+        server.on("raga.L3", policy);
+        long t0 = System.nanoTime();
+        double standIn0 = server.handlerMillis();
+        List<Map<String, Object>> rows = ingest(corpus);
+        double s = (System.nanoTime() - t0) / 1e9;
+        double standIn = (server.handlerMillis() - standIn0) / 1e3;
+        Map<String, Object> sum = rows.get(rows.size() - 1);
+        long chunks = rows.size() - 1;
+        Map<String, Object> census = db.executeTransactionally("RETURN COUNT { (:RagaEntity {corpus: $c}) } AS e, COUNT { (:RagaEntity {corpus: $c})-[:RAGA_REL]->() } AS r",
+                Map.of("c", corpus), r -> r.next());
+        say(String.format("| %s | %d | %.1f | %.2f | %.2f | %.0f | %s | %s | %s | %.0f (stand-in %.0f) |", label, chunks, l(sum, "toolCalls") / (double) chunks,
+                l(sum, "invalidToolCalls") / (double) chunks, l(sum, "llmCalls") / (double) chunks, l(sum, "promptTokens") / (double) chunks, census.get("e"),
+                census.get("r"), provenance(corpus), s, standIn));
+        return sum;
+    }
+
+    List<Map<String, Object>> ingest(String corpus) {
+        Map<String, Object> cfg = new LinkedHashMap<>();
+        cfg.put("corpus", corpus);
+        cfg.put("bootstrapSchema", false);
+        cfg.put("maxToolCallsPerChunk", 80L);
+        cfg.put("llm", server.llmConfig());
+        return db.executeTransactionally("CALL raga.ingest([], $cfg)", Map.of("cfg", cfg), r -> {
+            List<Map<String, Object>> out = new ArrayList<>();
+            r.forEachRemaining(out::add);
+            return out;
+        });
+    }
+
+    static long l(Map<String, Object> m, String k) {
+        return ((Number) m.get(k)).longValue();
+    }
+
+    /**
+     * Provenance completeness: every entity has a CREATE record, every live relation a record with its relId, and every
+     * quote is the chunk text at its offsets (after the evidence normalisation). "100% (n/n)" or what failed.
+     */
+    String provenance(String corpus) {
+        Map<String, Object> c = db.executeTransactionally("RETURN COUNT { (e:RagaEntity {corpus: $c}) WHERE NOT EXISTS { (e)-[:RAGA_EVIDENCED_BY]->(:RagaProvenance) } } AS e,"
+                + " COUNT { (:RagaEntity {corpus: $c})-[r:RAGA_REL]->() WHERE NOT EXISTS { (p:RagaProvenance {targetId: r.relId}) } } AS r", Map.of("c", corpus), x -> x.next());
+        long[] quotes = db.executeTransactionally("MATCH (p:RagaProvenance {corpus: $c})-[:RAGA_FROM_CHUNK]->(ch:Chunk) RETURN p.quote AS q, p.start AS s, p.end AS e,"
+                + " ch.text AS t", Map.of("c", corpus), r -> {
+                    long all = 0, good = 0;
+                    while (r.hasNext()) {
+                        Map<String, Object> row = r.next();
+                        String slice = ((String) row.get("t")).substring(((Number) row.get("s")).intValue(), ((Number) row.get("e")).intValue());
+                        EvidenceAnchor.Result a = EvidenceAnchor.locate((String) row.get("q"), slice, 1, Integer.MAX_VALUE);
+                        all++;
+                        if (a.found() && a.start() == 0 && a.end() == slice.length()) good++;
+                    }
+                    return new long[] {all, good};
+                });
+        boolean complete = l(c, "e") == 0 && l(c, "r") == 0 && quotes[0] == quotes[1];
+        return (complete ? "100% " : "NO: ") + String.format("(%d/%d quotes at their offsets; %d entities, %d relations without)", quotes[1], quotes[0],
+                l(c, "e"), l(c, "r"));
+    }
+
+    /** What a build made, independent of ids and times: entities, relations, aliases, provenance spans, mentions. */
+    List<Object> census(String corpus) {
+        String prefix = corpus + ":";
+        List<Object> out = new ArrayList<>();
+        for (String q : List.of("MATCH (e:RagaEntity {corpus: $c}) RETURN e.name + '|' + e.entityType + '|' + e.confidence + '|' + e.mergeCount AS x ORDER BY x",
+                "MATCH (h:RagaEntity {corpus: $c})-[r:RAGA_REL]->(t) RETURN h.name + '-' + r.relType + '->' + t.name + '|' + r.deleted AS x ORDER BY x",
+                "MATCH (a:RagaAlias {corpus: $c})-[:RAGA_ALIAS_OF]->(e) RETURN a.key + '>' + e.name AS x ORDER BY x",
+                "MATCH (p:RagaProvenance {corpus: $c}) RETURN p.op + '|' + p.tool + '|' + coalesce(p.chunkId, '') + '|' + coalesce(p.start, -1) + '|' + coalesce(p.end, -1) AS x ORDER BY x",
+                "MATCH (c:Chunk {corpus: $c})-[m:RAGA_MENTIONS_ENTITY]->(e) RETURN c.documentId + '|' + c.index + '|' + e.name + '|' + m.count AS x ORDER BY x")) {
+            List<String> rows = db.executeTransactionally(q, Map.of("c", corpus), r -> {
+                List<String> xs = new ArrayList<>();
+                r.forEachRemaining(row -> xs.add(((String) row.get("x")).replace(prefix, "")));
+                return xs;
+            });
+            out.add(rows);
+        }
+        return out;
+    }
+
+    /** Fault injection and resume on a subset, each against a clean build of the same passages. */
+    void faultsAndResume(List<Map<String, Object>> docs) {
+        say("\n### Fault injection and resume (" + docs.size() + " passages)\n");
+        for (String c : List.of("sub-clean", "sub-faulty", "sub-resume")) OracleHarness.ingest(db, c, docs, INGEST);
+        server.on("raga.L3", new RagaConstructionPolicy(false, false));
+        List<Map<String, Object>> cleanRows = ingest("sub-clean");
+        Map<String, Object> clean = cleanRows.get(cleanRows.size() - 1);
+        server.clearLog();
+        server.on("raga.L3", new RagaConstructionPolicy(false, true));
+        List<Map<String, Object>> faultyRows = ingest("sub-faulty");
+        Map<String, Object> faulty = faultyRows.get(faultyRows.size() - 1);
+        long injected = 0;
+        for (EvalLlmServer.LoggedRequest r : server.log()) {
+            for (var tc : r.reply().path("tool_calls")) if (tc.path("id").asText().startsWith("x")) injected++;
+        }
+        boolean same = census("sub-clean").equals(census("sub-faulty"));
+        say(String.format("- Faults: %d corrupted calls injected among %d tool calls (%.1f%%); %d refused (invalidToolCalls, clean run: %d); graph census"
+                        + " equal to the clean run's: **%s**.", injected, l(faulty, "toolCalls"), 100.0 * injected / l(faulty, "toolCalls"), l(faulty, "invalidToolCalls"),
+                l(clean, "invalidToolCalls"), same ? "yes" : "NO"));
+        // resume: terminate the ingest once a third of the chunks are archived, then run it again
+        server.on("raga.L3", new RagaConstructionPolicy(false, false));
+        long total = db.executeTransactionally("MATCH (c:Chunk {corpus: 'sub-resume'}) RETURN count(c) AS n", Map.of(), r -> (Long) r.next().get("n"));
+        CompletableFuture<Throwable> run = CompletableFuture.supplyAsync(() -> {
+            try {
+                ingest("sub-resume");
+                return null;
+            } catch (Throwable t) {
+                return t;
+            }
+        });
+        long archived = 0;
+        String killed = "not terminated (finished first)";
+        while (!run.isDone()) {
+            archived = db.executeTransactionally("MATCH (c:Chunk {corpus: 'sub-resume'}) WHERE c.ragaState = 'ARCHIVED' RETURN count(c) AS n", Map.of(), r -> (Long) r.next().get("n"));
+            List<Object> ids = db.executeTransactionally("SHOW TRANSACTIONS YIELD transactionId, currentQuery WHERE currentQuery STARTS WITH 'CALL raga.ingest'"
+                    + " RETURN transactionId", Map.of(), r -> {
+                List<Object> xs = new ArrayList<>();
+                r.forEachRemaining(row -> xs.add(row.get("transactionId")));
+                return xs;
+            });
+            if (archived >= total / 3 && !ids.isEmpty()) {
+                // consumed: a command whose result is never read is never run
+                for (Object id : ids) db.executeTransactionally("TERMINATE TRANSACTION $id", Map.of("id", id), r -> r.stream().count());
+                killed = "terminated after " + archived + " of " + total + " chunks were archived";
+                break;
+            }
+            sleep(20);
+        }
+        Throwable t = run.join();
+        String leftReading = db.executeTransactionally("MATCH (c:Chunk {corpus: 'sub-resume'}) RETURN count(CASE WHEN c.ragaState = 'READING' THEN 1 END) AS r,"
+                + " count(CASE WHEN c.ragaState = 'ARCHIVED' THEN 1 END) AS a", Map.of(), r -> r.next().toString());
+        List<Map<String, Object>> resumed = ingest("sub-resume");
+        boolean equal = census("sub-clean").equals(census("sub-resume"));
+        long dupKeys = db.executeTransactionally("MATCH (e:RagaEntity {corpus: 'sub-resume'}) WITH e.nameKey AS k, count(*) AS n WHERE n > 1 RETURN count(k) AS d",
+                Map.of(), r -> (Long) r.next().get("d"));
+        say(String.format("- Resume: the first ingest was %s (%s; left %s), the second read %d chunks; duplicate entity keys %d; census equal to the"
+                        + " clean run's: **%s**.", killed, t == null ? "no error" : "it failed: " + firstLine(t), leftReading, resumed.size() - 1, dupKeys,
+                equal ? "yes" : "NO"));
+    }
+
+    static String firstLine(Throwable t) {
+        String m = String.valueOf(t.getMessage());
+        int nl = m.indexOf('\n');
+        String s = nl < 0 ? m : m.substring(0, nl);
+        return s.length() > 160 ? s.substring(0, 160) + "…" : s;
+    }
+
+    static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // ---- retrieval
+
+    static Map<String, Object> modeConfig(String mode, Map<String, Object> extra) {
+        Map<String, Object> m = new LinkedHashMap<>(extra);
+        m.put("mode", mode);
+        return m;
+    }
+
+    /** The retrieval table of one corpus; on MuSiQue a grid over hops, anchorChunks and semanticFilter picks fusion's settings on the tuning half. */
+    void retrieval(String corpus, List<ScoredQuestion> questions, boolean tune) {
+        Predicate<ScoredQuestion> all = q -> true;
+        if (tune) {
+            say("Tuning fusion on the MuSiQue tuning half (R@5):\n");
+            say("| hops | anchorChunks | semanticFilter | R@2 | R@5 |");
+            say("|---|---|---|---|---|");
+            double best = -1;
+            for (long hops : List.of(1L, 2L)) {
+                for (long anchors : List.of(3L, 5L, 20L)) {
+                    for (double filter : List.of(0.0, 0.25, 0.5)) {
+                        Map<String, Object> cfg = Map.of("hops", hops, "anchorChunks", anchors, "semanticFilter", filter);
+                        Scores s = scores(corpus, questions, ScoredQuestion::tuning, modeConfig("fusion", cfg));
+                        say(String.format("| %d | %d | %.2f | %.1f | %.1f |", hops, anchors, filter, 100 * s.recall2(), 100 * s.recall5()));
+                        if (s.recall5() > best + 1e-9) {
+                            best = s.recall5();
+                            tuned = new LinkedHashMap<>(cfg);
+                        }
+                    }
+                }
+            }
+            say("\nChosen: " + tuned + " (defaults: hops 2, anchorChunks 20, semanticFilter 0.25; decay 0.5 throughout).\n");
+        }
+        say("| retriever | questions | R@2 | R@5 | p50 ms | p95 ms |");
+        say("|---|---|---|---|---|---|");
+        List<Map.Entry<String, Predicate<ScoredQuestion>>> splits = tune
+                ? List.of(Map.entry("report half", (Predicate<ScoredQuestion>) q -> !q.tuning()), Map.entry("all", all))
+                : List.of(Map.entry("all", all));
+        for (Map.Entry<String, Predicate<ScoredQuestion>> split : splits) {
+            retrievalRow("vector (dense, same embedder) · " + split.getKey(), corpus, questions, split.getValue(), modeConfig("vector", Map.of()));
+            retrievalRow("kg, defaults · " + split.getKey(), corpus, questions, split.getValue(), modeConfig("kg", Map.of()));
+            retrievalRow("fusion, defaults · " + split.getKey(), corpus, questions, split.getValue(), modeConfig("fusion", Map.of()));
+            retrievalRow("fusion, MuSiQue-tuned " + tuned + " · " + split.getKey(), corpus, questions, split.getValue(), modeConfig("fusion", tuned));
+            retrievalRow("deep (rule NER for L5) · " + split.getKey(), corpus, questions, split.getValue(), modeConfig("deep", Map.of("llm", server.llmConfig())));
+            retrievalRow("degraded (kgTimeoutMs 0) · " + split.getKey(), corpus, questions, split.getValue(), Map.of("kgTimeoutMs", 0L));
+        }
+        say("");
+    }
+
+    void retrievalRow(String name, String corpus, List<ScoredQuestion> questions, Predicate<ScoredQuestion> which, Map<String, Object> cfg) {
+        Scores s = scores(corpus, questions, which, cfg);
+        say(String.format("| %s | %d | %.1f | %.1f | %.1f | %.1f |", name, s.questions(), 100 * s.recall2(), 100 * s.recall5(), s.p50(), Scores.percentile(msOf(s), 95)));
+    }
+
+    private final Map<Scores, List<Double>> latencies = new java.util.IdentityHashMap<>();
+
+    private List<Double> msOf(Scores s) {
+        return latencies.getOrDefault(s, List.of());
+    }
+
+    /** Top-5 distinct documents per question from raga.retrieve (topK 10 chunks), timed in process. */
+    Scores scores(String corpus, List<ScoredQuestion> questions, Predicate<ScoredQuestion> which, Map<String, Object> extra) {
+        Scores s = new Scores(corpus + " " + extra);
+        List<Double> ms = new ArrayList<>();
+        Map<String, Object> cfg = new LinkedHashMap<>(extra);
+        cfg.put("corpus", corpus);
+        cfg.put("topK", 10L);
+        for (ScoredQuestion q : questions) {
+            if (!which.test(q)) continue;
+            long t0 = System.nanoTime();
+            List<String> docs = db.executeTransactionally("CALL raga.retrieve($q, $cfg) YIELD docId RETURN docId", Map.of("q", q.text(), "cfg", cfg), r -> {
+                LinkedHashSet<String> d = new LinkedHashSet<>();
+                r.forEachRemaining(row -> d.add((String) row.get("docId")));
+                return new ArrayList<>(d);
+            });
+            double t = (System.nanoTime() - t0) / 1e6;
+            ms.add(t);
+            s.add(first(docs, 5), true, q.goldIds(), t);
+        }
+        latencies.put(s, ms);
+        return s;
+    }
+}
