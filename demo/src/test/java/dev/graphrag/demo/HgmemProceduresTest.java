@@ -138,10 +138,7 @@ class HgmemProceduresTest {
     }
 
     static Map<String, Object> cfg(String corpus, Map<String, Object> extra) {
-        Map<String, Object> m = new HashMap<>(extra);
-        m.put("corpus", corpus);
-        m.put("llm", llm.llmConfig());
-        return m;
+        return llm.config(corpus, extra);
     }
 
     static Map<String, Object> build(String corpus) {

@@ -104,10 +104,7 @@ class RagaProceduresTest {
     }
 
     static Map<String, Object> cfg(String corpus, Map<String, Object> extra) {
-        Map<String, Object> m = new HashMap<>(extra);
-        m.put("corpus", corpus);
-        m.put("llm", llm.llmConfig());
-        return m;
+        return llm.config(corpus, extra);
     }
 
     static void ingestDocs(String corpus, List<Map<String, Object>> docs) {
@@ -541,15 +538,27 @@ class RagaProceduresTest {
     }
 
     @Test
-    void anIngestTerminatedMidwayResumesToTheGraphOfAnUninterruptedOne() throws Exception {
+    void faultyCallsWriteNothingAndAnIngestTerminatedMidwayResumesToTheGraphOfAnUninterruptedOne() throws Exception {
         List<Map<String, Object>> docs = new ArrayList<>();
         for (int i = 0; i < 6; i++) docs.add(Map.of("id", "k" + i, "title", "Kepler " + i, "text", "Johannes Kepler described orbit " + i
                 + " in Prague. Tycho Brahe measured orbit " + i + " at Uraniborg."));
         ingestDocs("rg11", docs);
         ingestDocs("rg12", docs);
+        ingestDocs("rg13", docs);
         llm.on("raga.L3", new dev.graphrag.demo.eval.RagaConstructionPolicy(false, false));
         try {
-            ingest("rg12", List.of(), Map.of("bootstrapSchema", false));
+            List<Map<String, Object>> clean = ingest("rg12", List.of(), Map.of("bootstrapSchema", false));
+            assertEquals(0L, clean.get(clean.size() - 1).get("invalidToolCalls"));
+            assertTrue(count("MATCH (:RagaEntity {corpus: 'rg12'})-[r:RAGA_REL]->() RETURN count(r)", Map.of()) >= 2);
+            // corrupted calls before a quarter of the valid ones: every one refused, and the graph is the clean one
+            llm.on("raga.L3", new dev.graphrag.demo.eval.RagaConstructionPolicy(false, true));
+            llm.clearLog();
+            List<Map<String, Object>> faulty = ingest("rg13", List.of(), Map.of("bootstrapSchema", false));
+            long injected = 0;
+            for (EvalLlmServer.LoggedRequest r : llm.log()) for (JsonNode tc : r.reply().path("tool_calls")) if (tc.path("id").asText().startsWith("x")) injected++;
+            assertTrue(injected >= 5, "faults were injected: " + injected);
+            assertEquals(injected, faulty.get(faulty.size() - 1).get("invalidToolCalls"));
+            assertEquals(census("rg12"), census("rg13"), "refused calls wrote nothing");
             SLOW.set(true);
             llm.on("raga.L3", r -> {
                 if (SLOW.get()) sleep(60);
@@ -583,18 +592,45 @@ class RagaProceduresTest {
         }
     }
 
+    @Test
+    void tokenBudgetsStopAChunkAndTheRunWithTheirReasons() {
+        ingestDocs("rg14", List.of(Map.of("id", "d1", "text", CURIE), Map.of("id", "d2", "text", "Pierre Curie studied crystals."),
+                Map.of("id", "d3", "text", "Warsaw is the capital of Poland.")));
+        List<PolicyReply> forever = new ArrayList<>();
+        for (int i = 0; i < 20; i++) forever.add(tools(call("search_kg", Map.of("query", "Curie " + i))));
+        SCRIPTS.put("rg14:d1:0", forever);
+        List<Map<String, Object>> out = ingest("rg14", List.of(), Map.of("bootstrapSchema", false, "tokenBudgetPerChunk", 3000, "tokenBudget", 4000));
+        Map<String, Object> first = out.get(0), summary = out.get(out.size() - 1);
+        assertEquals(List.of("rg14:d1:0", "maxTokens", true), List.of(first.get("chunkId"), first.get("stopReason"), first.get("incomplete")));
+        assertTrue((Long) first.get("promptTokens") + (Long) first.get("completionTokens") >= 3000);
+        assertEquals(List.of("summary", "tokenBudget", "STOPPED"), List.of(summary.get("kind"), summary.get("stopReason"), summary.get("state")));
+        assertTrue(out.size() < 4, "the run stopped before reading every chunk: " + out.size());
+        assertEquals(1, count("MATCH (a:RagaAlert {corpus: 'rg14', kind: 'ROUND_LIMIT'}) RETURN count(a)", Map.of()));
+        assertEquals(1L, rows("CALL raga.info({corpus: 'rg14'})").get(0).get("chunksIncomplete"));
+        // the next run reads what is left
+        List<Map<String, Object>> rest = ingest("rg14", List.of(), Map.of("bootstrapSchema", false));
+        assertEquals(3 - (out.size() - 1), rest.size() - 1);
+        assertEquals("done", rest.get(rest.size() - 1).get("stopReason"));
+    }
+
     static PolicyReply action(String name, Map<String, Object> args) {
         return PolicyReply.jsonOf(Map.of("action", name, "arguments", args));
     }
 
     /** What an ingest built, independent of ids and times. */
     static List<Object> census(String corpus) {
-        return List.of(
-                rows("MATCH (e:RagaEntity {corpus: $c}) RETURN collect(e.name + '|' + e.entityType + '|' + e.confidence) AS x", Map.of("c", corpus)).get(0).get("x"),
-                rows("MATCH (h:RagaEntity {corpus: $c})-[r:RAGA_REL]->(t) RETURN collect(h.name + '-' + r.relType + '->' + t.name) AS x", Map.of("c", corpus)).get(0).get("x"),
-                rows("MATCH (p:RagaProvenance {corpus: $c}) RETURN collect(p.op + p.chunkId + p.start + ':' + p.end) AS x", Map.of("c", corpus)).get(0).get("x").toString()
-                        .replace(corpus + ":", ""),
-                rows("MATCH (c:Chunk {corpus: $c})-[m:RAGA_MENTIONS_ENTITY]->(e) RETURN collect(c.index + e.name + m.count) AS x", Map.of("c", corpus)).get(0).get("x"),
-                count("MATCH (a:RagaAlias {corpus: $c}) RETURN count(a)", Map.of("c", corpus)));
+        List<Object> out = new ArrayList<>();
+        for (String q : List.of("MATCH (e:RagaEntity {corpus: $c}) RETURN e.name + '|' + e.entityType + '|' + e.confidence AS x",
+                "MATCH (h:RagaEntity {corpus: $c})-[r:RAGA_REL]->(t) RETURN h.name + '-' + r.relType + '->' + t.name AS x",
+                "MATCH (p:RagaProvenance {corpus: $c}) RETURN p.op + coalesce(p.chunkId, '') + coalesce(p.start, -1) + ':' + coalesce(p.end, -1) AS x",
+                "MATCH (c:Chunk {corpus: $c})-[m:RAGA_MENTIONS_ENTITY]->(e) RETURN c.index + e.name + m.count AS x",
+                "MATCH (a:RagaAlias {corpus: $c}) RETURN a.key AS x")) {
+            List<String> xs = new ArrayList<>();
+            for (Map<String, Object> r : rows(q, Map.of("c", corpus))) xs.add(String.valueOf(r.get("x")).replace(corpus + ":", ""));
+            java.util.Collections.sort(xs);
+            out.add(xs);
+        }
+        return out;
     }
+
 }

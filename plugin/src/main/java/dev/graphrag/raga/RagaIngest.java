@@ -343,20 +343,26 @@ public final class RagaIngest {
         return s.length() <= n ? s : s.substring(0, n);
     }
 
+    /**
+     * The schema the prompt shows: ACTIVE types first, then the most recently proposed ones, at most {@code promptTypes}
+     * of each kind, and how many were left out. Agents propose types freely, so listing them all would grow every
+     * prompt with the corpus (thousands of relation types on MuSiQue).
+     */
     private Map<String, Object> schemaBlock(Transaction tx) {
         Map<String, Object> m = new LinkedHashMap<>();
-        List<String> entityTypes = new ArrayList<>(), relationTypes = new ArrayList<>();
-        try (Result r = tx.execute("MATCH (t:RagaEntityType {corpus: $c}) WHERE t.status <> 'REJECTED' RETURN t.name AS name, t.status AS status ORDER BY name",
-                Map.of("c", cfg.corpus()))) {
-            r.forEachRemaining(row -> entityTypes.add(row.get("name") + ("PROPOSED".equals(row.get("status")) ? " (proposed)" : "")));
+        long n = cfg.promptTypes();
+        for (String[] kind : new String[][] {{"RagaEntityType", "entity_types"}, {"RagaRelationType", "relation_types"}}) {
+            List<String> types = new ArrayList<>();
+            try (Result r = tx.execute("MATCH (t:" + kind[0] + " {corpus: $c}) WHERE t.status <> 'REJECTED' WITH t ORDER BY t.status = 'ACTIVE' DESC, t.createdAt DESC, t.name"
+                    + " LIMIT $n RETURN t.name AS name, t.status AS status, t.domain AS domain, t.range AS range", Map.of("c", cfg.corpus(), "n", n))) {
+                r.forEachRemaining(row -> types.add(row.get("name") + (row.get("domain") == null ? "" : " (" + row.get("domain") + " -> " + row.get("range") + ")")
+                        + ("PROPOSED".equals(row.get("status")) ? " (proposed)" : "")));
+            }
+            m.put(kind[1], types);
+            long all = ((Number) tx.execute("MATCH (t:" + kind[0] + " {corpus: $c}) WHERE t.status <> 'REJECTED' RETURN count(t) AS n", Map.of("c", cfg.corpus()))
+                    .next().get("n")).longValue();
+            if (all > types.size()) m.put(kind[1].replace("_types", "_types_not_shown"), all - types.size());
         }
-        try (Result r = tx.execute("MATCH (t:RagaRelationType {corpus: $c}) WHERE t.status <> 'REJECTED' RETURN t.name AS name, t.status AS status,"
-                + " t.domain AS domain, t.range AS range ORDER BY name", Map.of("c", cfg.corpus()))) {
-            r.forEachRemaining(row -> relationTypes.add(row.get("name") + (row.get("domain") == null ? "" : " (" + row.get("domain") + " -> " + row.get("range") + ")")
-                    + ("PROPOSED".equals(row.get("status")) ? " (proposed)" : "")));
-        }
-        m.put("entity_types", entityTypes);
-        m.put("relation_types", relationTypes);
         return m;
     }
 

@@ -11,7 +11,7 @@ import java.util.Map;
  * settings are shared with raga.tool through {@link #toolSettings}.
  */
 public record RagaIngestConfig(String corpus, boolean batchToolset, int maxRounds, int maxToolCallsPerChunk, int maxObservationChars,
-                               int adjacentContextChars, int recentEntities, long tokenBudgetPerChunk, long tokenBudget, ToolLoop.Mode toolMode,
+                               int adjacentContextChars, int recentEntities, int promptTypes, long tokenBudgetPerChunk, long tokenBudget, ToolLoop.Mode toolMode,
                                boolean bootstrapSchema, int schemaSampleDocs, int schemaSampleChars, boolean todos, int todoBatchSize, int todoMaxRounds,
                                ToolContext.Settings tools, Map<String, Object> llm) {
 
@@ -25,6 +25,7 @@ public record RagaIngestConfig(String corpus, boolean batchToolset, int maxRound
         int obs = r.integer("maxObservationChars", 4000, 200, 100_000);
         int adjacent = r.integer("adjacentContextChars", 400, 0, 10_000);
         int recent = r.integer("recentEntities", 20, 0, 200);
+        int promptTypes = r.integer("promptTypes", 40, 0, 1000);
         long perChunk = r.integer("tokenBudgetPerChunk", 100_000L, 1_000L, 100_000_000L);
         long total = r.integer("tokenBudget", 0L, 0L, Long.MAX_VALUE);
         ToolLoop.Mode mode = r.choice("toolMode", ToolLoop.Mode.class, ToolLoop.Mode.AUTO);
@@ -37,7 +38,7 @@ public record RagaIngestConfig(String corpus, boolean batchToolset, int maxRound
         ToolContext.Settings tools = toolSettings(r);
         Map<String, Object> llm = r.map("llm");
         r.finish();
-        return new RagaIngestConfig(corpus, toolset.equals("batch"), maxRounds, maxCalls, obs, adjacent, recent, perChunk, total, mode, bootstrap, sampleDocs,
+        return new RagaIngestConfig(corpus, toolset.equals("batch"), maxRounds, maxCalls, obs, adjacent, recent, promptTypes, perChunk, total, mode, bootstrap, sampleDocs,
                 sampleChars, todos, todoBatch, todoRounds, tools, llm);
     }
 

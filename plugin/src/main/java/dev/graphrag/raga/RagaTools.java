@@ -642,6 +642,7 @@ public final class RagaTools {
             moved++;
             if (from.getElementId().equals(to.getElementId())) {
                 softDelete(n, "merge self-loop");
+                store.provenance("RELATION", (String) n.getProperty("relId"), null, "SOFT_DELETE", "merge_entity", null, null, Double.NaN, "merge self-loop", null);
                 selfLoops++;
             } else if (!Boolean.TRUE.equals(n.getProperty("deleted", false))) {
                 Relationship twin = store.twin(from, (String) n.getProperty("relType"), to, n);
@@ -718,6 +719,8 @@ public final class RagaTools {
         softDelete(source, "merged into " + tid);
         source.setProperty("mergedInto", tid);
         store.provenance("RELATION", tid, null, "MERGE", tool, null, null, Double.NaN, null, Map.of("mergedId", sid));
+        // the source keeps a record of where it went, so every relation, live or not, has provenance
+        store.provenance("RELATION", sid, null, "SOFT_DELETE", tool, null, null, Double.NaN, "merged into " + tid, Map.of("mergedInto", tid));
     }
 
     Map<String, Object> mergeRelation(JsonNode a) {

@@ -111,7 +111,7 @@ public class RagaProcedures {
             + " todosResolved, llmCalls, promptTokens, completionTokens, tokensByStep, stopReason, ms) - an LLM agent reads the documents (all of the"
             + " corpus when the list is empty) chunk by chunk and builds the knowledge graph with RAGA's tools; a row per chunk as it completes"
             + " (kind 'chunk'), then one summary row (kind 'summary'). Each tool call commits on its own; archived chunks are skipped, so a re-run"
-            + " resumes. Config: corpus, toolset, maxRounds, maxToolCallsPerChunk, maxObservationChars, adjacentContextChars, recentEntities,"
+            + " resumes. Config: corpus, toolset, maxRounds, maxToolCallsPerChunk, maxObservationChars, adjacentContextChars, recentEntities, promptTypes,"
             + " tokenBudgetPerChunk, tokenBudget, toolMode, bootstrapSchema, schemaSampleDocs, schemaSampleChars, todos, todoBatchSize, todoMaxRounds,"
             + " phaseGuard, dupHintThreshold, evidenceMinChars, evidenceMaxChars, requireEvidenceOnUpdate, qualityGate, maxNameChars,"
             + " minPrintableRatio, schemaMode, similarTypeThreshold, llm.")

@@ -84,6 +84,14 @@ public final class EvalLlmServer implements AutoCloseable {
     /** The per-call {@code llm} map of a procedure config that points at this server. */
     public Map<String, Object> llmConfig() { return Map.of("endpoint", endpoint(), "model", "oracle-policy"); }
 
+    /** A procedure's config: the corpus, this server as its {@code llm}, and further keys. */
+    public Map<String, Object> config(String corpus, Map<String, Object> extra) {
+        Map<String, Object> m = new java.util.HashMap<>(extra);
+        m.put("corpus", corpus);
+        m.put("llm", llmConfig());
+        return m;
+    }
+
     /** Answers requests whose X-Rag-Step is {@code step} with {@code policy} (replacing any earlier one). */
     public EvalLlmServer on(String step, Policy policy) {
         policies.put(step, policy);
