@@ -22,7 +22,7 @@ public final class RagaGraph {
     public static final Label ENTITY = Label.label("RagaEntity");
     public static final Label ALIAS = Label.label("RagaAlias");
     public static final Label PROVENANCE = Label.label("RagaProvenance");
-    public static final Label TODO = Label.label("RagaTodo");
+    public static final Label FOLLOW_UP = Label.label("RagaTodo"); // the agent's open tasks
     public static final Label REVIEW = Label.label("RagaReviewItem");
     public static final Label SESSION = Label.label("RagaSession");
     public static final Label ENTITY_TYPE = Label.label("RagaEntityType");

@@ -189,7 +189,7 @@ public final class RagaIngest {
         }
         total.add(usage.usage());
         ToolContext.Counters k = ctx.counters;
-        add(totals, k);
+        totals.add(k);
         session("RUNNING", null);
         return new Row("chunk", sessionId, p.documentId(), p.chunkId(), p.index(), RagaGraph.ARCHIVED, summary, incomplete, toolCalls - calls0,
                 invalidCalls - invalid0, k.entitiesCreated, k.entitiesReused, k.relationsCreated, k.updates, k.merges, k.deletes, k.reviews, k.todos,
@@ -206,43 +206,13 @@ public final class RagaIngest {
                         ((Number) row.get("s")).longValue(), ((Number) row.get("e")).longValue())));
             }
             try (Result r = tx.execute("MATCH (t:RagaTodo {corpus: $c, chunkId: $chunk}) RETURN t.task AS x", Map.of("c", cfg.corpus(), "chunk", chunkId))) {
-                r.forEachRemaining(row -> ctx.replayable("TODO|" + row.get("x")));
+                r.forEachRemaining(row -> ctx.replayable("FOLLOW_UP|" + row.get("x")));
             }
             try (Result r = tx.execute("MATCH (t:RagaReviewItem {corpus: $c, chunkId: $chunk}) RETURN t.subject + '|' + t.reason AS x",
                     Map.of("c", cfg.corpus(), "chunk", chunkId))) {
                 r.forEachRemaining(row -> ctx.replayable("REVIEW|" + row.get("x")));
             }
         }
-    }
-
-    private static void add(ToolContext.Counters into, ToolContext.Counters k) {
-        into.entitiesCreated += k.entitiesCreated;
-        into.entitiesReused += k.entitiesReused;
-        into.relationsCreated += k.relationsCreated;
-        into.relationsReused += k.relationsReused;
-        into.updates += k.updates;
-        into.merges += k.merges;
-        into.deletes += k.deletes;
-        into.reviews += k.reviews;
-        into.todos += k.todos;
-    }
-
-    private static ToolContext.Counters copy(ToolContext.Counters k) {
-        ToolContext.Counters c = new ToolContext.Counters();
-        add(c, k);
-        return c;
-    }
-
-    private static void restore(ToolContext.Counters into, ToolContext.Counters from) {
-        into.entitiesCreated = from.entitiesCreated;
-        into.entitiesReused = from.entitiesReused;
-        into.relationsCreated = from.relationsCreated;
-        into.relationsReused = from.relationsReused;
-        into.updates = from.updates;
-        into.merges = from.merges;
-        into.deletes = from.deletes;
-        into.reviews = from.reviews;
-        into.todos = from.todos;
     }
 
     /** The summary of a chunk_complete (tool result or plain reply); a reply that is not that JSON is kept as the summary text. */
@@ -286,15 +256,15 @@ public final class RagaIngest {
     }
 
     private ToolResult runTool(ToolContext ctx, String name, JsonNode args) {
-        ToolContext.Counters before = copy(ctx.counters);
+        ToolContext.Counters before = ctx.counters.copy();
         try (Transaction tx = db.beginTx()) {
             ToolResult r = new RagaTools(tx, call.embeddings(), ctx).execute(name, args);
             if (r.ok() && !r.rollback()) tx.commit();
-            else restore(ctx.counters, before);
+            else ctx.restore(before);
             return r;
         } catch (RuntimeException e) {
             // a write that failed at commit (a concurrent writer took the same alias key): rolled back, nothing written
-            restore(ctx.counters, before);
+            ctx.restore(before);
             if (call.cancelled().getAsBoolean()) throw e;
             return ToolResult.failure(name, new ToolError("WRITE_CONFLICT", "the write failed and was rolled back: " + e.getMessage(), null,
                     "search again and retry", null));
@@ -412,7 +382,7 @@ public final class RagaIngest {
             if (todos.isEmpty()) return Usage.NONE;
             List<Map<String, Object>> messages = RagaPrompts.todos(schemaBlock(tx), todos);
             tx.commit();
-            ToolLoop.Outcome o = loop(chunkCtx, RagaPrompts.TODOS, cfg.todoMaxRounds()).run(messages, cfg.toolMode());
+            ToolLoop.Outcome o = loop(chunkCtx, RagaPrompts.FOLLOW_UPS, cfg.todoMaxRounds()).run(messages, cfg.toolMode());
             toolCalls += o.calls().size();
             invalidCalls += o.invalidCalls();
             resolve(o.content(), todos);
@@ -434,7 +404,7 @@ public final class RagaIngest {
                 String id = r.path("todo_id").asText();
                 String outcome = r.path("outcome").asText("").toUpperCase(Locale.ROOT);
                 if (!ids.contains(id) || !(outcome.equals("DONE") || outcome.equals("DROPPED"))) continue;
-                Node t = tx.findNode(RagaGraph.TODO, "todoId", id);
+                Node t = tx.findNode(RagaGraph.FOLLOW_UP, "todoId", id);
                 if (t == null) continue;
                 t.setProperty("status", outcome);
                 t.setProperty("resolution", r.path("resolution").asText(""));

@@ -23,7 +23,7 @@ public final class RagaLayer {
             LayerDrop.Step.nodes("provenance", RagaGraph.PROVENANCE),
             LayerDrop.Step.nodes("aliases", RagaGraph.ALIAS),
             LayerDrop.Step.nodes("entities", RagaGraph.ENTITY),
-            LayerDrop.Step.nodes("todos", RagaGraph.TODO),
+            LayerDrop.Step.nodes("todos", RagaGraph.FOLLOW_UP),
             LayerDrop.Step.nodes("review items", RagaGraph.REVIEW),
             LayerDrop.Step.nodes("sessions", RagaGraph.SESSION),
             LayerDrop.Step.nodes("entity types", RagaGraph.ENTITY_TYPE),

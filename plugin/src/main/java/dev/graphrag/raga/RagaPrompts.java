@@ -20,7 +20,7 @@ import static dev.graphrag.core.llm.Prompts.strings;
 public final class RagaPrompts {
     public static final String SCHEMA = "raga.L2";
     public static final String READ = "raga.L3";
-    public static final String TODOS = "raga.L4";
+    public static final String FOLLOW_UPS = "raga.L4"; // handling open tasks
     public static final String ANALYSE = "raga.L5";
     public static final String ANSWER = "raga.L6";
 

@@ -808,9 +808,9 @@ public final class RagaTools {
 
     Map<String, Object> createTodo(JsonNode a) {
         String related = opt(a, "related_entity");
-        if (ctx.replay("TODO|" + a.get("task").asText())) return Map.of("replayed", true, "linked_entity", "");
+        if (ctx.replay("FOLLOW_UP|" + a.get("task").asText())) return Map.of("replayed", true, "linked_entity", "");
         Node about = related == null ? null : store.resolve(related);
-        Node n = item(RagaGraph.TODO, "todoId", "todo-");
+        Node n = item(RagaGraph.FOLLOW_UP, "todoId", "todo-");
         n.setProperty("task", a.get("task").asText());
         n.setProperty("todoType", a.get("todo_type").asText());
         n.setProperty("priority", a.has("priority") ? a.get("priority").asText() : "medium");

@@ -24,6 +24,39 @@ public final class ToolContext {
     /** What calls wrote; read by raga.ingest's rows. */
     public static final class Counters {
         public long entitiesCreated, entitiesReused, relationsCreated, relationsReused, updates, merges, deletes, reviews, todos;
+
+        /** Adds another's counts to these. */
+        public void add(Counters k) {
+            entitiesCreated += k.entitiesCreated;
+            entitiesReused += k.entitiesReused;
+            relationsCreated += k.relationsCreated;
+            relationsReused += k.relationsReused;
+            updates += k.updates;
+            merges += k.merges;
+            deletes += k.deletes;
+            reviews += k.reviews;
+            todos += k.todos;
+        }
+
+        public Counters copy() {
+            Counters c = new Counters();
+            c.add(this);
+            return c;
+        }
+    }
+
+    /** Puts the counters back to a copy taken before a call whose transaction was rolled back. */
+    public void restore(Counters before) {
+        counters.entitiesCreated = 0;
+        counters.entitiesReused = 0;
+        counters.relationsCreated = 0;
+        counters.relationsReused = 0;
+        counters.updates = 0;
+        counters.merges = 0;
+        counters.deletes = 0;
+        counters.reviews = 0;
+        counters.todos = 0;
+        counters.add(before);
     }
 
     public final String corpus;

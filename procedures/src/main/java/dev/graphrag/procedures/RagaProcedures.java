@@ -160,7 +160,8 @@ public class RagaProcedures {
         if (json == null) {
             result = ToolResult.failure(name, new dev.graphrag.raga.ToolError("INVALID_ARGUMENTS", "args are not a JSON object", "", null, null));
         } else {
-            if (ToolSchemas.byName(name) != null && ToolSchemas.byName(name).name().equals("batch_kg_ops") && json.path("atomic").asBoolean(false)) {
+            ToolSchemas.Spec spec = ToolSchemas.byName(name);
+            if (spec != null && spec.name().equals("batch_kg_ops") && json.path("atomic").asBoolean(false)) {
                 // all-or-nothing in the caller's transaction: a dry run in a transaction that is never committed first
                 try (Transaction scratch = db.beginTx()) {
                     ToolResult dry = new RagaTools(scratch, rag.embeddings(), new ToolContext(corpus, chunk, null, settings)).execute(name, json);
@@ -313,7 +314,7 @@ public class RagaProcedures {
     @Description("raga.todo.list(config = {} :: MAP) :: (id, kind, subject, reason, type, priority, status, chunkId, entity, resolution, createdAt) -"
             + " todos, oldest first. Config: corpus, status (OPEN, DONE, DROPPED or ALL), limit.")
     public Stream<ItemResult> todoList(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        return items("raga.todo.list", config, RagaGraph.TODO);
+        return items("raga.todo.list", config, RagaGraph.FOLLOW_UP);
     }
 
     private Stream<ItemResult> items(String owner, Map<String, Object> config, org.neo4j.graphdb.Label label) {
@@ -324,7 +325,7 @@ public class RagaProcedures {
         long limit = r.integer("limit", 100L, 1L, 100_000L);
         r.finish();
         RagaLayer.require(tx, corpus);
-        boolean todo = label.equals(RagaGraph.TODO);
+        boolean todo = label.equals(RagaGraph.FOLLOW_UP);
         List<ItemResult> out = new ArrayList<>();
         try (Result res = tx.execute("MATCH (n:" + label.name() + " {corpus: $c}) WHERE $status IS NULL OR n.status = $status"
                 + " OPTIONAL MATCH (n)-[:RAGA_ABOUT]->(e:RagaEntity) RETURN n, e.name AS entity ORDER BY n.createdAt LIMIT $limit",
@@ -359,7 +360,7 @@ public class RagaProcedures {
     @Procedure(name = "raga.todo.resolve", mode = Mode.WRITE)
     @Description("raga.todo.resolve(id :: STRING, resolution :: MAP) :: (ok, id, status) - closes a todo: resolution {status: DONE|DROPPED, note, corpus}.")
     public Stream<ResolveResult> todoResolve(@Name("id") String id, @Name(value = "resolution", defaultValue = "{}") Map<String, Object> resolution) {
-        return Stream.of(resolve("raga.todo.resolve", id, resolution, RagaGraph.TODO, "todoId"));
+        return Stream.of(resolve("raga.todo.resolve", id, resolution, RagaGraph.FOLLOW_UP, "todoId"));
     }
 
     private ResolveResult resolve(String owner, String id, Map<String, Object> resolution, org.neo4j.graphdb.Label label, String key) {
