@@ -4,23 +4,16 @@ import dev.graphrag.core.llm.StandInLlm;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
 import org.neo4j.driver.Values;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -36,92 +29,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class RealServerTest {
     static final String SERVER_KEY = "sk-real-server-conf";
-    static Path home;
-    static Process server;
-    static int boltPort;
+    static ServerHome server;
     static StandInLlm llm;
-    static Path console;
 
     @BeforeAll
     static void start() throws Exception {
-        Path lib = Path.of("real-server", "target", "lib");
-        assertTrue(Files.isDirectory(lib), "no server lib/ in demo/real-server/target/lib: run the build's package phase first (mvn -B verify does)");
         llm = StandInLlm.start();
-        home = Files.createTempDirectory("graphrag-real-server");
-        Files.createDirectories(home.resolve("lib"));
-        try (Stream<Path> jars = Files.list(lib)) {
-            for (Path j : jars.toList()) Files.createSymbolicLink(home.resolve("lib").resolve(j.getFileName()), j.toAbsolutePath());
-        }
-        Files.createDirectories(home.resolve("plugins"));
-        Path jar = PluginJarTest.pluginJar();
-        Files.copy(jar, home.resolve("plugins").resolve(jar.getFileName()));
-        boltPort = freePort();
-        Files.createDirectories(home.resolve("conf"));
-        Files.writeString(home.resolve("conf/neo4j.conf"), String.join("\n",
-                "server.bolt.listen_address=127.0.0.1:" + boltPort,
-                "server.http.enabled=false",
-                "server.https.enabled=false",
-                "dbms.security.auth_enabled=false",
-                "dbms.usage_report.enabled=false",
-                "server.memory.heap.initial_size=256m",
-                "server.memory.heap.max_size=768m",
-                "server.memory.pagecache.size=64m",
-                "server.jvm.additional=-Djava.io.tmpdir=" + home.resolve("tmp").toAbsolutePath(), ""));
-        Files.createDirectories(home.resolve("tmp"));
-        Files.writeString(home.resolve("conf/graphrag.conf"), String.join("\n",
-                "graphrag.llm.endpoint=" + llm.endpoint(),
-                "graphrag.llm.model=stand-in",
-                "graphrag.llm.apiKey=" + SERVER_KEY, ""));
-        console = home.resolve("console.log");
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", home.resolve("lib") + "/*",
-                "org.neo4j.server.startup.Neo4jCommand", "console")
-                .directory(home.toFile()).redirectErrorStream(true).redirectOutput(console.toFile());
-        pb.environment().put("NEO4J_HOME", home.toAbsolutePath().toString());
-        pb.environment().put("NEO4J_CONF", home.resolve("conf").toAbsolutePath().toString());
-        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        server = pb.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-        while (!Files.readString(console).contains("Started.")) {
-            assertTrue(server.isAlive(), "the server exited: " + tail());
-            assertTrue(System.nanoTime() < deadline, "the server did not start within 180 s: " + tail());
-            Thread.sleep(250);
-        }
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
-    static String tail() throws IOException {
-        String out = Files.readString(console);
-        return out.substring(Math.max(0, out.length() - 3000));
+        server = ServerHome.start(jar -> true, List.of(), List.of(),
+                List.of("graphrag.llm.endpoint=" + llm.endpoint(), "graphrag.llm.model=stand-in", "graphrag.llm.apiKey=" + SERVER_KEY));
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (server != null) {
-            List<ProcessHandle> all = Stream.concat(server.descendants(), Stream.of(server.toHandle())).toList();
-            all.forEach(ProcessHandle::destroy);
-            for (ProcessHandle p : all) p.onExit().get(60, TimeUnit.SECONDS);
-        }
         if (llm != null) llm.close();
-        if (home == null) return;
-        List<String> left;
-        try (Stream<Path> tmp = Files.list(home.resolve("tmp"))) {
-            left = tmp.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("onnxruntime-java")).toList();
-        } finally {
-            try (Stream<Path> files = Files.walk(home)) {
-                for (Path p : files.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
-            }
-        }
-        assertEquals(List.of(), left, "a clean stop leaves no ONNX Runtime directory in java.io.tmpdir");
-    }
-
-    static Driver driver() {
-        return GraphDatabase.driver("bolt://127.0.0.1:" + boltPort, AuthTokens.none(),
-                org.neo4j.driver.Config.builder().withConnectionTimeout(30, TimeUnit.SECONDS).build());
+        if (server != null) assertEquals(List.of(), server.stop(), "a clean stop leaves no ONNX Runtime directory in java.io.tmpdir");
     }
 
     /**
@@ -135,7 +56,7 @@ class RealServerTest {
         CypherExamplesTest.standInRules(llm);
         Map<String, Object> params = Map.of("llm", Map.of("endpoint", llm.endpoint(), "model", "stand-in"));
         int ran = 0, needGds = 0;
-        try (Driver driver = driver(); Session session = driver.session()) {
+        try (Driver driver = server.driver(); Session session = driver.session()) {
             for (Path f : CypherExamplesTest.files()) {
                 for (String statement : CypherExamplesTest.statements(Files.readString(f))) {
                     if (statement.contains("agrag.project(") || statement.contains("pprEngine: 'gds'")) {
@@ -154,9 +75,9 @@ class RealServerTest {
     @Test
     void thePluginJarAloneServesEveryNamespaceOverBolt() throws IOException {
         llm.reset();
-        try (Driver driver = driver(); Session session = driver.session()) {
-            List<String> names = session.run("SHOW PROCEDURES YIELD name WHERE name =~ '(rag|agrag|remind|hgmem)\\\\..*' RETURN name").list(r -> r.get("name").asString());
-            for (String ns : List.of("rag.", "agrag.", "remind.", "hgmem.")) assertTrue(names.stream().anyMatch(n -> n.startsWith(ns)), ns + "* registered: " + names);
+        try (Driver driver = server.driver(); Session session = driver.session()) {
+            List<String> names = session.run("SHOW PROCEDURES YIELD name WHERE name =~ '(rag|agrag|remind|hgmem|raga)\\\\..*' RETURN name").list(r -> r.get("name").asString());
+            for (String ns : List.of("rag.", "agrag.", "remind.", "hgmem.", "raga.")) assertTrue(names.stream().anyMatch(n -> n.startsWith(ns)), ns + "* registered: " + names);
             assertTrue(names.contains("rag.ingest") && names.contains("agrag.retrieve") && names.contains("remind.answer"));
 
             List<Map<String, Object>> docs = List.of(
@@ -179,8 +100,8 @@ class RealServerTest {
             assertEquals("Bearer " + SERVER_KEY, llm.requests().get(llm.requests().size() - 1).authorization());
             assertFalse(chat.toString().contains(SERVER_KEY));
         }
-        String out = Files.readString(console);
+        String out = server.log();
         assertFalse(out.contains(SERVER_KEY), "the key is never logged");
-        assertFalse(out.contains("UnsupportedClassVersionError") || out.contains("Failed to load"), "the jar loads without warnings: " + tail());
+        assertFalse(out.contains("UnsupportedClassVersionError") || out.contains("Failed to load"), "the jar loads without warnings: " + server.tail());
     }
 }

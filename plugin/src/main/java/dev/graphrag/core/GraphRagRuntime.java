@@ -63,13 +63,14 @@ public final class GraphRagRuntime implements AutoCloseable {
         }
     }
 
-    /** What the server should log as warnings at start: ignored variables, an open endpoint policy. */
+    /** What the server should log as warnings at start: ignored variables, an open endpoint policy, a class path whose HTTP is broken. */
     public java.util.List<String> startWarnings() {
         java.util.List<String> out = new java.util.ArrayList<>(settings.warnings());
         if (endpointPolicy().allowsAny()) {
             out.add("graphrag.llm.allowedEndpoints=* lets every caller send LLM requests to any host and port this server"
                     + " reaches; acceptable for a single-user server only (the server's own key still goes only to graphrag.llm.endpoint)");
         }
+        dev.graphrag.core.llm.UrlHandlerConflict.detect().ifPresent(out::add);
         return out;
     }
 

@@ -196,8 +196,12 @@ public final class LlmClient {
             synchronized (this) {
                 if (http == null) {
                     // redirects are never followed: an allowed endpoint must not pass a request (and its key) on
-                    http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(connectTimeoutMs)).version(HttpClient.Version.HTTP_1_1)
-                            .followRedirects(HttpClient.Redirect.NEVER).executor(HTTP_THREADS).build();
+                    try {
+                        http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(connectTimeoutMs)).version(HttpClient.Version.HTTP_1_1)
+                                .followRedirects(HttpClient.Redirect.NEVER).executor(HTTP_THREADS).build();
+                    } catch (LinkageError e) {
+                        throw new RagException(UrlHandlerConflict.explain(e));
+                    }
                 }
                 h = http;
             }
@@ -420,6 +424,7 @@ public final class LlmClient {
                 if (cause instanceof ReplyTooLargeException tooLarge) throw tooLarge;
                 if (cause instanceof IOException io) throw io;
                 discardHttpClient(used);
+                if (cause instanceof LinkageError broken) throw new RagException(UrlHandlerConflict.explain(broken));
                 throw new IOException(cause == null ? "unknown failure" : cause.getClass().getSimpleName(), cause);
             } catch (InterruptedException e) {
                 f.cancel(true);
