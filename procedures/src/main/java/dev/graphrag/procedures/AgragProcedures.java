@@ -10,6 +10,7 @@ import dev.graphrag.agrag.AgragRetriever;
 import dev.graphrag.agrag.EntityStatistics;
 import dev.graphrag.agrag.McmiOnGraph;
 import dev.graphrag.core.RagException;
+import dev.graphrag.core.graph.Displayed;
 import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.RagCall;
 import dev.graphrag.core.config.ConfigReader;
@@ -103,7 +104,7 @@ public class AgragProcedures {
     public Stream<McmiResult> mcmi(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.MCMI, config, rag.llmConfigured());
         AgragRetriever.Subgraph s = retriever(cfg).mcmi(query, cfg);
-        return Stream.of(new McmiResult(s.terminals(), s.nodes(), s.relationships(), s.pathChunkIds(), s.graphStrings(), s.facts(),
+        return Stream.of(new McmiResult(s.terminals(), Displayed.nodes(s.nodes()), Displayed.relationships(s.relationships()), s.pathChunkIds(), s.graphStrings(), s.facts(),
                 s.mcstNodeCount(), s.mcstEdgeCount(), s.nodeCount(), s.edgeCount(), s.ratio(), s.expansions(), s.usedPseudo(),
                 s.usage().calls(), s.usage().promptTokens(), s.usage().completionTokens(), s.usage().tokensByStep(), s.ms()));
     }

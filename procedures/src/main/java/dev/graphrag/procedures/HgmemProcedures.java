@@ -3,6 +3,7 @@ package dev.graphrag.procedures;
 import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
+import dev.graphrag.core.graph.Displayed;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.layer.LayerDrop;
 import dev.graphrag.core.layer.LayerVersions;
@@ -231,7 +232,7 @@ public class HgmemProcedures {
                 members.add(x.getEndNode());
             });
             out.add(new MemoryResult(index, u.id(), u.description(), u.vertices(), u.vertices().size(), u.status().name().toLowerCase(java.util.Locale.ROOT),
-                    u.origin().name().toLowerCase(java.util.Locale.ROOT), u.createdStep(), u.updatedStep(), u.mergedFrom(), unit, members, rels));
+                    u.origin().name().toLowerCase(java.util.Locale.ROOT), u.createdStep(), u.updatedStep(), u.mergedFrom(), Displayed.node(unit), Displayed.nodes(members), Displayed.relationships(rels)));
         }
         out.sort((a, b) -> a.index() < 0 || b.index() < 0 ? Long.compare(b.index() < 0 ? 0 : 1, a.index() < 0 ? 0 : 1) : Long.compare(a.index(), b.index()));
         return out.stream();

@@ -3,6 +3,7 @@ package dev.graphrag.procedures;
 import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
+import dev.graphrag.core.graph.Displayed;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.embed.ModelIdentity;
 import dev.graphrag.core.layer.LayerDrop;
@@ -401,7 +402,7 @@ public class RagaProcedures {
                         (String) p.getProperty("quote", null), (Long) p.getProperty("start", null), (Long) p.getProperty("end", null),
                         (Long) p.getProperty("docStart", null), (Long) p.getProperty("docEnd", null), (String) p.getProperty("certainty", null),
                         (Double) p.getProperty("confidence", null), (String) p.getProperty("reason", null), (String) p.getProperty("sessionId", null),
-                        (String) p.getProperty("details", null), (ZonedDateTime) p.getProperty("createdAt", null), (Node) row.get("ch")));
+                        (String) p.getProperty("details", null), (ZonedDateTime) p.getProperty("createdAt", null), Displayed.node((Node) row.get("ch"))));
             }
         }
         return out.stream();
@@ -433,7 +434,7 @@ public class RagaProcedures {
                 if (h.entities().stream().anyMatch(e -> e.getElementId().equals(m.getEndNode().getElementId()))) rels.add(m);
             }
             out.add(new RetrieveResult(++rank, h.chunkId(), h.docId(), h.text(), h.score(), h.vecRank(), h.kgRank(), h.vecScore(), h.kgScore(), h.start(),
-                    h.end(), r.degraded(), r.degradedReason(), h.chunk(), h.entities(), rels, u.calls(), u.promptTokens(), u.completionTokens()));
+                    h.end(), r.degraded(), r.degradedReason(), Displayed.node(h.chunk()), Displayed.nodes(h.entities()), Displayed.relationships(rels), u.calls(), u.promptTokens(), u.completionTokens()));
         }
         return out.stream();
     }

@@ -3,6 +3,7 @@ package dev.graphrag.procedures;
 import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
+import dev.graphrag.core.graph.Displayed;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.layer.LayerDrop;
 import dev.graphrag.core.layer.LayerVersions;
@@ -133,7 +134,7 @@ public class RemindProcedures {
         RemindQueryConfig cfg = RemindQueryConfig.parse(RemindQueryConfig.Use.SEEDS, config);
         List<RemindEngine.Seed> seeds = new RemindEngine(call(), null).seeds("remind.seeds", query, cfg);
         List<SeedResult> out = new ArrayList<>();
-        for (int i = 0; i < seeds.size(); i++) out.add(new SeedResult(seeds.get(i).node(), seeds.get(i).score(), i + 1));
+        for (int i = 0; i < seeds.size(); i++) out.add(new SeedResult(Displayed.node(seeds.get(i).node()), seeds.get(i).score(), i + 1));
         return out.stream();
     }
 
@@ -177,7 +178,7 @@ public class RemindProcedures {
         RemindQueryConfig cfg = RemindQueryConfig.parse(RemindQueryConfig.Use.MEMORIZE, config);
         RemindEngine.Memorized m = new RemindEngine(call(), llm(cfg, RemindQueryConfig.Use.MEMORIZE, "remind.memorize")).memorize(query, traversal, cfg);
         Usage u = m.usage();
-        return Stream.of(new MemorizeResult(m.written(), m.enhanced(), m.penalized(), m.unchanged(), m.enhancedRels(), m.penalizedRels(), u.calls(),
+        return Stream.of(new MemorizeResult(m.written(), m.enhanced(), m.penalized(), m.unchanged(), Displayed.relationships(m.enhancedRels()), Displayed.relationships(m.penalizedRels()), u.calls(),
                 u.promptTokens(), u.completionTokens(), u.tokensByStep()));
     }
 
@@ -323,14 +324,14 @@ public class RemindProcedures {
     }
 
     private List<Node> seedNodes(RemindEngine.Traversal t) {
-        return t.seeds().stream().map(RemindEngine.Seed::node).toList();
+        return t.seeds().stream().map(seed -> Displayed.node(seed.node())).toList();
     }
 
     /** S's nodes, then (with chunks) its chunk nodes: what Browser draws with the relationships. */
     private List<Node> nodes(Subgraph s, boolean withChunks) {
         List<Node> out = new ArrayList<>();
-        for (String n : s.nodes()) out.add(tx.getNodeByElementId(n));
-        if (withChunks) for (String c : s.chunks()) out.add(tx.getNodeByElementId(c));
+        for (String n : s.nodes()) out.add(Displayed.node(tx.getNodeByElementId(n)));
+        if (withChunks) for (String c : s.chunks()) out.add(Displayed.node(tx.getNodeByElementId(c)));
         return out;
     }
 
@@ -339,7 +340,7 @@ public class RemindProcedures {
     }
 
     private List<Relationship> rels(Subgraph s) {
-        return s.path().stream().map(e -> tx.getRelationshipByElementId(e.edge())).toList();
+        return s.path().stream().map(e -> Displayed.relationship(tx.getRelationshipByElementId(e.edge()))).toList();
     }
 
     private List<Map<String, Object>> path(Subgraph s) {
