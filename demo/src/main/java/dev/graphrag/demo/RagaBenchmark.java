@@ -31,7 +31,8 @@ import java.util.function.Predicate;
  * Checks on a subset: a run with about 20% corrupted tool calls builds the clean run's graph exactly, and an ingest
  * terminated mid-way and resumed does too; every entity and relation has provenance whose quote is the chunk text at
  * its offsets. Writes target/raga-results.md. Options: --passages N (a shuffled subset, for quick runs), --subset N
- * (the fault and resume subset, default 300), --no-hotpot.
+ * (the fault and resume subset, default 300), --no-hotpot, --hotpot-only (HotpotQA alone, with the fusion setting a MuSiQue run
+ * chose given as --tuned-hops, --tuned-anchor-chunks and --tuned-semantic-filter-percent; defaults 1, 3, 50: session 14's choice).
  */
 public final class RagaBenchmark {
     static final Map<String, Object> INGEST = Map.of("chunker", "structural", "chunkSize", 1200L, "chunkOverlap", 120L);
@@ -58,9 +59,16 @@ public final class RagaBenchmark {
             server.on("raga.L5", r -> PolicyReply.jsonOf(Map.of("entities", first(RuleExtractor.entities(null,
                     dev.graphrag.demo.eval.RemindExtractionPolicies.block(r).path("question").asText()), 5), "keywords", List.of(), "sub_questions", List.of())));
             int passages = args.option("--passages", Integer.MAX_VALUE);
-            EvalCorpus musique = EvalCorpus.of(CorpusFiles.read(data.resolve("musique/musique_train_corpus.json")), Benchmark.SEED);
-            List<ScoredQuestion> mq = ScoredQuestion.musique(data.resolve("musique/musique_train.json"), musique);
-            b.musique(subset(musique, passages), mq, args.option("--subset", 300));
+            if (args.has("--hotpot-only")) {
+                // what a full run's MuSiQue tuning chose, given explicitly: HotpotQA itself is never tuned
+                b.tuned.put("hops", (long) args.option("--tuned-hops", 1));
+                b.tuned.put("anchorChunks", (long) args.option("--tuned-anchor-chunks", 3));
+                b.tuned.put("semanticFilter", args.option("--tuned-semantic-filter-percent", 50) / 100.0);
+            } else {
+                EvalCorpus musique = EvalCorpus.of(CorpusFiles.read(data.resolve("musique/musique_train_corpus.json")), Benchmark.SEED);
+                List<ScoredQuestion> mq = ScoredQuestion.musique(data.resolve("musique/musique_train.json"), musique);
+                b.musique(subset(musique, passages), mq, args.option("--subset", 300));
+            }
             if (!args.has("--no-hotpot")) {
                 EvalCorpus hotpot = EvalCorpus.of(CorpusFiles.read(data.resolve("hotpotqa/hotpotqa_train_corpus.json")), Benchmark.SEED);
                 b.hotpot(subset(hotpot, passages), ScoredQuestion.hotpot(data.resolve("hotpotqa/hotpotqa_train.json"), hotpot));

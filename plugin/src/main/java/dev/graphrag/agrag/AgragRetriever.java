@@ -150,7 +150,8 @@ public final class AgragRetriever {
         }
         // B5: this query's costs over the snapshot's fixed topology (edge order: facts, synonyms, contains, pseudo)
         EdgeCosts f = cfg.costMode();
-        double[] entitySim = g.entityVectors.cosines(q);
+        // only synonym edges read an entity's cosine: scoring the other entities' vectors would be wasted reads
+        double[] entitySim = g.entityVectors.cosines(q, g.synonymEndpoints);
         double[] cost = new double[g.edgeCount()];
         int id = 0;
         for (int i = 0; i < g.facts.size(); i++) cost[id++] = g.factVectors.has(i) ? f.cost(factSim[i]) : f.unknown();

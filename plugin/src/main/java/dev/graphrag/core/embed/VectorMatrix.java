@@ -47,16 +47,35 @@ public final class VectorMatrix {
     /** Cosine of q with every vector (0 for missing ones). */
     public double[] cosines(float[] q) {
         double[] out = new double[size];
-        if (dimension == 0) return out;
-        if (q.length != dimension) {
-            throw new RagException("the query embedding has " + q.length + " dimensions but the " + what + " embeddings have " + dimension
-                    + ": the embedding model changed since indexing; re-index");
-        }
-        double qn = EmbeddingService.norm(q);
+        double qn = queryNorm(q);
         if (qn == 0) return out;
         for (int i = 0; i < size; i++) {
             if (norm[i] > 0) out[i] = EmbeddingService.dot(q, data, i * dimension) / (norm[i] * qn);
         }
         return out;
+    }
+
+    /**
+     * Cosine of q with the given rows only, at their positions of a full-size array (0 elsewhere): the same values
+     * {@link #cosines} gives them, for callers that read a few rows of a large matrix.
+     */
+    public double[] cosines(float[] q, int[] rows) {
+        double[] out = new double[size];
+        double qn = queryNorm(q);
+        if (qn == 0) return out;
+        for (int i : rows) {
+            if (norm[i] > 0) out[i] = EmbeddingService.dot(q, data, i * dimension) / (norm[i] * qn);
+        }
+        return out;
+    }
+
+    /** The query's norm after checking its dimension; 0 when there is nothing to score. */
+    private double queryNorm(float[] q) {
+        if (dimension == 0) return 0;
+        if (q.length != dimension) {
+            throw new RagException("the query embedding has " + q.length + " dimensions but the " + what + " embeddings have " + dimension
+                    + ": the embedding model changed since indexing; re-index");
+        }
+        return EmbeddingService.norm(q);
     }
 }
