@@ -125,6 +125,8 @@ class ProcedurePagesTest {
     @Test
     void everyPageHasTypedTablesOfItsKeysAndColumns() throws IOException {
         Map<String, Map<String, String>> columns = columns();
+        Map<String, Map<String, Object>> surface = new LinkedHashMap<>();
+        for (Map<String, Object> p : ProcedureSignaturesTest.surface()) surface.put((String) p.get("name"), p);
         List<String> problems = new ArrayList<>();
         int pages = 0;
         for (String family : FAMILIES) {
@@ -158,9 +160,8 @@ class ProcedurePagesTest {
                     }
                 }
                 for (String d : documented.keySet()) if (!declared.containsKey(d)) problems.add(page + ": lists a column the procedure does not yield: " + d);
-                String signature = (String) ProcedureSignaturesTest.surface().stream().filter(p -> p.get("name").equals(name)).findFirst().orElseThrow().get("signature");
-                if (signature.contains("config = {} :: MAP") && !ProcedureSignaturesTest.acceptedKeys(
-                        ProcedureSignaturesTest.surface().stream().filter(p -> p.get("name").equals(name)).findFirst().orElseThrow()).isEmpty()) {
+                Map<String, Object> procedure = surface.get(name);
+                if (((String) procedure.get("signature")).contains("config = {} :: MAP") && !ProcedureSignaturesTest.acceptedKeys(procedure).isEmpty()) {
                     if (!keyTable) problems.add(page + ": no '| key | type |' table of its config keys");
                 }
             }
