@@ -5,6 +5,7 @@ import dev.graphrag.core.RagException;
 import dev.graphrag.core.layer.LayerCache;
 import dev.graphrag.core.layer.LayerVersions;
 import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.embed.VectorMatrix;
 import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.llm.ChatRequest;
 import dev.graphrag.core.llm.ChatResponse;
@@ -150,15 +151,20 @@ public final class AgragRetriever {
         }
         // B5: this query's costs over the snapshot's fixed topology (edge order: facts, synonyms, contains, pseudo)
         EdgeCosts f = cfg.costMode();
-        // only synonym edges read an entity's cosine: scoring the other entities' vectors would be wasted reads
-        double[] entitySim = g.entityVectors.cosines(q, g.synonymEndpoints);
+        // synonym edges are the only ones that read entity cosines (tens of thousands of vectors on a large
+        // corpus); they are scored when the searches below first reach them, each entity once
+        VectorMatrix.Scorer entitySim = g.entityVectors.scorer(q);
         double[] cost = new double[g.edgeCount()];
         int id = 0;
         for (int i = 0; i < g.facts.size(); i++) cost[id++] = g.factVectors.has(i) ? f.cost(factSim[i]) : f.unknown();
-        for (AgragSnapshot.PlainEdge e : g.synonyms) cost[id++] = f.synonym(entitySim[e.u()], entitySim[e.v()]);
+        int firstSynonym = id;
+        for (int i = 0; i < g.synonyms.size(); i++) cost[id++] = Double.NaN;
         for (AgragSnapshot.PlainEdge e : g.contains) cost[id++] = f.cost(hybrid[e.u() - g.entityCount]);
         while (id < cost.length) cost[id++] = EdgeCosts.PSEUDO_COST;
-        CostGraph cg = new CostGraph(g.topology, cost);
+        CostGraph cg = new CostGraph(g.topology, cost, e -> {
+            AgragSnapshot.PlainEdge synonym = g.synonyms.get(e - firstSynonym);
+            return f.synonym(entitySim.cosine(synonym.u()), entitySim.cosine(synonym.v()));
+        });
         // B6-B8
         SteinerTree.Tree tree = SteinerTree.mehlhorn(cg, terminals);
         McmiExpansion.Result r = McmiExpansion.expand(cg, s, tree, cfg.expansionRule(), cfg.expansion(), cfg.maxExpansions(), cfg.inducedOutput(), g.pseudo());

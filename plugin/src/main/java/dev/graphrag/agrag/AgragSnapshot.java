@@ -41,8 +41,6 @@ final class AgragSnapshot {
     /** The corpus's document titles, for the documents a question names (namedPassages). */
     TitleLinks titles;
     VectorMatrix factVectors, entityVectors, chunkVectors;
-    /** The entities on a synonym edge, ascending: the only ones whose query cosine a cost needs. */
-    int[] synonymEndpoints;
     /** The cost graph's fixed part: edges in the order facts, synonyms, contains, pseudo edges (one per chunk). */
     CostGraph.Topology topology;
     private double[] pprWeight; // per topology edge
@@ -137,7 +135,6 @@ final class AgragSnapshot {
         java.util.Comparator<PlainEdge> byEnds = java.util.Comparator.comparingInt(PlainEdge::u).thenComparingInt(PlainEdge::v);
         s.synonyms.sort(byEnds);
         s.contains.sort(byEnds);
-        s.synonymEndpoints = s.synonyms.stream().flatMapToInt(e -> java.util.stream.IntStream.of(e.u(), e.v())).distinct().sorted().toArray();
         Map<String, List<Integer>> byDocument = new HashMap<>();
         for (int c = 0; c < s.chunkIds.size(); c++) byDocument.computeIfAbsent(s.chunkDocs.get(c), d -> new ArrayList<>()).add(c);
         byDocument.forEach((d, cs) -> s.chunksOfDocument.put(d, cs.stream().mapToInt(Integer::intValue).toArray()));

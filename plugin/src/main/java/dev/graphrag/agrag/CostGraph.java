@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * The per-query weighted graph of AGRAG's retrieval (spec §2.3 B5-B8): undirected, nodes 0..n-1, edges 0..m-1.
@@ -77,15 +78,29 @@ public final class CostGraph {
 
     private final Topology t;
     private final double[] cost;
+    private final IntToDoubleFunction onDemand;
 
     /** The topology with this query's costs ({@code cost[e]} for edge e, finite and >= 0). */
     public CostGraph(Topology topology, double[] cost) {
+        this(topology, cost, null);
+    }
+
+    /**
+     * The topology with this query's costs, where a NaN in {@code cost} is computed by {@code onDemand} the first
+     * time a search reads it (then kept): a query then pays only for the edges its searches reach. The array is
+     * filled in place, so it belongs to this graph.
+     */
+    public CostGraph(Topology topology, double[] cost, IntToDoubleFunction onDemand) {
         if (cost.length != topology.edgeCount()) throw new IllegalArgumentException("one cost per edge: " + cost.length + " for " + topology.edgeCount());
-        for (int e = 0; e < cost.length; e++) {
-            if (!(cost[e] >= 0) || Double.isInfinite(cost[e])) throw new IllegalArgumentException("edge cost must be finite and >= 0, got " + cost[e]);
-        }
+        for (int e = 0; e < cost.length; e++) if (!(onDemand != null && Double.isNaN(cost[e]))) checked(cost[e]);
         this.t = topology;
         this.cost = cost;
+        this.onDemand = onDemand;
+    }
+
+    private static double checked(double cost) {
+        if (!(cost >= 0) || Double.isInfinite(cost)) throw new IllegalArgumentException("edge cost must be finite and >= 0, got " + cost);
+        return cost;
     }
 
     public int nodeCount() { return t.n; }
@@ -93,7 +108,11 @@ public final class CostGraph {
     public int u(int e) { return t.u[e]; }
     public int v(int e) { return t.v[e]; }
     public int other(int e, int x) { return t.u[e] == x ? t.v[e] : t.u[e]; }
-    public double cost(int e) { return cost[e]; }
+    public double cost(int e) {
+        double c = cost[e];
+        if (c != c) c = cost[e] = checked(onDemand.applyAsDouble(e));
+        return c;
+    }
     public EdgeType type(int e) { return t.type[e]; }
 
     /** Edge ids at node x (do not modify). */
@@ -103,7 +122,7 @@ public final class CostGraph {
     public int[] neighbours(int x) { return t.neighbours[x]; }
 
     public Edge edge(int e) {
-        return new Edge(e, t.u[e], t.v[e], cost[e], t.type[e], t.subject[e], t.predicate[e], t.object[e], t.ref[e]);
+        return new Edge(e, t.u[e], t.v[e], cost(e), t.type[e], t.subject[e], t.predicate[e], t.object[e], t.ref[e]);
     }
 
     public List<Edge> edges() {

@@ -11,6 +11,7 @@ import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -101,6 +102,62 @@ class AgragAlgorithmsRandomTest {
             if (SteinerTree.mehlhorn(g, terminals, 1).settledNodes() < full.settledNodes()) stoppedEarly++;
         }
         assertTrue(stoppedEarly > 50, "the early stop is exercised: " + stoppedEarly);
+    }
+
+    @Test
+    void costsComputedOnDemandGiveTheSameTreeAndExpansionAndOnlyWhatTheSearchesRead() {
+        Random rnd = new Random(9);
+        int spared = 0;
+        for (int round = 0; round < 200; round++) {
+            int n = 30 + rnd.nextInt(300);
+            CostGraph g = randomGraph(rnd, n, 4.0 / n);
+            double[] lazy = new double[g.edgeCount()];
+            for (int e = 0; e < lazy.length; e++) lazy[e] = e % 3 == 0 ? Double.NaN : g.cost(e);
+            int[] asked = new int[g.edgeCount()];
+            CostGraph onDemand = new CostGraph(topologyOf(g), lazy, e -> {
+                asked[e]++;
+                return g.cost(e);
+            });
+            Set<Integer> terminals = new TreeSet<>();
+            int k = 2 + rnd.nextInt(5);
+            while (terminals.size() < k) terminals.add(rnd.nextInt(n));
+            double[] s = new double[n];
+            for (int v = 0; v < n; v++) s[v] = rnd.nextDouble();
+            SteinerTree.Tree eager = SteinerTree.mehlhorn(g, terminals), tree = SteinerTree.mehlhorn(onDemand, terminals);
+            assertEquals(eager.nodes(), tree.nodes(), "round " + round);
+            assertEquals(eager.edges(), tree.edges(), "round " + round);
+            McmiExpansion.Result a = McmiExpansion.expand(g, s, eager, McmiExpansion.Rule.MEAN, true, 20, true, -1);
+            McmiExpansion.Result b = McmiExpansion.expand(onDemand, s, tree, McmiExpansion.Rule.MEAN, true, 20, true, -1);
+            assertEquals(a.nodes(), b.nodes(), "round " + round);
+            assertEquals(a.output(), b.output(), "round " + round);
+            for (int e = 0; e < asked.length; e++) assertTrue(asked[e] <= 1, "each on-demand cost is computed once");
+            long computed = java.util.Arrays.stream(asked).filter(x -> x > 0).count();
+            if (computed < (g.edgeCount() + 2) / 3) spared++;
+        }
+        assertTrue(spared > 20, "searches that stop early leave costs uncomputed: " + spared);
+        CostGraph bad = new CostGraph(topologyOf(CostGraph.builder(2).add(0, 1, 1, CostGraph.EdgeType.OTHER).build()), new double[] {Double.NaN},
+                e -> -1);
+        assertThrows(IllegalArgumentException.class, () -> bad.cost(0));
+    }
+
+    /** The graph's fixed part, so a test can give it other costs. */
+    static CostGraph.Topology topologyOf(CostGraph g) {
+        int m = g.edgeCount();
+        int[] u = new int[m], v = new int[m];
+        CostGraph.EdgeType[] type = new CostGraph.EdgeType[m];
+        long[] ref = new long[m];
+        String[] subject = new String[m], predicate = new String[m], object = new String[m];
+        for (int e = 0; e < m; e++) {
+            CostGraph.Edge edge = g.edge(e);
+            u[e] = edge.u();
+            v[e] = edge.v();
+            type[e] = edge.type();
+            ref[e] = edge.ref();
+            subject[e] = edge.subject();
+            predicate[e] = edge.predicate();
+            object[e] = edge.object();
+        }
+        return new CostGraph.Topology(g.nodeCount(), u, v, type, ref, subject, predicate, object);
     }
 
     /** The expansion as the spec states it: at each step rescan every set node's neighbours for the best candidate. */

@@ -2,19 +2,29 @@ package dev.graphrag.core.embed;
 
 import dev.graphrag.core.RagException;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Many vectors of one dimension back to back in one float array, with their norms, for scoring a query
  * against all of them: one contiguous pass instead of a pointer chase per vector. A missing vector (null)
  * has norm 0 and cosine 0.
+ * <p>
+ * Equal vectors are stored and scored once: AGRAG's facts carry the embedding of their evidence sentence, and
+ * a sentence naming k entities gives k(k-1)/2 facts with one vector (62,243 facts, 10,874 distinct vectors on
+ * 2Wiki). Each row reads its distinct vector's score, so every value is exactly the one a scan of all rows gives.
  */
 public final class VectorMatrix {
     private final String what;
     private final int dimension;
     private final int size;
+    /** The distinct vectors back to back, their norms, and which distinct vector each row is (-1: missing). */
     private final float[] data;
     private final double[] norm;
+    private final int[] distinctOf;
 
     /** @param what names the vectors in errors, e.g. "agrag fact" */
     public VectorMatrix(String what, List<float[]> vectors) {
@@ -30,43 +40,84 @@ public final class VectorMatrix {
         }
         this.dimension = dim;
         this.size = vectors.size();
-        this.data = new float[size * dim];
-        this.norm = new double[size];
+        this.distinctOf = new int[size];
+        Map<Distinct, Integer> seen = new HashMap<>();
+        List<float[]> distinct = new ArrayList<>();
         for (int i = 0; i < size; i++) {
             float[] v = vectors.get(i);
-            if (v == null) continue;
-            System.arraycopy(v, 0, data, i * dim, dim);
-            norm[i] = EmbeddingService.norm(v);
+            if (v == null || EmbeddingService.norm(v) == 0) {
+                distinctOf[i] = -1;
+                continue;
+            }
+            distinctOf[i] = seen.computeIfAbsent(new Distinct(v), k -> {
+                distinct.add(v);
+                return distinct.size() - 1;
+            });
         }
+        this.data = new float[distinct.size() * dim];
+        this.norm = new double[distinct.size()];
+        for (int j = 0; j < distinct.size(); j++) {
+            System.arraycopy(distinct.get(j), 0, data, j * dim, dim);
+            norm[j] = EmbeddingService.norm(distinct.get(j));
+        }
+    }
+
+    /** A vector compared by its values, for finding equal rows. */
+    private record Distinct(float[] v) {
+        @Override
+        public boolean equals(Object o) { return o instanceof Distinct d && Arrays.equals(v, d.v); }
+
+        @Override
+        public int hashCode() { return Arrays.hashCode(v); }
     }
 
     public int size() { return size; }
 
-    public boolean has(int i) { return norm[i] > 0; }
+    /** How many distinct vectors a full scan scores. */
+    public int distinctCount() { return norm.length; }
+
+    public boolean has(int i) { return distinctOf[i] >= 0; }
 
     /** Cosine of q with every vector (0 for missing ones). */
     public double[] cosines(float[] q) {
         double[] out = new double[size];
         double qn = queryNorm(q);
         if (qn == 0) return out;
-        for (int i = 0; i < size; i++) {
-            if (norm[i] > 0) out[i] = EmbeddingService.dot(q, data, i * dimension) / (norm[i] * qn);
-        }
+        double[] distinct = new double[norm.length];
+        for (int j = 0; j < distinct.length; j++) distinct[j] = EmbeddingService.dot(q, data, j * dimension) / (norm[j] * qn);
+        for (int i = 0; i < size; i++) if (distinctOf[i] >= 0) out[i] = distinct[distinctOf[i]];
         return out;
     }
 
     /**
-     * Cosine of q with the given rows only, at their positions of a full-size array (0 elsewhere): the same values
-     * {@link #cosines} gives them, for callers that read a few rows of a large matrix.
+     * The cosines of one query, computed as rows are asked for, each distinct vector once: for callers that read
+     * few rows of a large matrix and only learn which while they search. Each value equals the full scan's.
      */
-    public double[] cosines(float[] q, int[] rows) {
-        double[] out = new double[size];
-        double qn = queryNorm(q);
-        if (qn == 0) return out;
-        for (int i : rows) {
-            if (norm[i] > 0) out[i] = EmbeddingService.dot(q, data, i * dimension) / (norm[i] * qn);
+    public Scorer scorer(float[] q) {
+        return new Scorer(q, queryNorm(q));
+    }
+
+    /** One query's cosines on demand; not thread-safe (one per query). */
+    public final class Scorer {
+        private final float[] q;
+        private final double queryNorm;
+        private final double[] distinct; // NaN until computed
+
+        private Scorer(float[] q, double queryNorm) {
+            this.q = q;
+            this.queryNorm = queryNorm;
+            this.distinct = new double[norm.length];
+            Arrays.fill(distinct, Double.NaN);
         }
-        return out;
+
+        /** Cosine of the query with row i (0 for a missing row). */
+        public double cosine(int i) {
+            int j = distinctOf[i];
+            if (j < 0 || queryNorm == 0) return 0;
+            double c = distinct[j];
+            if (c != c) c = distinct[j] = EmbeddingService.dot(q, data, j * dimension) / (norm[j] * queryNorm);
+            return c;
+        }
     }
 
     /** The query's norm after checking its dimension; 0 when there is nothing to score. */

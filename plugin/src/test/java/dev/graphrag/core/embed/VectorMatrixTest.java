@@ -4,11 +4,9 @@ import dev.graphrag.core.RagException;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -35,18 +33,43 @@ class VectorMatrixTest {
     }
 
     @Test
-    void selectedRowsGetExactlyTheFullScansValuesAndTheRestZero() {
+    void theScorerGivesExactlyTheFullScansValuesInAnyOrderAndTwice() {
         Random r = new Random(11);
         List<float[]> rows = new ArrayList<>();
-        for (int i = 0; i < 40; i++) rows.add(random(r, 16));
+        for (int i = 0; i < 40; i++) rows.add(i == 17 ? null : random(r, 16));
         VectorMatrix m = new VectorMatrix("test", rows);
         float[] q = random(r, 16);
         double[] all = m.cosines(q);
-        int[] picked = {0, 5, 6, 39};
-        double[] some = m.cosines(q, picked);
-        double[] expected = new double[all.length];
-        for (int i : picked) expected[i] = all[i];
-        assertArrayEquals(expected, some);
-        assertEquals(0, Arrays.stream(m.cosines(q, new int[0])).filter(x -> x != 0).count());
+        VectorMatrix.Scorer scorer = m.scorer(q);
+        for (int i : new int[] {39, 0, 5, 17, 6, 5, 39}) assertEquals(all[i], scorer.cosine(i), 0.0, "row " + i);
+        assertEquals(0, scorer.cosine(17));
+        assertEquals(0, m.scorer(new float[16]).cosine(3));
+        assertThrows(RagException.class, () -> m.scorer(new float[5]));
+    }
+
+    @Test
+    void equalRowsAreScoredOnceWithExactlyTheValueEachRowWouldGetAlone() {
+        Random r = new Random(13);
+        List<float[]> distinct = new ArrayList<>();
+        for (int i = 0; i < 6; i++) distinct.add(random(r, 24));
+        List<float[]> rows = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            // copies, not the same arrays: equal values are what makes rows share
+            rows.add(i % 11 == 5 ? null : i % 13 == 7 ? new float[24] : distinct.get(i % distinct.size()).clone());
+        }
+        VectorMatrix m = new VectorMatrix("test", rows);
+        assertEquals(distinct.size(), m.distinctCount());
+        float[] q = random(r, 24);
+        double qn = EmbeddingService.norm(q);
+        double[] all = m.cosines(q);
+        VectorMatrix.Scorer scorer = m.scorer(q);
+        for (int i = 0; i < rows.size(); i++) {
+            float[] v = rows.get(i);
+            boolean missing = v == null || EmbeddingService.norm(v) == 0;
+            assertEquals(!missing, m.has(i), "row " + i);
+            double alone = missing ? 0 : EmbeddingService.dot(q, v) / (EmbeddingService.norm(v) * qn);
+            assertEquals(alone, all[i], 0.0, "row " + i);
+            assertEquals(alone, scorer.cosine(i), 0.0, "row " + i);
+        }
     }
 }
