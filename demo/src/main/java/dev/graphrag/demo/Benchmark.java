@@ -386,21 +386,27 @@ public final class Benchmark {
         String wl = String.format("2Wiki: agrag.project %s in %.1f s%n", warm, (System.nanoTime() - w) / 1e9);
         out.print(wl);
         report.append(wl);
-        for (String call : List.of("CALL agrag.mcmi($q, {corpus: '2wiki'}) YIELD nodeCount RETURN nodeCount",
+        List<String> calls = List.of("CALL agrag.mcmi($q, {corpus: '2wiki'}) YIELD nodeCount RETURN nodeCount",
                 "CALL agrag.mcmi($q, {corpus: '2wiki', pprEngine: 'gds'}) YIELD nodeCount RETURN nodeCount",
                 "CALL agrag.retrieve($q, {corpus: '2wiki', k: 5}) YIELD chunkId RETURN chunkId",
                 "CALL agrag.retrieve($q, {corpus: '2wiki', k: 5, mode: 'ppr'}) YIELD chunkId RETURN chunkId",
-                "CALL rag.search($q, {corpus: '2wiki', k: 5, mode: 'dense'}) YIELD chunkId RETURN chunkId")) {
-            List<Double> lat = new ArrayList<>();
-            for (String q : questions) {
-                long s = System.nanoTime();
-                db.executeTransactionally(call, Map.of("q", q), r -> { while (r.hasNext()) r.next(); return null; });
-                lat.add((System.nanoTime() - s) / 1e6);
+                "CALL rag.search($q, {corpus: '2wiki', k: 5, mode: 'dense'}) YIELD chunkId RETURN chunkId");
+        // two rounds: the call timed first after start-up measured up to 2.5x slower than the same call timed later
+        // (agrag.retrieve 83.7 vs 54.8 ms p50 in one run), whichever call it was; round 2 is the steady state a
+        // running server sees, and both rounds are printed
+        for (int round = 1; round <= 2; round++) {
+            for (String call : calls) {
+                List<Double> lat = new ArrayList<>();
+                for (String q : questions) {
+                    long s = System.nanoTime();
+                    db.executeTransactionally(call, Map.of("q", q), r -> { while (r.hasNext()) r.next(); return null; });
+                    lat.add((System.nanoTime() - s) / 1e6);
+                }
+                String l = String.format("2Wiki latency, round %d, over %d questions: %s  p50 %.1f ms, p95 %.1f ms%n", round, questions.size(),
+                        call.substring(5, call.indexOf(" YIELD")), Scores.percentile(lat, 50), Scores.percentile(lat, 95));
+                out.print(l);
+                report.append(l);
             }
-            String l = String.format("2Wiki latency over %d questions: %s  p50 %.1f ms, p95 %.1f ms%n", questions.size(),
-                    call.substring(5, call.indexOf(" YIELD")), Scores.percentile(lat, 50), Scores.percentile(lat, 95));
-            out.print(l);
-            report.append(l);
         }
     }
 }

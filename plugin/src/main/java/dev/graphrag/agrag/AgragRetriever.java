@@ -418,7 +418,8 @@ public final class AgragRetriever {
         java.util.PriorityQueue<Integer> heap = new java.util.PriorityQueue<>(worstFirst);
         for (int i = 0; i < score.length; i++) {
             if (heap.size() < k) heap.add(i);
-            else if (worstFirst.compare(i, heap.peek()) > 0) {
+            // the primitive test first: most of tens of thousands of scores lose to the worst kept one
+            else if (score[i] >= score[heap.peek()] && worstFirst.compare(i, heap.peek()) > 0) {
                 heap.poll();
                 heap.add(i);
             }

@@ -140,6 +140,20 @@ class AgragAlgorithmsRandomTest {
         assertThrows(IllegalArgumentException.class, () -> bad.cost(0));
     }
 
+    @Test
+    void topKIsTheHighestScoresWithTiesToTheLowerIndexAsAFullSortGivesThem() {
+        Random rnd = new Random(3);
+        for (int round = 0; round < 200; round++) {
+            double[] score = new double[1 + rnd.nextInt(300)];
+            for (int i = 0; i < score.length; i++) score[i] = rnd.nextInt(12) / 4.0 - 1; // many ties
+            int k = rnd.nextInt(15);
+            List<Integer> all = new ArrayList<>();
+            for (int i = 0; i < score.length; i++) all.add(i);
+            all.sort((a, b) -> score[a] != score[b] ? Double.compare(score[b], score[a]) : Integer.compare(a, b));
+            assertEquals(all.subList(0, Math.min(k, all.size())), AgragRetriever.topK(score, k), "round " + round);
+        }
+    }
+
     /** The graph's fixed part, so a test can give it other costs. */
     static CostGraph.Topology topologyOf(CostGraph g) {
         int m = g.edgeCount();
