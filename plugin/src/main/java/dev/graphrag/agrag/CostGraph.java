@@ -105,6 +105,9 @@ public final class CostGraph {
 
     public int nodeCount() { return t.n; }
     public int edgeCount() { return cost.length; }
+
+    /** The fixed part, for another set of costs over the same graph. */
+    Topology topology() { return t; }
     public int u(int e) { return t.u[e]; }
     public int v(int e) { return t.v[e]; }
     public int other(int e, int x) { return t.u[e] == x ? t.v[e] : t.u[e]; }

@@ -31,6 +31,13 @@ class AgragAlgorithmsRandomTest {
     }
 
     /** Minimum spanning tree cost of the subgraph induced by the node mask, or +inf when it is disconnected. */
+    /** k distinct random nodes of 0..n-1. */
+    static Set<Integer> randomTerminals(Random rnd, int n, int k) {
+        Set<Integer> terminals = new TreeSet<>();
+        while (terminals.size() < k) terminals.add(rnd.nextInt(n));
+        return terminals;
+    }
+
     static double mstCost(CostGraph g, boolean[] in) {
         List<Integer> edges = new ArrayList<>();
         for (int e = 0; e < g.edgeCount(); e++) if (in[g.u(e)] && in[g.v(e)]) edges.add(e);
@@ -68,9 +75,7 @@ class AgragAlgorithmsRandomTest {
         for (int round = 0; round < 300; round++) {
             int n = 4 + rnd.nextInt(7);
             CostGraph g = randomGraph(rnd, n, 0.3);
-            Set<Integer> terminals = new TreeSet<>();
-            int k = 2 + rnd.nextInt(Math.min(4, n - 1));
-            while (terminals.size() < k) terminals.add(rnd.nextInt(n));
+            Set<Integer> terminals = randomTerminals(rnd, n, 2 + rnd.nextInt(Math.min(4, n - 1)));
             SteinerTree.Tree tree = SteinerTree.mehlhorn(g, terminals);
             assertTrue(tree.nodes().containsAll(terminals), "round " + round);
             assertEquals(tree.nodes().size() - 1, tree.edges().size(), "a tree, round " + round);
@@ -90,9 +95,7 @@ class AgragAlgorithmsRandomTest {
         for (int round = 0; round < 300; round++) {
             int n = 20 + rnd.nextInt(200);
             CostGraph g = randomGraph(rnd, n, 4.0 / n);
-            Set<Integer> terminals = new TreeSet<>();
-            int k = 2 + rnd.nextInt(6);
-            while (terminals.size() < k) terminals.add(rnd.nextInt(n));
+            Set<Integer> terminals = randomTerminals(rnd, n, 2 + rnd.nextInt(6));
             SteinerTree.Tree full = SteinerTree.mehlhorn(g, terminals, Long.MAX_VALUE);
             for (long first : new long[] {1, 4, 64}) {
                 SteinerTree.Tree early = SteinerTree.mehlhorn(g, terminals, first);
@@ -114,13 +117,11 @@ class AgragAlgorithmsRandomTest {
             double[] lazy = new double[g.edgeCount()];
             for (int e = 0; e < lazy.length; e++) lazy[e] = e % 3 == 0 ? Double.NaN : g.cost(e);
             int[] asked = new int[g.edgeCount()];
-            CostGraph onDemand = new CostGraph(topologyOf(g), lazy, e -> {
+            CostGraph onDemand = new CostGraph(g.topology(), lazy, e -> {
                 asked[e]++;
                 return g.cost(e);
             });
-            Set<Integer> terminals = new TreeSet<>();
-            int k = 2 + rnd.nextInt(5);
-            while (terminals.size() < k) terminals.add(rnd.nextInt(n));
+            Set<Integer> terminals = randomTerminals(rnd, n, 2 + rnd.nextInt(5));
             double[] s = new double[n];
             for (int v = 0; v < n; v++) s[v] = rnd.nextDouble();
             SteinerTree.Tree eager = SteinerTree.mehlhorn(g, terminals), tree = SteinerTree.mehlhorn(onDemand, terminals);
@@ -135,7 +136,7 @@ class AgragAlgorithmsRandomTest {
             if (computed < (g.edgeCount() + 2) / 3) spared++;
         }
         assertTrue(spared > 20, "searches that stop early leave costs uncomputed: " + spared);
-        CostGraph bad = new CostGraph(topologyOf(CostGraph.builder(2).add(0, 1, 1, CostGraph.EdgeType.OTHER).build()), new double[] {Double.NaN},
+        CostGraph bad = new CostGraph(CostGraph.builder(2).add(0, 1, 1, CostGraph.EdgeType.OTHER).build().topology(), new double[] {Double.NaN},
                 e -> -1);
         assertThrows(IllegalArgumentException.class, () -> bad.cost(0));
     }
@@ -152,26 +153,6 @@ class AgragAlgorithmsRandomTest {
             all.sort((a, b) -> score[a] != score[b] ? Double.compare(score[b], score[a]) : Integer.compare(a, b));
             assertEquals(all.subList(0, Math.min(k, all.size())), AgragRetriever.topK(score, k), "round " + round);
         }
-    }
-
-    /** The graph's fixed part, so a test can give it other costs. */
-    static CostGraph.Topology topologyOf(CostGraph g) {
-        int m = g.edgeCount();
-        int[] u = new int[m], v = new int[m];
-        CostGraph.EdgeType[] type = new CostGraph.EdgeType[m];
-        long[] ref = new long[m];
-        String[] subject = new String[m], predicate = new String[m], object = new String[m];
-        for (int e = 0; e < m; e++) {
-            CostGraph.Edge edge = g.edge(e);
-            u[e] = edge.u();
-            v[e] = edge.v();
-            type[e] = edge.type();
-            ref[e] = edge.ref();
-            subject[e] = edge.subject();
-            predicate[e] = edge.predicate();
-            object[e] = edge.object();
-        }
-        return new CostGraph.Topology(g.nodeCount(), u, v, type, ref, subject, predicate, object);
     }
 
     /** The expansion as the spec states it: at each step rescan every set node's neighbours for the best candidate. */
@@ -218,8 +199,7 @@ class AgragAlgorithmsRandomTest {
             CostGraph g = randomGraph(rnd, n, 0.15);
             double[] s = new double[n];
             for (int v = 0; v < n; v++) s[v] = rnd.nextInt(5) == 0 ? 0 : rnd.nextInt(100) / 100.0;
-            Set<Integer> terminals = new TreeSet<>();
-            while (terminals.size() < 2) terminals.add(rnd.nextInt(n));
+            Set<Integer> terminals = randomTerminals(rnd, n, 2);
             SteinerTree.Tree tree = SteinerTree.mehlhorn(g, terminals);
             for (McmiExpansion.Rule rule : McmiExpansion.Rule.values()) {
                 McmiExpansion.Result r = McmiExpansion.expand(g, s, tree, rule, true, 20, true, -1);
