@@ -105,9 +105,6 @@ public final class CostGraph {
 
     public int nodeCount() { return t.n; }
     public int edgeCount() { return cost.length; }
-
-    /** The fixed part, for another set of costs over the same graph. */
-    Topology topology() { return t; }
     public int u(int e) { return t.u[e]; }
     public int v(int e) { return t.v[e]; }
     public int other(int e, int x) { return t.u[e] == x ? t.v[e] : t.u[e]; }
@@ -117,6 +114,9 @@ public final class CostGraph {
         return c;
     }
     public EdgeType type(int e) { return t.type[e]; }
+
+    /** The fixed part, for another set of costs over the same graph. */
+    Topology topology() { return t; }
 
     /** Edge ids at node x (do not modify). */
     public int[] adjacent(int x) { return t.adjacency[x]; }

@@ -43,14 +43,17 @@ public final class VectorMatrix {
         this.distinctOf = new int[size];
         Map<Distinct, Integer> seen = new HashMap<>();
         List<float[]> distinct = new ArrayList<>();
+        List<Double> distinctNorms = new ArrayList<>();
         for (int i = 0; i < size; i++) {
             float[] v = vectors.get(i);
-            if (v == null || EmbeddingService.norm(v) == 0) {
+            double n = v == null ? 0 : EmbeddingService.norm(v);
+            if (n == 0) {
                 distinctOf[i] = -1;
                 continue;
             }
             distinctOf[i] = seen.computeIfAbsent(new Distinct(v), k -> {
                 distinct.add(v);
+                distinctNorms.add(n);
                 return distinct.size() - 1;
             });
         }
@@ -58,7 +61,7 @@ public final class VectorMatrix {
         this.norm = new double[distinct.size()];
         for (int j = 0; j < distinct.size(); j++) {
             System.arraycopy(distinct.get(j), 0, data, j * dim, dim);
-            norm[j] = EmbeddingService.norm(distinct.get(j));
+            norm[j] = distinctNorms.get(j);
         }
     }
 
