@@ -386,7 +386,9 @@ public final class Benchmark {
         String wl = String.format("2Wiki: agrag.project %s in %.1f s%n", warm, (System.nanoTime() - w) / 1e9);
         out.print(wl);
         report.append(wl);
+        // concurrency 1: the same call with every stage on the caller's thread, for what the second thread buys
         List<String> calls = List.of("CALL agrag.mcmi($q, {corpus: '2wiki'}) YIELD nodeCount RETURN nodeCount",
+                "CALL agrag.mcmi($q, {corpus: '2wiki', concurrency: 1}) YIELD nodeCount RETURN nodeCount",
                 "CALL agrag.mcmi($q, {corpus: '2wiki', pprEngine: 'gds'}) YIELD nodeCount RETURN nodeCount",
                 "CALL agrag.retrieve($q, {corpus: '2wiki', k: 5}) YIELD chunkId RETURN chunkId",
                 "CALL agrag.retrieve($q, {corpus: '2wiki', k: 5, mode: 'ppr'}) YIELD chunkId RETURN chunkId",

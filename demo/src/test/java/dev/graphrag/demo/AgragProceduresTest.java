@@ -96,6 +96,19 @@ class AgragProceduresTest {
         Map<String, Object> native_ = rows("CALL agrag.mcmi($q, {corpus: 'ag1', pprEngine: 'native'}) YIELD graphStrings, pathChunkIds, nodeCount "
                 + "RETURN graphStrings, pathChunkIds, nodeCount", Map.of("q", q)).get(0);
         assertEquals(native_, viaGds);
+
+        // concurrency 2 runs PageRank and the fact scan beside the caller's work; every column but the time is the same
+        for (String question : List.of(q, bridge)) {
+            Map<String, Object> serial = rows("CALL agrag.mcmi($q, {corpus: 'ag1', concurrency: 1})", Map.of("q", question)).get(0);
+            Map<String, Object> parallel = rows("CALL agrag.mcmi($q, {corpus: 'ag1', concurrency: 2})", Map.of("q", question)).get(0);
+            serial.remove("ms");
+            parallel.remove("ms");
+            assertEquals(serial, parallel, question);
+            for (String mode : List.of("mcmi", "ppr")) {
+                String retrieve = "CALL agrag.retrieve($q, {corpus: 'ag1', k: 4, mode: $m, concurrency: $c})";
+                assertEquals(rows(retrieve, Map.of("q", question, "m", mode, "c", 1L)), rows(retrieve, Map.of("q", question, "m", mode, "c", 2L)), mode);
+            }
+        }
     }
 
     @Test
@@ -399,6 +412,9 @@ class AgragProceduresTest {
         assertFailsCleanly("CALL agrag.mapFacts('x', {corpus: 'agnot', expansion: false})", Map.of(), "agrag.mapFacts: unknown config key 'expansion'");
         assertFailsCleanly("CALL agrag.retrieve('x', {corpus: 'agnot', denseFrist: 0})", Map.of(), "did you mean 'denseFirst'?");
         assertFailsCleanly("CALL agrag.mcmi('x', {corpus: 'agnot', outputEdges: 'all'})", Map.of(), "'outputEdges' must be one of [induced, selected]");
+        assertFailsCleanly("CALL agrag.mcmi('x', {corpus: 'agnot', concurrency: 4})", Map.of(), "'concurrency' must be between 1 and 2, got 4");
+        assertFailsCleanly("CALL agrag.retrieve('x', {corpus: 'agnot', concurrency: 'all'})", Map.of(), "'concurrency' must be");
+        assertFailsCleanly("CALL agrag.mapFacts('x', {corpus: 'agnot', concurrency: 2})", Map.of(), "agrag.mapFacts: unknown config key 'concurrency'");
         assertFailsCleanly("CALL agrag.index({corpus: 'agnot', relations: 'llm'})", Map.of(), "no LLM endpoint is configured");
         assertFailsCleanly("CALL agrag.answer('x', {corpus: 'agnot'})", Map.of(), "no LLM endpoint is configured");
         // dropping what is not there is not an error (a layer in any state drops), and writes nothing

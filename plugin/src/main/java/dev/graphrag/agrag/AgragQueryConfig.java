@@ -9,10 +9,11 @@ public record AgragQueryConfig(String corpus, int factTopK, boolean filter, doub
                                boolean pprWeighted, double passageScoreFactor, EdgeCosts costMode, boolean expansion,
                                McmiExpansion.Rule expansionRule, int maxExpansions, boolean inducedOutput, boolean denseOnly,
                                int k, RetrieveMode mode, PprEngine pprEngine, boolean includePathChunks, boolean returnPrompt,
-                               double passageNodeWeight, int denseFirst, int namedPassages, int linkedPassages, Map<String, Object> llm) {
+                               double passageNodeWeight, int denseFirst, int namedPassages, int linkedPassages, int concurrency,
+                               Map<String, Object> llm) {
     public enum RetrieveMode { MCMI, HYBRID, PPR }
 
-    /** NATIVE: power iteration on the snapshot's cached CSR; GDS: gds.pageRank.stream on the corpus projection. Same iteration. */
+    /** NATIVE: Gauss-Seidel sweeps on the snapshot's cached CSR; GDS: gds.pageRank.stream on the corpus projection. Same fixed point. */
     public enum PprEngine { NATIVE, GDS }
 
     /** Which procedure parses: each reads (and so accepts) only the keys it uses; any other key is an error naming it. */
@@ -61,6 +62,8 @@ public record AgragQueryConfig(String corpus, int factTopK, boolean filter, doub
         RetrievalMode retrievalMode = sub ? r.choice("retrievalMode", RetrievalMode.class, RetrievalMode.HYBRID) : RetrievalMode.HYBRID;
         // native by default: on the 2Wiki graph GDS's PageRank call alone takes ~100 ms per query (docs/benchmarks.md)
         PprEngine engine = sub ? r.choice("pprEngine", PprEngine.class, PprEngine.NATIVE) : PprEngine.NATIVE;
+        // 2: the stages that touch no transaction (native PageRank, the chunk scan) run beside the caller's; more has nothing to run
+        int concurrency = sub ? r.integer("concurrency", 2, 1, 2) : 1;
         boolean ranks = use.ranks();
         int k = ranks ? r.integer("k", 5, 1, 1000) : 5;
         boolean includePath = use != Use.ANSWER || r.bool("includePathChunks", true);
@@ -74,6 +77,6 @@ public record AgragQueryConfig(String corpus, int factTopK, boolean filter, doub
         r.finish();
         return new AgragQueryConfig(corpus, factTopK, filter, damping, tolerance, maxIterations, weighted, passage, costs, expansion, rule,
                 maxExpansions, outputEdges == OutputEdges.INDUCED, retrievalMode == RetrievalMode.DENSE, k, mode, engine, includePath, returnPrompt,
-                passageNodeWeight, denseFirst, namedPassages, linkedPassages, llm);
+                passageNodeWeight, denseFirst, namedPassages, linkedPassages, concurrency, llm);
     }
 }

@@ -1,5 +1,6 @@
 package dev.graphrag.agrag;
 
+import dev.graphrag.core.Forked;
 import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.layer.LayerCache;
@@ -62,6 +63,7 @@ public final class AgragRetriever {
     private final BooleanSupplier cancelled;
     private final String databaseName;
     private final LayerCache cache;
+    private final java.util.concurrent.Executor pool;
 
     /** Reads in the caller's transaction; {@code llm} is null when no step of the call asks an LLM. */
     public AgragRetriever(RagCall call, RagCall.BoundLlm llm) {
@@ -72,6 +74,12 @@ public final class AgragRetriever {
         this.llm = llm == null ? null : llm.client();
         this.llmConfig = llm == null ? null : llm.config();
         this.cancelled = call.cancelled();
+        this.pool = call.runtime().executor();
+    }
+
+    /** Where a stage that touches no transaction runs beside the caller's work: the shared pool, or null (the caller) at concurrency 1. */
+    private java.util.concurrent.Executor pool(AgragQueryConfig cfg) {
+        return cfg.concurrency() > 1 ? pool : null;
     }
 
     private AgragSnapshot snapshot(String corpus) {
@@ -100,13 +108,20 @@ public final class AgragRetriever {
      * What one query computes once, whatever it is then used for: the corpus snapshot, the query vector, every
      * chunk's cosine and the fact mapping (with the LLM filter's usage).
      */
-    private record QueryState(AgragSnapshot g, String query, float[] q, double[] dense, FactMapping facts) {}
+    private record QueryState(long startNanos, AgragSnapshot g, String query, float[] q, double[] dense, double[] hybrid, FactMapping facts) {}
 
-    private QueryState state(String owner, String query, AgragQueryConfig cfg) {
+    /** @param hybrid whether the call needs §2.4's hybrid chunk scores (an MCMI run does; the ppr ranking does not) */
+    private QueryState state(String owner, String query, AgragQueryConfig cfg, boolean hybrid) {
+        long t0 = System.nanoTime();
         ChunkSearch.checkQuery(owner, query);
         AgragSnapshot g = snapshot(cfg.corpus());
         float[] q = embeddings.embed(query);
-        return new QueryState(g, query, q, dense(g, q), mapFacts(g, query, q, cfg));
+        // the fact scan on a worker while this thread scans the chunks and asks BM25, which reads the transaction
+        Forked<double[]> factSim = Forked.start(pool(cfg), () -> g.factVectors.cosines(q));
+        double[] dense = dense(g, q);
+        double[] hybridScores = hybrid ? hybridScores(g, query, dense, cfg) : null;
+        FactMapping facts = mapFacts(g, query, factSim.join(), cfg);
+        return new QueryState(t0, g, query, q, dense, hybridScores, facts);
     }
 
     /** An MCMI run and the per-chunk scores it computed, which retrieve and answer reuse. */
@@ -115,7 +130,7 @@ public final class AgragRetriever {
     /** agrag.mcmi; a layer without facts has no subgraph to build, and the error says so (retrieve and answer still rank chunks). */
     public Subgraph mcmi(String query, AgragQueryConfig cfg) {
         return fresh(cfg.corpus(), () -> {
-            QueryState st = state("agrag", query, cfg);
+            QueryState st = state("agrag", query, cfg, true);
             if (st.g().facts.isEmpty()) {
                 throw new RagException("agrag.mcmi: the AGRAG layer of corpus '" + cfg.corpus() + "' has no facts (agrag.index found no"
                         + " entity pairs in its " + st.g().chunkCount() + " chunks), so there is no reasoning subgraph to build;"
@@ -126,9 +141,8 @@ public final class AgragRetriever {
     }
 
     private McmiRun mcmiRun(QueryState st, AgragQueryConfig cfg) {
-        long t0 = System.nanoTime();
+        long t0 = st.startNanos();
         AgragSnapshot g = st.g();
-        String query = st.query();
         float[] q = st.q();
         FactMapping fm = st.facts();
         Usage tokens = fm.usage();
@@ -141,13 +155,16 @@ public final class AgragRetriever {
             terminals.add(f.u());
             terminals.add(f.v());
         }
+        // B4: native PageRank reads only the snapshot, so it runs beside the Steiner search, which does not need it;
+        // GDS's runs in the caller's transaction, so on the caller's thread
+        int[] sources = terminals.stream().mapToInt(Integer::intValue).toArray();
+        Forked<double[]> influence = Forked.start(cfg.pprEngine() == AgragQueryConfig.PprEngine.NATIVE ? pool(cfg) : null,
+                () -> influence(g, sources, cfg));
         // §2.4 hybrid scores of every chunk, used for costs and for retrieval
-        double[] dense = st.dense();
-        double[] hybrid = hybridScores(g, query, dense, cfg);
-        double[] s = influence(g, terminals, cfg);
+        double[] hybrid = st.hybrid();
         if (terminals.isEmpty()) {
             return new McmiRun(st, new Subgraph(List.of(), List.of(), List.of(), List.of(), List.of(), facts, 0, 0, 0, 0, Double.POSITIVE_INFINITY,
-                    0, false, tokens, (System.nanoTime() - t0) / 1_000_000), hybrid, s);
+                    0, false, tokens, (System.nanoTime() - t0) / 1_000_000), hybrid, influence.join());
         }
         // B5: this query's costs over the snapshot's fixed topology (edge order: facts, synonyms, contains, pseudo)
         EdgeCosts f = cfg.costMode();
@@ -167,6 +184,7 @@ public final class AgragRetriever {
         });
         // B6-B8
         SteinerTree.Tree tree = SteinerTree.mehlhorn(cg, terminals);
+        double[] s = influence.join();
         McmiExpansion.Result r = McmiExpansion.expand(cg, s, tree, cfg.expansionRule(), cfg.expansion(), cfg.maxExpansions(), cfg.inducedOutput(), g.pseudo());
         Set<Integer> nodes = new LinkedHashSet<>(r.nodes());
         nodes.remove(g.pseudo());
@@ -195,7 +213,7 @@ public final class AgragRetriever {
     private List<MappedFact> mapFactsOnce(String query, AgragQueryConfig cfg) {
         ChunkSearch.checkQuery("agrag.mapFacts", query);
         AgragSnapshot g = snapshot(cfg.corpus());
-        FactMapping fm = mapFacts(g, query, embeddings.embed(query), cfg);
+        FactMapping fm = mapFacts(g, query, g.factVectors.cosines(embeddings.embed(query)), cfg);
         List<MappedFact> out = new ArrayList<>();
         for (int i : topK(fm.similarity(), cfg.factTopK())) {
             AgragSnapshot.FactEdge f = g.facts.get(i);
@@ -210,9 +228,8 @@ public final class AgragRetriever {
 
     static final String FILTER_STEP = "agrag triple filter";
 
-    private FactMapping mapFacts(AgragSnapshot g, String query, float[] q, AgragQueryConfig cfg) {
+    private FactMapping mapFacts(AgragSnapshot g, String query, double[] factSim, AgragQueryConfig cfg) {
         Usage tokens = Usage.NONE;
-        double[] factSim = g.factVectors.cosines(q);
         List<Integer> raw = topK(factSim, cfg.factTopK());
         List<Integer> kept = raw;
         if (cfg.filter() && !raw.isEmpty()) {
@@ -291,14 +308,14 @@ public final class AgragRetriever {
     }
 
     /** PPR influence (B4), native or through GDS (re-projecting a lost projection); normalised, chunks scaled by the passage factor. */
-    private double[] influence(AgragSnapshot g, Set<Integer> terminals, AgragQueryConfig cfg) {
+    private double[] influence(AgragSnapshot g, int[] terminals, AgragQueryConfig cfg) {
         double[] s = new double[g.nodeCount()];
-        if (terminals.isEmpty()) return s;
+        if (terminals.length == 0) return s;
         if (cfg.pprEngine() == AgragQueryConfig.PprEngine.GDS) {
             if (!AgragProjection.ensureProjected(tx, cfg.corpus())) {
                 throw new RagException("agrag: pprEngine 'gds' but the Graph Data Science plugin is not installed; use pprEngine 'native'");
             }
-            List<Long> sources = terminals.stream().map(g.nodeIds::get).toList();
+            List<Long> sources = java.util.Arrays.stream(terminals).mapToObj(g.nodeIds::get).toList();
             Map<Long, Double> raw = AgragProjection.pageRank(tx, cfg.corpus(), sources, cfg.damping(), cfg.tolerance(), cfg.maxIterations(), cfg.pprWeighted());
             double sum = 0;
             for (Map.Entry<Long, Double> e : raw.entrySet()) {
@@ -310,7 +327,7 @@ public final class AgragRetriever {
             }
             if (sum > 0) for (int i = 0; i < s.length; i++) s[i] /= sum;
         } else {
-            s = g.pageRank(terminals.stream().mapToInt(Integer::intValue).toArray(), cfg.damping(), cfg.tolerance(), cfg.maxIterations(), cfg.pprWeighted());
+            s = g.pageRank(terminals, cfg.damping(), cfg.tolerance(), cfg.maxIterations(), cfg.pprWeighted());
         }
         for (int c = 0; c < g.chunkCount(); c++) s[g.entityCount + c] *= cfg.passageScoreFactor();
         return s;
@@ -345,13 +362,15 @@ public final class AgragRetriever {
             source = new String[g.chunkCount()];
             return ranked(g, hybridScores(g, query, dense(g, embeddings.embed(query)), cfg), "hybrid", taken, score, source, cfg.k());
         }
-        QueryState st = state("agrag.retrieve", query, cfg);
+        QueryState st = state("agrag.retrieve", query, cfg, cfg.mode() == AgragQueryConfig.RetrieveMode.MCMI);
         AgragSnapshot g = st.g();
         score = new double[g.chunkCount()];
         source = new String[g.chunkCount()];
-        McmiRun run = cfg.mode() == AgragQueryConfig.RetrieveMode.MCMI ? mcmiRun(st, cfg) : null;
         double[] dense = st.dense();
         FactMapping facts = st.facts();
+        // the HippoRAG 2 passage ranking reads only the snapshot: beside the MCMI run
+        Forked<double[]> passageRanks = Forked.start(pool(cfg), () -> hippoPageRank(g, facts, dense, cfg));
+        McmiRun run = cfg.mode() == AgragQueryConfig.RetrieveMode.MCMI ? mcmiRun(st, cfg) : null;
         leadingChunks(g, query, dense, cfg, taken, score, source);
         if (run != null) {
             for (String id : run.subgraph().pathChunkIds()) {
@@ -363,7 +382,7 @@ public final class AgragRetriever {
             }
         }
         // then HippoRAG 2 passage ranking from the kept facts
-        return ranked(g, hippoPageRank(g, facts, dense, cfg), "ppr", taken, score, source, cfg.k());
+        return ranked(g, passageRanks.join(), "ppr", taken, score, source, cfg.k());
     }
 
     /**
@@ -460,7 +479,7 @@ public final class AgragRetriever {
     private Answer answerOnce(String query, AgragQueryConfig cfg) {
         long t0 = System.nanoTime();
         if (llm == null || llmConfig == null) throw new RagException("agrag.answer: " + LlmConfig.HOW_TO_CONFIGURE);
-        McmiRun run = mcmiRun(state("agrag.answer", query, cfg), cfg);
+        McmiRun run = mcmiRun(state("agrag.answer", query, cfg, true), cfg);
         Subgraph sg = run.subgraph();
         AgragSnapshot g = run.state().g();
         List<String> path = cfg.includePathChunks() ? sg.pathChunkIds() : List.of();
