@@ -64,10 +64,14 @@ public final class PersonalizedPageRank {
     /**
      * With an explicit reset distribution (normalised here).
      * <p>
-     * Gauss-Seidel sweeps: each row reads the values this sweep already updated instead of last sweep's. The
-     * fixed point is the same and, the iteration matrix being non-negative, it is reached in fewer sweeps: on
-     * the 2Wiki graph 11.7 instead of 19.5 at tolerance 1e-7 (docs/benchmarks.md); the values differ from the
-     * Jacobi iteration's by about the tolerance, the same margin by which either differs from the fixed point.
+     * Successive over-relaxation sweeps: each row reads the values this sweep already updated instead of last
+     * sweep's (Gauss-Seidel) and moves a factor omega past them. With y = x / out-weight the system is
+     * (D - dW) y = (1-d) p, symmetric positive definite, so the sweeps converge for any omega in (0, 2) to the same
+     * fixed point as the Jacobi iteration; omega = 2 / (1 + sqrt(1 - d^2)) is the textbook optimum for a Jacobi
+     * spectral radius d (the bound here). On the 2Wiki graph at tolerance 1e-7 this takes 10.5 sweeps instead of
+     * Jacobi's 19.5 (d 0.5; 21.8 instead of 43 Gauss-Seidel sweeps at d 0.85), and ends closer to the fixed
+     * point (docs/benchmarks.md). A value the over-relaxation would push below 0 is held at 0, where the fixed
+     * point's values all are or above.
      */
     public static double[] compute(Transition t, double[] reset, double damping, double tolerance, int maxIterations) {
         int n = t.n;
@@ -78,12 +82,13 @@ public final class PersonalizedPageRank {
         double[] x = p.clone();
         int[] offset = t.offset, source = t.source;
         double[] coefficient = t.coefficient;
+        double omega = 2 / (1 + Math.sqrt(1 - damping * damping));
         for (int it = 0; it < maxIterations; it++) {
             double change = 0;
             for (int v = 0; v < n; v++) {
                 double in = 0;
                 for (int k = offset[v], end = offset[v + 1]; k < end; k++) in += x[source[k]] * coefficient[k];
-                double value = (1 - damping) * p[v] + damping * in;
+                double value = Math.max(0, x[v] + omega * ((1 - damping) * p[v] + damping * in - x[v]));
                 change += Math.abs(value - x[v]);
                 x[v] = value;
             }

@@ -70,6 +70,32 @@ class AgragAlgorithmsRandomTest {
     }
 
     @Test
+    void theNodeHeapPopsInKeyThenNodeOrderLikeAPriorityQueue() {
+        Random rnd = new Random(13);
+        for (int round = 0; round < 100; round++) {
+            CostGraph.NodeHeap heap = new CostGraph.NodeHeap();
+            java.util.PriorityQueue<double[]> reference = new java.util.PriorityQueue<>(
+                    java.util.Comparator.<double[]>comparingDouble(e -> e[0]).thenComparingDouble(e -> e[1]));
+            int operations = 1 + rnd.nextInt(500);
+            for (int op = 0; op < operations; op++) {
+                if (!reference.isEmpty() && rnd.nextInt(3) == 0) {
+                    double[] expected = reference.poll();
+                    assertEquals(expected[0], heap.topKey(), "round " + round);
+                    assertEquals((int) expected[1], heap.pop(), "round " + round);
+                } else {
+                    // few distinct keys, so ties (broken by node) are common
+                    double key = rnd.nextInt(20) / 4.0;
+                    int node = rnd.nextInt(50);
+                    heap.push(key, node);
+                    reference.add(new double[] {key, node});
+                }
+            }
+            while (!reference.isEmpty()) assertEquals((int) reference.poll()[1], heap.pop(), "round " + round);
+            assertTrue(heap.isEmpty());
+        }
+    }
+
+    @Test
     void mehlhornIsATreeOverTheTerminalsWithinTwiceTheOptimum() {
         Random rnd = new Random(7);
         for (int round = 0; round < 300; round++) {
@@ -229,9 +255,13 @@ class AgragAlgorithmsRandomTest {
             double[] reset = new double[n];
             reset[rnd.nextInt(n)] = 1;
             reset[rnd.nextInt(n)] += 0.5;
-            double[] x = dense(a, reset, 0.5, 200);
-            double[] y = PersonalizedPageRank.compute(new PersonalizedPageRank.Transition(n, from, to, w), reset, 0.5, 1e-12, 200);
-            assertArrayEquals(x, y, 1e-9, "round " + round);
+            // over-relaxation grows with the damping: every damping reaches the dense iteration's fixed point, never below 0
+            for (double d : new double[] {0.3, 0.5, 0.85}) {
+                double[] x = dense(a, reset, d, 400);
+                double[] y = PersonalizedPageRank.compute(new PersonalizedPageRank.Transition(n, from, to, w), reset, d, 1e-12, 1000);
+                assertArrayEquals(x, y, 1e-9, "round " + round + ", damping " + d);
+                for (double value : y) assertTrue(value >= 0, "round " + round + ", damping " + d);
+            }
         }
     }
 
