@@ -33,6 +33,24 @@ class VectorMatrixTest {
     }
 
     @Test
+    void bothDotKernelsEqualADoublePrecisionSumAtAnyOffsetAndLength() {
+        Random r = new Random(5);
+        for (int dim : new int[] {1, 7, 8, 9, 16, 37, 384}) {
+            float[] q = random(r, dim), many = random(r, 3 * dim);
+            for (int row = 0; row < 3; row++) {
+                double exact = 0;
+                for (int i = 0; i < dim; i++) exact += (double) q[i] * many[row * dim + i];
+                // float accumulators over at most 48 terms each: a few float ulps of the magnitudes summed
+                double tolerance = 1e-5 * Math.sqrt(dim) * 4;
+                assertEquals(exact, EmbeddingService.dotFused(q, many, row * dim), tolerance, "fused, dim " + dim);
+                assertEquals(exact, EmbeddingService.dotSeparate(q, many, row * dim), tolerance, "separate, dim " + dim);
+                assertEquals(EmbeddingService.FMA ? EmbeddingService.dotFused(q, many, row * dim) : EmbeddingService.dotSeparate(q, many, row * dim),
+                        EmbeddingService.dot(q, many, row * dim), "dot picks the kernel this CPU runs fast");
+            }
+        }
+    }
+
+    @Test
     void theScorerGivesExactlyTheFullScansValuesInAnyOrderAndTwice() {
         Random r = new Random(11);
         List<float[]> rows = new ArrayList<>();
