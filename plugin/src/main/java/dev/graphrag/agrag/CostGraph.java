@@ -189,7 +189,11 @@ public final class CostGraph {
         }
     }
 
-    /** A binary min-heap of (key, node), ties to the smaller node; stale entries are skipped by the caller. */
+    /**
+     * A min-heap of (key, node), ties to the smaller node; stale entries are skipped by the caller. Four children
+     * per entry: half the levels of a binary heap, so a pop, the Dijkstra searches' main cost, moves fewer
+     * entries. The order entries leave in is the (key, node) order whatever the arity.
+     */
     static final class NodeHeap {
         private double[] key = new double[64];
         private int[] node = new int[64];
@@ -204,7 +208,7 @@ public final class CostGraph {
             }
             int i = size++;
             while (i > 0) {
-                int parent = (i - 1) >>> 1;
+                int parent = (i - 1) >>> 2;
                 if (!less(k, x, key[parent], node[parent])) break;
                 key[i] = key[parent];
                 node[i] = node[parent];
@@ -225,9 +229,10 @@ public final class CostGraph {
             int x = node[size];
             int i = 0;
             while (true) {
-                int c = 2 * i + 1;
-                if (c >= size) break;
-                if (c + 1 < size && less(key[c + 1], node[c + 1], key[c], node[c])) c++;
+                int first = 4 * i + 1;
+                if (first >= size) break;
+                int c = first;
+                for (int j = first + 1, end = Math.min(first + 4, size); j < end; j++) if (less(key[j], node[j], key[c], node[c])) c = j;
                 if (!less(key[c], node[c], k, x)) break;
                 key[i] = key[c];
                 node[i] = node[c];
