@@ -168,19 +168,20 @@ public final class AgragRetriever {
         }
         // B5: this query's costs over the snapshot's fixed topology (edge order: facts, synonyms, contains, pseudo)
         EdgeCosts f = cfg.costMode();
-        // synonym edges are the only ones that read entity cosines (tens of thousands of vectors on a large
-        // corpus); they are scored when the searches below first reach them, each entity once
+        // each cost is computed when the searches below first read it, so a query pays only for the edges they reach;
+        // that matters most for synonym edges, which read entity cosines (each entity once, tens of thousands on a large corpus)
         VectorMatrix.Scorer entitySim = g.entityVectors.scorer(q);
         double[] cost = new double[g.edgeCount()];
-        int id = 0;
-        for (int i = 0; i < g.facts.size(); i++) cost[id++] = g.factVectors.has(i) ? f.cost(factSim[i]) : f.unknown();
-        int firstSynonym = id;
-        for (int i = 0; i < g.synonyms.size(); i++) cost[id++] = Double.NaN;
-        for (AgragSnapshot.PlainEdge e : g.contains) cost[id++] = f.cost(hybrid[e.u() - g.entityCount]);
-        while (id < cost.length) cost[id++] = EdgeCosts.PSEUDO_COST;
+        java.util.Arrays.fill(cost, Double.NaN);
+        int firstSynonym = g.facts.size(), firstContains = firstSynonym + g.synonyms.size(), firstPseudo = firstContains + g.contains.size();
         CostGraph cg = new CostGraph(g.topology, cost, e -> {
-            AgragSnapshot.PlainEdge synonym = g.synonyms.get(e - firstSynonym);
-            return f.synonym(entitySim.cosine(synonym.u()), entitySim.cosine(synonym.v()));
+            if (e < firstSynonym) return g.factVectors.has(e) ? f.cost(factSim[e]) : f.unknown();
+            if (e < firstContains) {
+                AgragSnapshot.PlainEdge synonym = g.synonyms.get(e - firstSynonym);
+                return f.synonym(entitySim.cosine(synonym.u()), entitySim.cosine(synonym.v()));
+            }
+            if (e < firstPseudo) return f.cost(hybrid[g.contains.get(e - firstContains).u() - g.entityCount]);
+            return EdgeCosts.PSEUDO_COST;
         });
         // B6-B8
         SteinerTree.Tree tree = SteinerTree.mehlhorn(cg, terminals);
@@ -337,10 +338,13 @@ public final class AgragRetriever {
         double[] bm25 = new double[g.chunkCount()];
         if (!cfg.denseOnly()) {
             // chunks past the top BM25_CANDIDATES keep 0, the min-max floor they would be close to anyway
-            Map<Node, Double> hits = new ChunkSearch(tx, embeddings).bm25(query, cfg.corpus(), Math.max(1, Math.min(g.chunkCount(), BM25_CANDIDATES)));
+            // the snapshot knows the corpus's chunk nodes, so no hit's corpus property is read
+            @SuppressWarnings("deprecation")
+            Map<Node, Double> hits = new ChunkSearch(tx, embeddings).bm25(query, Math.max(1, Math.min(g.chunkCount(), BM25_CANDIDATES)),
+                    node -> g.indexOfNodeId.containsKey(node.getId()));
             for (Map.Entry<Node, Double> e : hits.entrySet()) {
-                @SuppressWarnings("deprecation") Integer idx = g.indexOfNodeId.get(e.getKey().getId());
-                if (idx != null) bm25[idx - g.entityCount] = e.getValue();
+                @SuppressWarnings("deprecation") int idx = g.indexOfNodeId.get(e.getKey().getId());
+                bm25[idx - g.entityCount] = e.getValue();
             }
         }
         return HybridScores.compute(dense, bm25, cfg.denseOnly());

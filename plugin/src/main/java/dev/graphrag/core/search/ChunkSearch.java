@@ -172,6 +172,14 @@ public final class ChunkSearch {
 
     /** Top-n chunks of the corpus by Lucene BM25 on the escaped query text (shortened by {@link #bm25Query}). */
     public Map<Node, Double> bm25(String query, String corpus, int n) {
+        return bm25(query, n, node -> corpus.equals(node.getProperty("corpus", null)));
+    }
+
+    /**
+     * The n best BM25 hits among the chunks {@code belongs} accepts (the index spans every corpus): for a caller
+     * that knows its corpus's chunk nodes already and need not read each hit's corpus property.
+     */
+    public Map<Node, Double> bm25(String query, int n, java.util.function.Predicate<Node> belongs) {
         String escaped = bm25Query(query).text();
         Map<Node, Double> out = new LinkedHashMap<>();
         if (escaped.isBlank()) return out;
@@ -185,7 +193,7 @@ public final class ChunkSearch {
                     Map<String, Object> row = r.next();
                     seen++;
                     Node node = (Node) row.get("node");
-                    if (corpus.equals(node.getProperty("corpus", null)) && out.size() < n) {
+                    if (out.size() < n && belongs.test(node)) {
                         out.put(node, ((Number) row.get("score")).doubleValue());
                     }
                 }
