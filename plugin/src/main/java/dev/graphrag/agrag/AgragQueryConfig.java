@@ -62,7 +62,7 @@ public record AgragQueryConfig(String corpus, int factTopK, boolean filter, doub
         RetrievalMode retrievalMode = sub ? r.choice("retrievalMode", RetrievalMode.class, RetrievalMode.HYBRID) : RetrievalMode.HYBRID;
         // native by default: on the 2Wiki graph GDS's PageRank call alone takes ~100 ms per query (docs/benchmarks.md)
         PprEngine engine = sub ? r.choice("pprEngine", PprEngine.class, PprEngine.NATIVE) : PprEngine.NATIVE;
-        // 2: the stages that touch no transaction (native PageRank, the chunk scan) run beside the caller's; more has nothing to run
+        // 2: the stages that touch no transaction (the fact scan, native PageRank, entity cosines) run beside the caller's; more has nothing to run
         int concurrency = sub ? r.integer("concurrency", 2, 1, 2) : 1;
         boolean ranks = use.ranks();
         int k = ranks ? r.integer("k", 5, 1, 1000) : 5;

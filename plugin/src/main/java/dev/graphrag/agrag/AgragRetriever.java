@@ -108,7 +108,8 @@ public final class AgragRetriever {
      * What one query computes once, whatever it is then used for: the corpus snapshot, the query vector, every
      * chunk's cosine and the fact mapping (with the LLM filter's usage).
      */
-    private record QueryState(long startNanos, AgragSnapshot g, String query, float[] q, double[] dense, double[] hybrid, FactMapping facts) {}
+    private record QueryState(long startNanos, AgragSnapshot g, String query, float[] q, double[] dense, double[] hybrid, FactMapping facts,
+                              VectorMatrix.Scorer entitySim) {}
 
     /** @param hybrid whether the call needs §2.4's hybrid chunk scores (an MCMI run does; the ppr ranking does not) */
     private QueryState state(String owner, String query, AgragQueryConfig cfg, boolean hybrid) {
@@ -116,12 +117,24 @@ public final class AgragRetriever {
         ChunkSearch.checkQuery(owner, query);
         AgragSnapshot g = snapshot(cfg.corpus());
         float[] q = embeddings.embed(query);
-        // the fact scan on a worker while this thread scans the chunks and asks BM25, which reads the transaction
-        Forked<double[]> factSim = Forked.start(pool(cfg), () -> g.factVectors.cosines(q));
-        double[] dense = dense(g, q);
-        double[] hybridScores = hybrid ? hybridScores(g, query, dense, cfg) : null;
+        // the fact scan on a worker while this thread scans the chunks and asks BM25, which reads the transaction; then,
+        // until this thread is done, the worker scores entities ahead of the Steiner search (an MCMI run's largest cost)
+        VectorMatrix.Scorer entitySim = hybrid ? g.entityVectors.scorer(q) : null;
+        java.util.concurrent.atomic.AtomicBoolean scanned = new java.util.concurrent.atomic.AtomicBoolean();
+        Forked<double[]> factSim = Forked.start(pool(cfg), () -> {
+            double[] sims = g.factVectors.cosines(q);
+            if (entitySim != null) entitySim.fill(g.synonymEntities, scanned::get);
+            return sims;
+        });
+        double[] dense, hybridScores;
+        try {
+            dense = dense(g, q);
+            hybridScores = hybrid ? hybridScores(g, query, dense, cfg) : null;
+        } finally {
+            scanned.set(true);
+        }
         FactMapping facts = mapFacts(g, query, factSim.join(), cfg);
-        return new QueryState(t0, g, query, q, dense, hybridScores, facts);
+        return new QueryState(t0, g, query, q, dense, hybridScores, facts, entitySim);
     }
 
     /** An MCMI run and the per-chunk scores it computed, which retrieve and answer reuse. */
@@ -143,7 +156,6 @@ public final class AgragRetriever {
     private McmiRun mcmiRun(QueryState st, AgragQueryConfig cfg) {
         long t0 = st.startNanos();
         AgragSnapshot g = st.g();
-        float[] q = st.q();
         FactMapping fm = st.facts();
         Usage tokens = fm.usage();
         double[] factSim = fm.similarity();
@@ -155,22 +167,17 @@ public final class AgragRetriever {
             terminals.add(f.u());
             terminals.add(f.v());
         }
-        // B4: native PageRank reads only the snapshot, so it runs beside the Steiner search, which does not need it;
-        // GDS's runs in the caller's transaction, so on the caller's thread
-        int[] sources = terminals.stream().mapToInt(Integer::intValue).toArray();
-        Forked<double[]> influence = Forked.start(cfg.pprEngine() == AgragQueryConfig.PprEngine.NATIVE ? pool(cfg) : null,
-                () -> influence(g, sources, cfg));
         // §2.4 hybrid scores of every chunk, used for costs and for retrieval
         double[] hybrid = st.hybrid();
         if (terminals.isEmpty()) {
             return new McmiRun(st, new Subgraph(List.of(), List.of(), List.of(), List.of(), List.of(), facts, 0, 0, 0, 0, Double.POSITIVE_INFINITY,
-                    0, false, tokens, (System.nanoTime() - t0) / 1_000_000), hybrid, influence.join());
+                    0, false, tokens, (System.nanoTime() - t0) / 1_000_000), hybrid, new double[g.nodeCount()]);
         }
+        VectorMatrix.Scorer entitySim = st.entitySim();
         // B5: this query's costs over the snapshot's fixed topology (edge order: facts, synonyms, contains, pseudo)
         EdgeCosts f = cfg.costMode();
         // each cost is computed when the searches below first read it, so a query pays only for the edges they reach;
         // that matters most for synonym edges, which read entity cosines (each entity once, tens of thousands on a large corpus)
-        VectorMatrix.Scorer entitySim = g.entityVectors.scorer(q);
         double[] cost = new double[g.edgeCount()];
         java.util.Arrays.fill(cost, Double.NaN);
         int firstSynonym = g.facts.size(), firstContains = firstSynonym + g.synonyms.size(), firstPseudo = firstContains + g.contains.size();
@@ -183,8 +190,22 @@ public final class AgragRetriever {
             if (e < firstPseudo) return f.cost(hybrid[g.contains.get(e - firstContains).u() - g.entityCount]);
             return EdgeCosts.PSEUDO_COST;
         });
+        // B4: native PageRank reads only the snapshot, so it runs beside the Steiner search, which does not need it, and
+        // then scores entities ahead of the search until it is done; GDS's runs in the caller's transaction, so here
+        int[] sources = terminals.stream().mapToInt(Integer::intValue).toArray();
+        java.util.concurrent.atomic.AtomicBoolean searched = new java.util.concurrent.atomic.AtomicBoolean();
+        Forked<double[]> influence = Forked.start(cfg.pprEngine() == AgragQueryConfig.PprEngine.NATIVE ? pool(cfg) : null, () -> {
+            double[] s = influence(g, sources, cfg);
+            entitySim.fill(g.synonymEntities, searched::get);
+            return s;
+        });
         // B6-B8
-        SteinerTree.Tree tree = SteinerTree.mehlhorn(cg, terminals);
+        SteinerTree.Tree tree;
+        try {
+            tree = SteinerTree.mehlhorn(cg, terminals);
+        } finally {
+            searched.set(true);
+        }
         double[] s = influence.join();
         McmiExpansion.Result r = McmiExpansion.expand(cg, s, tree, cfg.expansionRule(), cfg.expansion(), cfg.maxExpansions(), cfg.inducedOutput(), g.pseudo());
         Set<Integer> nodes = new LinkedHashSet<>(r.nodes());

@@ -43,6 +43,8 @@ final class AgragSnapshot {
     VectorMatrix factVectors, entityVectors, chunkVectors;
     /** The cost graph's fixed part: edges in the order facts, synonyms, contains, pseudo edges (one per chunk). */
     CostGraph.Topology topology;
+    /** The entities on a synonym edge, ascending: the only entities whose cosine with a query a cost reads. */
+    int[] synonymEntities;
     private double[] pprWeight; // per topology edge
     private int[] chunkDegree;
     private volatile PersonalizedPageRank.Transition weightedTransition, unweightedTransition;
@@ -84,6 +86,12 @@ final class AgragSnapshot {
         topology = new CostGraph.Topology(nodeCount(), u, v, type, ref, sub, pred, obj);
         chunkDegree = new int[nodeCount()];
         for (PlainEdge e : contains) chunkDegree[e.v()]++;
+        java.util.BitSet onSynonym = new java.util.BitSet(entityCount);
+        for (PlainEdge e : synonyms) {
+            onSynonym.set(e.u());
+            onSynonym.set(e.v());
+        }
+        synonymEntities = onSynonym.stream().toArray();
     }
 
     @SuppressWarnings("deprecation")

@@ -100,11 +100,16 @@ public final class VectorMatrix {
         return new Scorer(q, queryNorm(q));
     }
 
-    /** One query's cosines on demand; not thread-safe (one per query). */
+    /**
+     * One query's cosines on demand. Two threads may share one: a helper {@link #fill}s rows ahead while the owner
+     * asks for the rows it needs, and whichever computes a value first stores it; both compute the same double, so
+     * who did changes nothing.
+     */
     public final class Scorer {
+        private static final java.lang.invoke.VarHandle SLOT = java.lang.invoke.MethodHandles.arrayElementVarHandle(double[].class);
         private final float[] q;
         private final double queryNorm;
-        private final double[] distinct; // NaN until computed
+        private final double[] distinct; // NaN until computed; read and written whole (acquire/release)
 
         private Scorer(float[] q, double queryNorm) {
             this.q = q;
@@ -117,9 +122,25 @@ public final class VectorMatrix {
         public double cosine(int i) {
             int j = distinctOf[i];
             if (j < 0 || queryNorm == 0) return 0;
-            double c = distinct[j];
-            if (c != c) c = distinct[j] = EmbeddingService.dot(q, data, j * dimension) / (norm[j] * queryNorm);
+            double c = (double) SLOT.getAcquire(distinct, j);
+            if (c != c) {
+                c = EmbeddingService.dot(q, data, j * dimension) / (norm[j] * queryNorm);
+                SLOT.setRelease(distinct, j, c);
+            }
             return c;
+        }
+
+        /** Computes the rows' cosines in order, skipping those already known, until {@code stop} says so; returns how many it computed. */
+        public int fill(int[] rows, java.util.function.BooleanSupplier stop) {
+            int computed = 0;
+            for (int i : rows) {
+                if (stop.getAsBoolean()) break;
+                int j = distinctOf[i];
+                if (j < 0 || queryNorm == 0 || !Double.isNaN((double) SLOT.getAcquire(distinct, j))) continue;
+                cosine(i);
+                computed++;
+            }
+            return computed;
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class VectorMatrixTest {
     static float[] random(Random r, int dim) {
@@ -89,5 +90,35 @@ class VectorMatrixTest {
             assertEquals(alone, all[i], 0.0, "row " + i);
             assertEquals(alone, scorer.cosine(i), 0.0, "row " + i);
         }
+    }
+
+    @Test
+    void aHelperThreadFillingAheadChangesNoValueAndStopsWhenTold() throws Exception {
+        Random r = new Random(17);
+        List<float[]> rows = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) rows.add(i % 97 == 4 ? null : random(r, 64));
+        VectorMatrix m = new VectorMatrix("test", rows);
+        float[] q = random(r, 64);
+        double[] all = m.cosines(q);
+        int[] every = new int[rows.size()];
+        for (int i = 0; i < every.length; i++) every[i] = i;
+        for (int round = 0; round < 20; round++) {
+            VectorMatrix.Scorer shared = m.scorer(q);
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicInteger filled = new java.util.concurrent.atomic.AtomicInteger();
+            Thread helper = new Thread(() -> filled.set(shared.fill(every, done::get)));
+            helper.start();
+            // the owner reads from the other end while the helper fills from the start: every value is the full scan's
+            for (int i = rows.size() - 1; i >= 0; i--) assertEquals(all[i], shared.cosine(i), 0.0, "round " + round + ", row " + i);
+            done.set(true);
+            helper.join();
+            assertTrue(filled.get() <= m.distinctCount(), "each distinct row at most once");
+        }
+        // a helper told to stop before it starts computes nothing, and one left alone computes each distinct row once
+        assertEquals(0, m.scorer(q).fill(every, () -> true));
+        VectorMatrix.Scorer alone = m.scorer(q);
+        assertEquals(m.distinctCount(), alone.fill(every, () -> false));
+        assertEquals(0, alone.fill(every, () -> false));
+        for (int i = 0; i < rows.size(); i++) assertEquals(all[i], alone.cosine(i), 0.0);
     }
 }
