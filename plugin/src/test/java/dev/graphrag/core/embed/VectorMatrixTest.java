@@ -18,11 +18,17 @@ class VectorMatrixTest {
         return v;
     }
 
+    /** count random rows of dim dimensions, every gapEvery-th missing (null) */
+    static List<float[]> rowsWithGaps(Random r, int count, int dim, int gapEvery) {
+        List<float[]> rows = new ArrayList<>();
+        for (int i = 0; i < count; i++) rows.add(i % gapEvery == gapEvery / 2 ? null : random(r, dim));
+        return rows;
+    }
+
     @Test
     void cosinesMatchTheDirectFormulaAndMissingRowsScoreZero() {
         Random r = new Random(7);
-        List<float[]> rows = new ArrayList<>();
-        for (int i = 0; i < 50; i++) rows.add(i % 7 == 3 ? null : random(r, 37));
+        List<float[]> rows = rowsWithGaps(r, 50, 37, 7);
         VectorMatrix m = new VectorMatrix("test", rows);
         float[] q = random(r, 37);
         double[] all = m.cosines(q);
@@ -95,8 +101,7 @@ class VectorMatrixTest {
     @Test
     void aHelperThreadFillingAheadChangesNoValueAndStopsWhenTold() throws Exception {
         Random r = new Random(17);
-        List<float[]> rows = new ArrayList<>();
-        for (int i = 0; i < 3000; i++) rows.add(i % 97 == 4 ? null : random(r, 64));
+        List<float[]> rows = rowsWithGaps(r, 3000, 64, 97);
         VectorMatrix m = new VectorMatrix("test", rows);
         float[] q = random(r, 64);
         double[] all = m.cosines(q);
