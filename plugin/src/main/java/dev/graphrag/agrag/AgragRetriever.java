@@ -24,6 +24,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -105,11 +106,10 @@ public final class AgragRetriever {
     }
 
     /**
-     * What one query computes once, whatever it is then used for: the corpus snapshot, the query vector, every
-     * chunk's cosine and the fact mapping (with the LLM filter's usage).
+     * What one query computes once, whatever it is then used for: the corpus snapshot, every chunk's cosine and
+     * hybrid score, the fact mapping (with the LLM filter's usage) and the query's entity cosines as far as known.
      */
-    private record QueryState(long startNanos, AgragSnapshot g, String query, float[] q, double[] dense, double[] hybrid, FactMapping facts,
-                              VectorMatrix.Scorer entitySim) {}
+    private record QueryState(long startNanos, AgragSnapshot g, double[] dense, double[] hybrid, FactMapping facts, VectorMatrix.Scorer entitySim) {}
 
     /** @param hybrid whether the call needs §2.4's hybrid chunk scores (an MCMI run does; the ppr ranking does not) */
     private QueryState state(String owner, String query, AgragQueryConfig cfg, boolean hybrid) {
@@ -120,12 +120,8 @@ public final class AgragRetriever {
         // the fact scan on a worker while this thread scans the chunks and asks BM25, which reads the transaction; then,
         // until this thread is done, the worker scores entities ahead of the Steiner search (an MCMI run's largest cost)
         VectorMatrix.Scorer entitySim = hybrid ? g.entityVectors.scorer(q) : null;
-        java.util.concurrent.atomic.AtomicBoolean scanned = new java.util.concurrent.atomic.AtomicBoolean();
-        Forked<double[]> factSim = Forked.start(pool(cfg), () -> {
-            double[] sims = g.factVectors.cosines(q);
-            if (entitySim != null) entitySim.fill(g.synonymEntities, scanned::get);
-            return sims;
-        });
+        AtomicBoolean scanned = new AtomicBoolean();
+        Forked<double[]> factSim = thenScoreAhead(pool(cfg), () -> g.factVectors.cosines(q), g, entitySim, scanned);
         double[] dense, hybridScores;
         try {
             dense = dense(g, q);
@@ -134,7 +130,20 @@ public final class AgragRetriever {
             scanned.set(true);
         }
         FactMapping facts = mapFacts(g, query, factSim.join(), cfg);
-        return new QueryState(t0, g, query, q, dense, hybridScores, facts, entitySim);
+        return new QueryState(t0, g, dense, hybridScores, facts, entitySim);
+    }
+
+    /**
+     * {@code work} beside the caller; then, in the worker's spare time, entity cosines ahead of the Steiner search
+     * (entitySim null: none) until the caller sets {@code callerDone}, which it must do before it joins.
+     */
+    private static <T> Forked<T> thenScoreAhead(java.util.concurrent.Executor pool, java.util.function.Supplier<T> work, AgragSnapshot g,
+                                                VectorMatrix.Scorer entitySim, AtomicBoolean callerDone) {
+        return Forked.start(pool, () -> {
+            T result = work.get();
+            if (entitySim != null) entitySim.fill(g.synonymEntities, callerDone::get);
+            return result;
+        });
     }
 
     /** An MCMI run and the per-chunk scores it computed, which retrieve and answer reuse. */
@@ -193,12 +202,9 @@ public final class AgragRetriever {
         // B4: native PageRank reads only the snapshot, so it runs beside the Steiner search, which does not need it, and
         // then scores entities ahead of the search until it is done; GDS's runs in the caller's transaction, so here
         int[] sources = terminals.stream().mapToInt(Integer::intValue).toArray();
-        java.util.concurrent.atomic.AtomicBoolean searched = new java.util.concurrent.atomic.AtomicBoolean();
-        Forked<double[]> influence = Forked.start(cfg.pprEngine() == AgragQueryConfig.PprEngine.NATIVE ? pool(cfg) : null, () -> {
-            double[] s = influence(g, sources, cfg);
-            entitySim.fill(g.synonymEntities, searched::get);
-            return s;
-        });
+        AtomicBoolean searched = new AtomicBoolean();
+        Forked<double[]> influence = thenScoreAhead(cfg.pprEngine() == AgragQueryConfig.PprEngine.NATIVE ? pool(cfg) : null,
+                () -> influence(g, sources, cfg), g, entitySim, searched);
         // B6-B8
         SteinerTree.Tree tree;
         try {
