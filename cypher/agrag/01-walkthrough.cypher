@@ -47,6 +47,11 @@ YIELD graphStrings, nodeCount RETURN graphStrings, nodeCount;
 CALL agrag.retrieve('Who is the jeddak of the Tharks?', {corpus: 'agrag_demo', k: 2, mode: 'ppr'})
 YIELD rank, documentId, score, source RETURN rank, documentId, score, source;
 
+// Every stage on the caller's thread (concurrency 1) instead of two threads: the same subgraph, for a server that
+// should not spread one query over two cores.
+CALL agrag.mcmi('Who is the grandfather of the wife of John Carter?', {corpus: 'agrag_demo', concurrency: 1})
+YIELD graphStrings, nodeCount RETURN graphStrings, nodeCount;
+
 // A question naming a title: that document comes right after the densest chunk (source 'named'),
 // then one the densest chunk links to (source 'link'), then the PPR ranking.
 CALL agrag.retrieve('Whom did the warrior who fought beside Tars Tarkas marry?', {corpus: 'agrag_demo', k: 4, mode: 'ppr'})
