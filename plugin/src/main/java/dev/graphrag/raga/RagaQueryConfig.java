@@ -19,7 +19,7 @@ public record RagaQueryConfig(String corpus, RagaRetriever.Settings retrieval, b
             case "deep" -> RagaRetriever.Mode.DEEP;
             default -> throw new RagException(owner + ": config key 'mode' must be one of [vector, kg, fusion, deep], got '" + m + "'");
         };
-        RagaRetriever.Settings d = RagaRetriever.Settings.DEFAULTS;
+        RagaRetriever.Settings d = RagaRetriever.Settings.defaults(mode);
         RagaRetriever.Settings s = new RagaRetriever.Settings(mode, r.integer("topK", d.topK(), 1, 1000), r.integer("k1", d.k1(), 1, 10_000),
                 r.integer("rrfK", d.rrfK(), 1, 10_000), r.number("wVec", d.wVec(), 0, 100), r.number("wKg", d.wKg(), 0, 100), r.integer("hops", d.hops(), 0, 6),
                 r.number("decay", d.decay(), 0, 1), r.number("semanticFilter", d.semanticFilter(), -1, 1), r.integer("anchorChunks", d.anchorChunks(), 0, 10_000),

@@ -289,11 +289,11 @@ public final class RagaTools {
         String q = a.get("query").asText();
         String mode = a.has("mode") ? a.get("mode").asText() : "parallel";
         int topK = clamp(a, "top_k", 8);
-        RagaRetriever.Settings s = RagaRetriever.Settings.DEFAULTS.withTopK(topK).withMode(switch (mode) {
+        RagaRetriever.Settings s = RagaRetriever.Settings.defaults(switch (mode) {
             case "vector_first" -> RagaRetriever.Mode.VECTOR_FIRST;
             case "graph_first" -> RagaRetriever.Mode.GRAPH_FIRST;
             default -> RagaRetriever.Mode.FUSION;
-        });
+        }).withTopK(topK);
         RagaRetriever.Retrieval r = new RagaRetriever(tx, embeddings, ctx.corpus).retrieve(q, s, () -> false);
         List<Map<String, Object>> candidates = new ArrayList<>();
         for (RagaRetriever.Hit h : r.hits()) {

@@ -68,6 +68,21 @@ class RagaFoundationsTest {
     }
 
     @Test
+    void graphStreamDefaultsDependOnHowTheStreamIsAnchored() {
+        RagaRetriever.Settings fusion = RagaQueryConfig.parse("raga.retrieve", Map.of(), false).retrieval();
+        assertEquals(List.of(1, 0.5, 3), List.of(fusion.hops(), fusion.semanticFilter(), fusion.anchorChunks()), "fusion: the MuSiQue-tuned values");
+        RagaRetriever.Settings kg = RagaQueryConfig.parse("raga.retrieve", Map.of("mode", "kg"), false).retrieval();
+        assertEquals(List.of(2, 0.25), List.of(kg.hops(), kg.semanticFilter()), "kg anchors on entity hits: the spec's values");
+        RagaRetriever.Settings set = RagaQueryConfig.parse("raga.retrieve", Map.of("mode", "kg", "hops", 1L, "semanticFilter", 0.5), false).retrieval();
+        assertEquals(List.of(1, 0.5), List.of(set.hops(), set.semanticFilter()), "given keys win over a mode's defaults");
+        RagaRetriever.Settings spec = RagaQueryConfig.parse("raga.retrieve", Map.of("hops", 2L, "anchorChunks", 20L, "semanticFilter", 0.25), false).retrieval();
+        assertEquals(List.of(2, 0.25, 20), List.of(spec.hops(), spec.semanticFilter(), spec.anchorChunks()));
+        assertEquals(RagaRetriever.Mode.GRAPH_FIRST, RagaRetriever.Settings.defaults(RagaRetriever.Mode.GRAPH_FIRST).mode());
+        assertEquals(2, RagaRetriever.Settings.defaults(RagaRetriever.Mode.GRAPH_FIRST).hops());
+        assertEquals(1, RagaRetriever.Settings.defaults(RagaRetriever.Mode.VECTOR_FIRST).hops());
+    }
+
+    @Test
     void t5Formulas() {
         assertEquals(0.527864, Fusion.vectorScore(0.6), 1e-6, "q=[1,0], x=[0.6,0.8]: d=0.894427");
         float[] m = Fusion.clusterVector(List.of(new float[] {1, 0}, new float[] {0, 1}), List.of(0.9, 0.6));
