@@ -317,39 +317,19 @@ public final class RagaBenchmark {
     void retrieval(String corpus, List<ScoredQuestion> questions, boolean tune) {
         Predicate<ScoredQuestion> all = q -> true;
         if (tune) {
-            say("Tuning fusion on the MuSiQue tuning half (R@5):\n");
-            say("| hops | anchorChunks | semanticFilter | R@2 | R@5 |");
-            say("|---|---|---|---|---|");
-            double best = -1;
+            List<Map<String, Object>> fusionGrid = new ArrayList<>();
             for (long hops : List.of(1L, 2L)) {
                 for (long anchors : List.of(3L, 5L, 20L)) {
-                    for (double filter : List.of(0.0, 0.25, 0.5)) {
-                        Map<String, Object> cfg = Map.of("hops", hops, "anchorChunks", anchors, "semanticFilter", filter);
-                        Scores s = scores(corpus, questions, ScoredQuestion::tuning, modeConfig("fusion", cfg));
-                        say(String.format("| %d | %d | %.2f | %.1f | %.1f |", hops, anchors, filter, 100 * s.recall2(), 100 * s.recall5()));
-                        if (s.recall5() > best + 1e-9) {
-                            best = s.recall5();
-                            tuned = new LinkedHashMap<>(cfg);
-                        }
-                    }
+                    for (double filter : List.of(0.0, 0.25, 0.5)) fusionGrid.add(Map.of("hops", hops, "anchorChunks", anchors, "semanticFilter", filter));
                 }
             }
+            tuned = tune(corpus, questions, "fusion", fusionGrid, List.of("hops", "anchorChunks", "semanticFilter"));
             say("\nChosen for fusion: " + tuned + " (decay 0.5 throughout).\n");
-            say("Tuning kg mode on the MuSiQue tuning half (R@5):\n");
-            say("| hops | semanticFilter | R@2 | R@5 |");
-            say("|---|---|---|---|");
-            best = -1;
+            List<Map<String, Object>> kgGrid = new ArrayList<>();
             for (long hops : List.of(1L, 2L)) {
-                for (double filter : List.of(0.0, 0.25, 0.5)) {
-                    Map<String, Object> cfg = Map.of("hops", hops, "semanticFilter", filter);
-                    Scores s = scores(corpus, questions, ScoredQuestion::tuning, modeConfig("kg", cfg));
-                    say(String.format("| %d | %.2f | %.1f | %.1f |", hops, filter, 100 * s.recall2(), 100 * s.recall5()));
-                    if (s.recall5() > best + 1e-9) {
-                        best = s.recall5();
-                        tunedKg = new LinkedHashMap<>(cfg);
-                    }
-                }
+                for (double filter : List.of(0.0, 0.25, 0.5)) kgGrid.add(Map.of("hops", hops, "semanticFilter", filter));
             }
+            tunedKg = tune(corpus, questions, "kg", kgGrid, List.of("hops", "semanticFilter"));
             say("\nChosen for kg: " + tunedKg + ".\n");
         }
         say("| retriever | questions | R@2 | R@5 | p50 ms | p95 ms |");
@@ -369,6 +349,26 @@ public final class RagaBenchmark {
             retrievalRow("degraded (kgTimeoutMs 0) · " + split.getKey(), corpus, questions, split.getValue(), Map.of("kgTimeoutMs", 0L));
         }
         say("");
+    }
+
+    /** A mode's grid on MuSiQue's tuning half, a table row per setting; the first setting with the best R@5. */
+    Map<String, Object> tune(String corpus, List<ScoredQuestion> questions, String mode, List<Map<String, Object>> grid, List<String> keys) {
+        say("Tuning " + mode + " on the MuSiQue tuning half (R@5):\n");
+        say("| " + String.join(" | ", keys) + " | R@2 | R@5 |");
+        say("|---".repeat(keys.size() + 2) + "|");
+        Map<String, Object> chosen = null;
+        double best = -1;
+        for (Map<String, Object> cfg : grid) {
+            Scores s = scores(corpus, questions, ScoredQuestion::tuning, modeConfig(mode, cfg));
+            StringBuilder row = new StringBuilder("|");
+            for (String k : keys) row.append(' ').append(cfg.get(k) instanceof Double x ? String.format("%.2f", x) : cfg.get(k)).append(" |");
+            say(row + String.format(" %.1f | %.1f |", 100 * s.recall2(), 100 * s.recall5()));
+            if (s.recall5() > best + 1e-9) {
+                best = s.recall5();
+                chosen = new LinkedHashMap<>(cfg);
+            }
+        }
+        return chosen;
     }
 
     void retrievalRow(String name, String corpus, List<ScoredQuestion> questions, Predicate<ScoredQuestion> which, Map<String, Object> cfg) {

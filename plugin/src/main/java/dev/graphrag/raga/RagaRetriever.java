@@ -46,7 +46,9 @@ public final class RagaRetriever {
 
         /** The defaults of a mode. */
         public static Settings defaults(Mode m) {
-            return m == Mode.KG || m == Mode.GRAPH_FIRST ? new Settings(m, 8, 100, 60, 1, 1, 2, 0.5, 0.25, 3, 10, 200, 5000, 2, null) : DEFAULTS.withMode(m);
+            Settings d = DEFAULTS.withMode(m);
+            if (m != Mode.KG && m != Mode.GRAPH_FIRST) return d;
+            return new Settings(m, d.topK, d.k1, d.rrfK, d.wVec, d.wKg, 2, d.decay, 0.25, d.anchorChunks, d.anchorEntities, d.maxExpanded, d.kgTimeoutMs, d.deepHops, d.docIds);
         }
 
         public Settings withTopK(int k) {
