@@ -107,8 +107,7 @@ public final class Benchmark {
         PrintStream out = System.out;
         Path work = Files.createTempDirectory("graphrag-bench");
         // --data DIR keeps the store between runs, so latency work can skip the 2Wiki ingest and index
-        int d = Arrays.asList(argv).indexOf("--data");
-        Path store = d >= 0 ? Path.of(argv[d + 1]) : null;
+        Path store = BenchmarkArgs.parse(argv).path("--data");
         Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, store, "127.0.0.1", -1, -1));
         StringBuilder report = new StringBuilder();
         try {

@@ -30,6 +30,12 @@ record BenchmarkArgs(Path data, int limit, boolean ablation, Map<String, Object>
         return intOption(all, name, dflt);
     }
 
+    /** The path after {@code name}, or null when the option is absent (--data DIR: a store kept between runs). */
+    Path path(String name) {
+        int i = all.indexOf(name);
+        return i >= 0 && i + 1 < all.size() ? Path.of(all.get(i + 1)) : null;
+    }
+
     boolean has(String flag) {
         return all.contains(flag);
     }

@@ -53,9 +53,7 @@ public final class RagaBenchmark {
         BenchmarkArgs args = BenchmarkArgs.parse(argv);
         Path data = args.data();
         Path work = Files.createTempDirectory("graphrag-raga-bench");
-        int d = args.all().indexOf("--data");
-        Path store = d >= 0 ? Path.of(args.all().get(d + 1)) : null;
-        Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, store, "127.0.0.1", -1, -1));
+        Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, args.path("--data"), "127.0.0.1", -1, -1));
         try (EvalLlmServer server = EvalLlmServer.start()) {
             RagaBenchmark b = new RagaBenchmark(neo4j.defaultDatabaseService(), server);
             server.on("raga.L4", r -> PolicyReply.jsonOf(Map.of("status", "todos_complete", "resolved", List.of(), "summary", "none")));
