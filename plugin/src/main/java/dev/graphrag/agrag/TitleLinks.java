@@ -1,5 +1,7 @@
 package dev.graphrag.agrag;
 
+import dev.graphrag.core.lexical.Titles;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -8,7 +10,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 /**
  * Title links: a chunk that names another document's title links to that document, as a Wikipedia
@@ -28,8 +29,6 @@ public final class TitleLinks {
     /** Titles longer than this many words are not matched (no one names a 30-word title in running text). */
     static final int MAX_TITLE_WORDS = 16;
 
-    private static final Pattern DISAMBIGUATOR = Pattern.compile("\\s*\\([^()]*\\)\\s*$");
-
     /** Title words -> the documents that carry that title. */
     private final Map<List<String>, List<String>> documentsByTitle = new HashMap<>();
     private int longest;
@@ -47,9 +46,7 @@ public final class TitleLinks {
     /** The words a title is matched by; empty when it cannot be matched safely. */
     static List<String> titleWords(String title) {
         if (title == null) return List.of();
-        String bare = DISAMBIGUATOR.matcher(title).replaceFirst("");
-        if (bare.isBlank()) bare = title;
-        List<String> words = words(bare);
+        List<String> words = words(Titles.withoutDisambiguator(title));
         if (words.isEmpty() || words.size() > MAX_TITLE_WORDS) return List.of();
         boolean meaningful = words.stream().anyMatch(w -> !EntityStatistics.isStopWord(w) && !w.chars().allMatch(Character::isDigit));
         return meaningful ? words : List.of();
