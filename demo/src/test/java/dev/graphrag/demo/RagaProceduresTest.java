@@ -499,6 +499,30 @@ class RagaProceduresTest {
     }
 
     @Test
+    void fusionListsThePagesOfTheEntitiesTheBestChunkNamesFirstAndDropRemovesTheTitleKeys() {
+        ingestDocs("rg15", List.of(Map.of("id", "song", "title", "Hello Love", "text", "Hello Love is a country song that Hank Snow recorded in 1974."),
+                Map.of("id", "snow", "title", "Hank Snow (musician)", "text", "Clarence Eugene Snow was a Canadian-American singer who died in Madison, Tennessee."),
+                Map.of("id", "tour", "title", "Country tours", "text", "Many country singers, Hank Snow among them, toured Canada after the war.")));
+        assertEquals(List.of(), rows("MATCH (d:Document {corpus: 'rg15'}) WHERE d.ragaTitleKey IS NOT NULL RETURN d"));
+        ingest("rg15", List.of(), Map.of()); // each chunk completes with nothing durable: the run stamps the title keys
+        assertEquals(List.of("country tours", "hank snow", "hello love"),
+                rows("MATCH (d:Document {corpus: 'rg15'}) RETURN d.ragaTitleKey AS k ORDER BY k").stream().map(r -> r.get("k")).toList(), "disambiguator dropped");
+        assertEquals(true, tool("create_entity", Map.of("name", "Hank Snow", "entity_type", "Person", "evidence", "Hank Snow recorded in 1974",
+                "source_chunk_id", "rg15:song:0"), "rg15").get("ok"));
+        String q = "Which country song did Hank Snow record in 1974?";
+        assertEquals("rg15:song:0", rows("CALL raga.retrieve($q, {corpus: 'rg15', mode: 'vector', topK: 1})", Map.of("q", q)).get(0).get("chunkId"));
+        Map<String, Long> kgRank = new java.util.HashMap<>();
+        for (Map<String, Object> r : rows("CALL raga.retrieve($q, {corpus: 'rg15', topK: 3})", Map.of("q", q))) kgRank.put((String) r.get("chunkId"), (Long) r.get("kgRank"));
+        assertEquals(1L, kgRank.get("rg15:snow:0"), "the page of Hank Snow, named by the best chunk, leads the graph stream: " + kgRank);
+        Map<String, Long> off = new java.util.HashMap<>();
+        for (Map<String, Object> r : rows("CALL raga.retrieve($q, {corpus: 'rg15', topK: 3, pageAnchors: 0})", Map.of("q", q))) off.put((String) r.get("chunkId"), (Long) r.get("kgRank"));
+        assertEquals(0L, off.get("rg15:snow:0"), "without pages the chunk mentions no entity, so the graph stream cannot reach it: " + off);
+        rows("CALL raga.drop({corpus: 'rg15'})");
+        assertEquals(List.of(), rows("MATCH (d:Document {corpus: 'rg15'}) WHERE d.ragaTitleKey IS NOT NULL RETURN d"));
+        assertEquals(3L, (long) count("MATCH (d:Document {corpus: 'rg15'}) RETURN count(d)", Map.of()), "the lexical graph stays");
+    }
+
+    @Test
     void badInputIsRefusedWithTheProblemNamedAndWritesNothing() {
         ingestDocs("rg10", List.of(Map.of("id", "d1", "text", CURIE)));
         assertFailsCleanly("CALL raga.tool('search_kg', {query: 'x'}, {corpus: 'rg10'})", Map.of(), "no RAGA layer yet", "raga.setup");
@@ -522,6 +546,7 @@ class RagaProceduresTest {
         assertFailsCleanly("CALL raga.retrieve('', {corpus: 'rg10'})", Map.of(), "query must not be empty");
         assertFailsCleanly("CALL raga.retrieve('x', {corpus: 'rg10', mode: 'graph'})", Map.of(), "mode", "vector, kg, fusion, deep");
         assertFailsCleanly("CALL raga.retrieve('x', {corpus: 'rg10', wVec: 0, wKg: 0})", Map.of(), "wVec and wKg");
+        assertFailsCleanly("CALL raga.retrieve('x', {corpus: 'rg10', pageAnchors: -1})", Map.of(), "pageAnchors");
         assertFailsCleanly("CALL raga.review.resolve('review-nope', {corpus: 'rg10'})", Map.of(), "no item 'review-nope'");
         List<Object> before = fingerprint();
         Map<String, Object> r = tool("create_entity", Map.of("name", "Introduction", "entity_type", "Concept", "evidence", "Marie Curie discovered polonium",

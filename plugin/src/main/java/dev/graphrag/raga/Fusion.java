@@ -5,9 +5,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
@@ -20,14 +22,23 @@ public final class Fusion {
     /** A chunk with its (docId, index) order, for ties. */
     public record Chunk(String id, String docId, long index) {}
 
-    public record Settings(int anchorChunks, int hops, double decay, double semanticFilter, int maxExpanded, int rrfK, double wVec, double wKg, int topK) {}
+    public record Settings(int anchorChunks, int pageAnchors, int hops, double decay, double semanticFilter, int maxExpanded, int rrfK, double wVec, double wKg, int topK) {}
 
     /** A fused chunk: its RRF score and the 1-based ranks in each stream (0 = absent), with the stream scores. */
     public record Hit(Chunk chunk, double score, int vecRank, int kgRank, double vecScore, double kgScore) {}
 
-    /** What the graph side reads. */
+    /**
+     * What the graph side reads. {@code pages}: an entity's pages, the chunks of the documents whose title names it;
+     * {@code chunkScore}: a chunk's s_vec against the question.
+     */
     public record Graph(Function<String, List<String>> mentionedIn, Function<String, List<String>> neighbours, Function<String, List<Chunk>> mentioning,
-                        ToDoubleFunction<String> querySimilarity) {}
+                        ToDoubleFunction<String> querySimilarity, Function<String, List<Chunk>> pages, ToDoubleFunction<Chunk> chunkScore) {
+        /** A graph without entity pages. */
+        public Graph(Function<String, List<String>> mentionedIn, Function<String, List<String>> neighbours, Function<String, List<Chunk>> mentioning,
+                     ToDoubleFunction<String> querySimilarity) {
+            this(mentionedIn, neighbours, mentioning, querySimilarity, e -> List.of(), c -> 0);
+        }
+    }
 
     private Fusion() {}
 
@@ -51,7 +62,13 @@ public final class Fusion {
      * s_kg per chunk: α(e) = the best s_vec of the top anchorChunks vector chunks mentioning e (and {@code entityAnchors}'
      * own scores); σ(y) = max over anchors a of α(a)·decay^dist(a, y) within {@code hops}; beyond the anchors y is kept
      * only if its cosine with the question reaches semanticFilter (when positive); a chunk scores the sum of σ of the
-     * entities it mentions. Returned in kg-rank order (score desc, then document order).
+     * entities it mentions.
+     *
+     * <p>Entity pages come first: each entity the top {@code pageAnchors} vector chunks mention leads to its pages (the
+     * chunks of documents titled by its name or an alias), scored s_vec(anchor)·s_vec(page); the anchors themselves are
+     * not their own pages. A multi-hop question's next passage is often the page of an entity the best passage names,
+     * and summing σ over mentions cannot tell that page from any other chunk naming the entity (docs/raga.md).
+     * Returned in kg-rank order: pages by score, then the other chunks by s_kg, ties in document order.
      */
     public static LinkedHashMap<Chunk, Double> graphScores(List<Map.Entry<Chunk, Double>> vectorRanked, Map<String, Double> entityAnchors, Graph g, Settings s) {
         Map<String, Double> alpha = new LinkedHashMap<>();
@@ -84,13 +101,36 @@ public final class Fusion {
         sigma.forEach((e, v) -> {
             for (Chunk c : g.mentioning().apply(e)) skg.merge(c, v, Double::sum);
         });
-        List<Map.Entry<Chunk, Double>> sorted = new ArrayList<>(skg.entrySet());
+        LinkedHashMap<Chunk, Double> out = new LinkedHashMap<>();
+        for (Map.Entry<Chunk, Double> e : byScore(pages(vectorRanked, g, s.pageAnchors()))) out.put(e.getKey(), e.getValue());
+        for (Map.Entry<Chunk, Double> e : byScore(skg)) out.putIfAbsent(e.getKey(), e.getValue());
+        return out;
+    }
+
+    /** The pages of the entities the top {@code anchors} vector chunks mention, with s_vec(anchor)·s_vec(page), the best per page. */
+    static Map<Chunk, Double> pages(List<Map.Entry<Chunk, Double>> vectorRanked, Graph g, int anchors) {
+        int n = Math.min(anchors, vectorRanked.size());
+        Set<String> anchorIds = new HashSet<>();
+        for (int i = 0; i < n; i++) anchorIds.add(vectorRanked.get(i).getKey().id());
+        Map<Chunk, Double> out = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            double a = vectorRanked.get(i).getValue();
+            for (String e : g.mentionedIn().apply(vectorRanked.get(i).getKey().id())) {
+                for (Chunk p : g.pages().apply(e)) {
+                    if (!anchorIds.contains(p.id())) out.merge(p, a * g.chunkScore().applyAsDouble(p), Math::max);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Positive scores, highest first, ties in document order. */
+    private static List<Map.Entry<Chunk, Double>> byScore(Map<Chunk, Double> scores) {
+        List<Map.Entry<Chunk, Double>> sorted = new ArrayList<>(scores.entrySet());
         sorted.removeIf(e -> e.getValue() <= 0);
         sorted.sort(Comparator.comparingDouble((Map.Entry<Chunk, Double> e) -> -e.getValue()).thenComparing(e -> e.getKey().docId())
                 .thenComparingLong(e -> e.getKey().index()));
-        LinkedHashMap<Chunk, Double> out = new LinkedHashMap<>();
-        sorted.forEach(e -> out.put(e.getKey(), e.getValue()));
-        return out;
+        return sorted;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.graphrag.raga;
 
 import dev.graphrag.core.lexical.LexicalGraph;
+import dev.graphrag.core.lexical.Titles;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Label;
 import org.neo4j.graphdb.RelationshipType;
@@ -39,6 +40,8 @@ public final class RagaGraph {
     public static final String ENTITY_VECTOR_INDEX = "raga_entity_embedding";
     public static final String ENTITY_TEXT_INDEX = "raga_entity_text";
     public static final String RELATION_TEXT_INDEX = "raga_relation_text";
+    /** On a corpus's Documents: the NameKey of the title without its disambiguator, so an entity finds the document about it. */
+    public static final String TITLE_KEY = "ragaTitleKey";
 
     /** Chunk reading states (spec §2.3): a chunk without a state is pending. */
     public static final String READING = "READING";
@@ -46,6 +49,12 @@ public final class RagaGraph {
     public static final String ARCHIVED = "ARCHIVED";
 
     private RagaGraph() {}
+
+    /** The title key of a document title ("Brother (Pearl Jam song)" -> "brother"); null when the title names nothing. */
+    public static String titleKey(String title) {
+        String key = NameKey.of(Titles.withoutDisambiguator(title));
+        return key.isEmpty() ? null : key;
+    }
 
     public static String uid(String corpus, String key) {
         return corpus + "|" + key;
@@ -68,6 +77,7 @@ public final class RagaGraph {
         s.put("raga_provenance_target", "CREATE INDEX raga_provenance_target IF NOT EXISTS FOR (p:RagaProvenance) ON (p.targetId)");
         s.put("raga_todo_status", "CREATE INDEX raga_todo_status IF NOT EXISTS FOR (t:RagaTodo) ON (t.corpus, t.status)");
         s.put("raga_review_status", "CREATE INDEX raga_review_status IF NOT EXISTS FOR (r:RagaReviewItem) ON (r.corpus, r.status)");
+        s.put("raga_document_title_key", "CREATE INDEX raga_document_title_key IF NOT EXISTS FOR (d:Document) ON (d." + TITLE_KEY + ")");
         s.put("raga_rel_type", "CREATE INDEX raga_rel_type IF NOT EXISTS FOR ()-[r:RAGA_REL]-() ON (r.relType)");
         s.put(ENTITY_VECTOR_INDEX, "CREATE VECTOR INDEX " + ENTITY_VECTOR_INDEX + " IF NOT EXISTS FOR (e:RagaEntity) ON (e.embedding)"
                 + " OPTIONS {indexConfig: {`vector.dimensions`: " + dimensions + ", `vector.similarity_function`: 'cosine'}}");

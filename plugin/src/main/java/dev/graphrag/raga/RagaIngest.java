@@ -72,9 +72,12 @@ public final class RagaIngest {
                 }
             }
             for (String d : docs) {
-                if (tx.execute("MATCH (d:Document {corpus: $c, id: $id}) RETURN d", Map.of("c", cfg.corpus(), "id", d)).stream().findAny().isEmpty()) {
+                Node document = (Node) tx.execute("MATCH (d:Document {corpus: $c, id: $id}) RETURN d", Map.of("c", cfg.corpus(), "id", d)).stream()
+                        .findAny().map(row -> row.get("d")).orElse(null);
+                if (document == null) {
                     throw new RagException("raga.ingest: corpus '" + cfg.corpus() + "' has no document '" + d + "'; ingest it first with rag.ingest");
                 }
+                stampTitleKey(document);
                 try (Result r = tx.execute("MATCH (c:Chunk {corpus: $c, documentId: $d}) RETURN c.id AS id, c.index AS idx, c.ragaState AS state ORDER BY idx",
                         Map.of("c", cfg.corpus(), "d", d))) {
                     while (r.hasNext()) {
@@ -285,6 +288,20 @@ public final class RagaIngest {
         m.put("truncated", true);
         m.put("text", json.substring(0, cfg.maxObservationChars()));
         return m;
+    }
+
+    /**
+     * The document's title key, for retrieval's entity pages (docs/raga.md); set on every run, so a graph built before
+     * the key existed gets it from a re-run that has no chunk left to read (no LLM call).
+     */
+    static void stampTitleKey(Node document) {
+        Object title = document.getProperty("title", null);
+        String key = title instanceof String t ? RagaGraph.titleKey(t) : null;
+        if (key == null) {
+            if (document.hasProperty(RagaGraph.TITLE_KEY)) document.removeProperty(RagaGraph.TITLE_KEY);
+        } else if (!key.equals(document.getProperty(RagaGraph.TITLE_KEY, null))) {
+            document.setProperty(RagaGraph.TITLE_KEY, key);
+        }
     }
 
     private List<Map<String, Object>> readPrompt(Transaction tx, Node c) {

@@ -32,6 +32,9 @@ public final class RagaLayer {
             new LayerDrop.Step("chunk reading states", """
                     MATCH (c:Chunk {corpus: $corpus}) WHERE c.ragaState IS NOT NULL WITH c LIMIT $batch
                     REMOVE c.ragaState, c.ragaSummary, c.ragaIncomplete, c.ragaSessionId RETURN count(c) AS done, count(c) * 0 AS nodes, count(c) * 0 AS relationships"""),
+            new LayerDrop.Step("document title keys", """
+                    MATCH (d:Document {corpus: $corpus}) WHERE d.ragaTitleKey IS NOT NULL WITH d LIMIT $batch
+                    REMOVE d.ragaTitleKey RETURN count(d) AS done, count(d) * 0 AS nodes, count(d) * 0 AS relationships"""),
             new LayerDrop.Step("meta node", """
                     MATCH (m:RagaMeta {corpus: $corpus}) DELETE m RETURN count(m) AS done, count(m) AS nodes, count(m) * 0 AS relationships"""));
 

@@ -23,6 +23,7 @@ public record RagaQueryConfig(String corpus, RagaRetriever.Settings retrieval, b
         RagaRetriever.Settings s = new RagaRetriever.Settings(mode, r.integer("topK", d.topK(), 1, 1000), r.integer("k1", d.k1(), 1, 10_000),
                 r.integer("rrfK", d.rrfK(), 1, 10_000), r.number("wVec", d.wVec(), 0, 100), r.number("wKg", d.wKg(), 0, 100), r.integer("hops", d.hops(), 0, 6),
                 r.number("decay", d.decay(), 0, 1), r.number("semanticFilter", d.semanticFilter(), -1, 1), r.integer("anchorChunks", d.anchorChunks(), 0, 10_000),
+                r.integer("pageAnchors", d.pageAnchors(), 0, 10_000),
                 r.integer("anchorEntities", d.anchorEntities(), 0, 10_000), r.integer("maxExpanded", d.maxExpanded(), 1, 1_000_000),
                 r.integer("kgTimeoutMs", d.kgTimeoutMs(), 0, 600_000L), r.integer("deepHops", d.deepHops(), 0, 6), r.strings("docIds", null));
         if (s.wVec() == 0 && s.wKg() == 0) throw new RagException(owner + ": wVec and wKg cannot both be 0");

@@ -41,7 +41,7 @@ class RagaFoundationsTest {
         Map<String, List<String>> rel = new java.util.HashMap<>(Map.of("A", List.of("B"), "B", List.of("A", "C"), "C", List.of("B")));
         Map<String, List<Fusion.Chunk>> mentioning = Map.of("A", List.of(c1), "B", List.of(c2, c3), "C", List.of(c3));
         Fusion.Graph g = new Fusion.Graph(c -> mentions.getOrDefault(c, List.of()), e -> rel.getOrDefault(e, List.of()), e -> mentioning.getOrDefault(e, List.of()), e -> 1.0);
-        Fusion.Settings s = new Fusion.Settings(20, 2, 0.5, 0, 200, 60, 1, 1, 4);
+        Fusion.Settings s = new Fusion.Settings(20, 0, 2, 0.5, 0, 200, 60, 1, 1, 4);
         List<Map.Entry<Fusion.Chunk, Double>> vec = List.of(Map.entry(c1, 0.80), Map.entry(c4, 0.50), Map.entry(c2, 0.45)); // k1 = 3: c3 is outside
         var kg = Fusion.graphScores(vec, Map.of(), g, s);
         assertEquals(List.of(c1, c3, c2), new ArrayList<>(kg.keySet()));
@@ -54,7 +54,7 @@ class RagaFoundationsTest {
         assertEquals(2.0 / 63, fused.get(1).score(), 1e-6);
         assertEquals(1.0 / 62, fused.get(2).score(), 1e-6);
         assertEquals(1.0 / 62, fused.get(3).score(), 1e-6);
-        Fusion.Settings noKg = new Fusion.Settings(20, 2, 0.5, 0, 200, 60, 1, 0, 4);
+        Fusion.Settings noKg = new Fusion.Settings(20, 0, 2, 0.5, 0, 200, 60, 1, 0, 4);
         assertEquals(List.of("c1", "c4", "c2"), Fusion.fuse(vec, kg, noKg).stream().map(h -> h.chunk().id()).toList(), "wKg 0: zero scores dropped");
         // degraded: the vector stream alone
         List<Fusion.Hit> degraded = Fusion.fuse(vec, new java.util.LinkedHashMap<>(), s);
@@ -68,9 +68,34 @@ class RagaFoundationsTest {
     }
 
     @Test
+    void entityPagesOfTheBestChunkLeadTheGraphStream() {
+        // c1 (doc "Song") names A and B; c5 is the page of B (its document is titled B), c6 a page of A outside the vector stream
+        Fusion.Chunk c1 = new Fusion.Chunk("c1", "song", 0), c2 = new Fusion.Chunk("c2", "x", 0), c5 = new Fusion.Chunk("c5", "b", 0),
+                c6 = new Fusion.Chunk("c6", "a", 0), c7 = new Fusion.Chunk("c7", "a", 1);
+        Map<String, List<String>> mentions = Map.of("c1", List.of("A", "B"), "c2", List.of("B"), "c5", List.of("B"), "c6", List.of(), "c7", List.of());
+        Map<String, List<Fusion.Chunk>> mentioning = Map.of("A", List.of(c1), "B", List.of(c1, c2, c5));
+        Map<String, List<Fusion.Chunk>> pages = Map.of("A", List.of(c6, c7), "B", List.of(c5), "S", List.of(c1));
+        Map<String, Double> sVec = Map.of("c1", 0.8, "c2", 0.6, "c5", 0.5, "c6", 0.4, "c7", 0.7);
+        Fusion.Graph g = new Fusion.Graph(c -> mentions.getOrDefault(c, List.of()), e -> List.of(), e -> mentioning.getOrDefault(e, List.of()), e -> 1.0,
+                e -> pages.getOrDefault(e, List.of()), c -> sVec.get(c.id()));
+        List<Map.Entry<Fusion.Chunk, Double>> vec = List.of(Map.entry(c1, 0.8), Map.entry(c2, 0.6), Map.entry(c5, 0.5));
+        var kg = Fusion.graphScores(vec, Map.of(), g, new Fusion.Settings(1, 1, 0, 0.5, 0, 200, 60, 1, 1, 4));
+        assertEquals(List.of(c7, c5, c6, c1, c2), new ArrayList<>(kg.keySet()), "pages by s_vec(anchor)·s_vec(page) first, then s_kg");
+        assertEquals(0.8 * 0.7, kg.get(c7), 1e-9);
+        assertEquals(0.8 * 0.5, kg.get(c5), 1e-9, "a page keeps its page score");
+        assertEquals(1.6, kg.get(c1), 1e-9, "σ(A) + σ(B), the anchor chunk's s_vec each");
+        var off = Fusion.graphScores(vec, Map.of(), g, new Fusion.Settings(1, 0, 0, 0.5, 0, 200, 60, 1, 1, 4));
+        assertEquals(List.of(c1, c5, c2), new ArrayList<>(off.keySet()), "pageAnchors 0: the spec's stream (c5 and c2 tie, document order)");
+        var two = Fusion.graphScores(vec, Map.of(), g, new Fusion.Settings(1, 2, 0, 0.5, 0, 200, 60, 1, 1, 4));
+        assertEquals(List.of(c7, c5, c6, c1, c2), new ArrayList<>(two.keySet()), "c2 names only B, whose page c5 scores higher from c1");
+        var self = Fusion.graphScores(List.of(Map.entry(c5, 0.9)), Map.of(), g, new Fusion.Settings(1, 1, 0, 0.5, 0, 200, 60, 1, 1, 4));
+        assertEquals(List.of(c5, c1, c2), new ArrayList<>(self.keySet()), "an anchor is not its own page: no page, and s_kg ties in document order");
+    }
+
+    @Test
     void graphStreamDefaultsDependOnHowTheStreamIsAnchored() {
         RagaRetriever.Settings fusion = RagaQueryConfig.parse("raga.retrieve", Map.of(), false).retrieval();
-        assertEquals(List.of(1, 0.5, 3), List.of(fusion.hops(), fusion.semanticFilter(), fusion.anchorChunks()), "fusion: the MuSiQue-tuned values");
+        assertEquals(List.of(1, 0.5, 3, 1), List.of(fusion.hops(), fusion.semanticFilter(), fusion.anchorChunks(), fusion.pageAnchors()), "fusion: the MuSiQue-tuned values");
         RagaRetriever.Settings kg = RagaQueryConfig.parse("raga.retrieve", Map.of("mode", "kg"), false).retrieval();
         assertEquals(List.of(2, 0.25), List.of(kg.hops(), kg.semanticFilter()), "kg anchors on entity hits: the spec's values");
         RagaRetriever.Settings set = RagaQueryConfig.parse("raga.retrieve", Map.of("mode", "kg", "hops", 1L, "semanticFilter", 0.5), false).retrieval();
