@@ -26,7 +26,9 @@ import java.util.regex.Pattern;
  * <ul>
  * <li>E1: for each hop not yet in memory that a retrieved source reveals (gated), insert a point over the source's
  *     table entities (at most 4) and the hop's answer, described "hop i: resolved sub-question → answer. Evidence:
- *     sentence"; a hop already in memory that another source corroborates is updated once with that sentence.</li>
+ *     sentence"; a hop already in memory that another source corroborates is updated once with that sentence. The
+ *     sources are read to a fixed point, not once in listed order, so hop 2's source listed before hop 1's still
+ *     counts in the step that reveals hop 1.</li>
  * <li>E2: type "concept", the context sentence that names the entity; pairs by their co-occurrence sentence.</li>
  * <li>E3: the points of consecutive hops that share an entity merge into one chained point; nothing else merges.</li>
  * <li>E4: "1" once every hop is in memory; else, per unresolved hop whose "#k" are known (up to maxConcerns), a concern
@@ -190,34 +192,40 @@ public final class HgmemPolicies {
         b.path("retrieved").path("entities").forEach(e -> tableNames.add(e.path("entity").asText()));
         List<String> visible = new ArrayList<>(memoryTexts);
         String[] before = EvidenceGate.known(q, visible);
-        for (JsonNode src : b.path("retrieved").path("sources")) {
-            String content = src.path("content").asText();
-            List<String> withSource = new ArrayList<>(visible);
-            withSource.add(content);
-            String[] after = EvidenceGate.known(q, withSource);
-            for (int h = 0; h < after.length; h++) {
-                if (after[h] == null || before[h] != null) {
-                    // corroboration: a hop in memory whose point this source did not write, updated once
-                    Integer at = inMemory.get(h);
-                    if (after[h] != null && at != null && updated.size() < 3 && EvidenceGate.containsPhrase(EvidenceGate.normalize(content), q.hops().get(h).answer())) {
-                        String d = memory.get(at).path("description").asText();
-                        String sentence = sentenceWith(content, q.hops().get(h).answer());
-                        if (!d.contains("Also: ") && !d.contains(sentence) && updated.stream().noneMatch(u -> at.equals(u.get("index")))) {
-                            updated.add(Map.of("index", at, "entities", texts(memory.get(at).path("entities")), "description", d + " Also: " + sentence));
+        // passes over the sources until none reveals a new hop: a reader of the whole table is not bound to its order
+        // (hop 2's source may be listed before the one that names hop 1's answer, hop 2's subject)
+        for (boolean progress = true; progress; ) {
+            progress = false;
+            for (JsonNode src : b.path("retrieved").path("sources")) {
+                String content = src.path("content").asText();
+                List<String> withSource = new ArrayList<>(visible);
+                withSource.add(content);
+                String[] after = EvidenceGate.known(q, withSource);
+                for (int h = 0; h < after.length; h++) {
+                    if (after[h] == null || before[h] != null) {
+                        // corroboration: a hop in memory whose point this source did not write, updated once
+                        Integer at = inMemory.get(h);
+                        if (after[h] != null && at != null && updated.size() < 3 && EvidenceGate.containsPhrase(EvidenceGate.normalize(content), q.hops().get(h).answer())) {
+                            String d = memory.get(at).path("description").asText();
+                            String sentence = sentenceWith(content, q.hops().get(h).answer());
+                            if (!d.contains("Also: ") && !d.contains(sentence) && updated.stream().noneMatch(u -> at.equals(u.get("index")))) {
+                                updated.add(Map.of("index", at, "entities", texts(memory.get(at).path("entities")), "description", d + " Also: " + sentence));
+                            }
                         }
+                        continue;
                     }
-                    continue;
+                    String answer = q.hops().get(h).answer();
+                    List<String> names = new ArrayList<>();
+                    String norm = EvidenceGate.normalize(content);
+                    for (String n : tableNames) if (names.size() < 4 && EvidenceGate.containsPhrase(norm, n)) names.add(n);
+                    if (names.stream().noneMatch(n -> upper(n).equals(upper(answer)))) names.add(upper(answer));
+                    String[] knownNow = before.clone();
+                    inserted.add(Map.of("entities", names, "description", "hop " + (h + 1) + ": " + EvidenceGate.query(q.hops().get(h), knownNow) + " → " + answer
+                            + ". Evidence: " + sentenceWith(content, answer)));
+                    before[h] = answer;
+                    visible.add(content);
+                    progress = true;
                 }
-                String answer = q.hops().get(h).answer();
-                List<String> names = new ArrayList<>();
-                String norm = EvidenceGate.normalize(content);
-                for (String n : tableNames) if (names.size() < 4 && EvidenceGate.containsPhrase(norm, n)) names.add(n);
-                if (names.stream().noneMatch(n -> upper(n).equals(upper(answer)))) names.add(upper(answer));
-                String[] knownNow = before.clone();
-                inserted.add(Map.of("entities", names, "description", "hop " + (h + 1) + ": " + EvidenceGate.query(q.hops().get(h), knownNow) + " → " + answer
-                        + ". Evidence: " + sentenceWith(content, answer)));
-                before[h] = answer;
-                visible.add(content);
             }
         }
         return json(Map.of("inserted", inserted, "updated", updated));

@@ -75,6 +75,15 @@ class HgmemPoliciesTest {
                 "the table entities the source names (the answer among them, so not added twice)");
         JsonNode two = ask(HgmemPolicies.EVOLVE, evolveBlock(memory(), BALLET, STRAUSS));
         assertEquals(2, two.path("inserted").size(), "hop 2 opens once hop 1 is known from the same step's sources");
+        JsonNode reversed = ask(HgmemPolicies.EVOLVE, evolveBlock(memory(), RENNER_TEXT, STRAUSS, BALLET));
+        assertEquals(List.of("hop 1", "hop 2", "hop 3"), descriptionsHops(reversed),
+                "the table's order does not matter: hop 3's and hop 2's sources, listed before hop 1's, are read again once it is known");
+    }
+
+    static List<String> descriptionsHops(JsonNode reply) {
+        List<String> out = new java.util.ArrayList<>();
+        reply.path("inserted").forEach(p -> out.add(p.path("description").asText().substring(0, 5)));
+        return out;
     }
 
     @Test
