@@ -6,8 +6,8 @@
 
 // 1. Documents into the shared lexical graph with RAGA's structural chunker (headings, code fences, tables).
 CALL rag.ingest([
-  {id: 'curie', text: 'Marie Curie discovered polonium in 1898. She was born in Warsaw.'},
-  {id: 'nobel', text: 'Pierre Curie shared the 1903 Nobel Prize in Physics with Marie Curie.'}
+  {id: 'curie', title: 'Marie Curie', text: 'Marie Curie discovered polonium in 1898. She was born in Warsaw.'},
+  {id: 'nobel', title: 'Nobel Prize in Physics (1903)', text: 'Pierre Curie shared the 1903 Nobel Prize in Physics with Marie Curie.'}
 ], {corpus: 'raga_demo', chunker: 'structural', chunkSize: 1200, chunkOverlap: 120}) YIELD documentId, status RETURN documentId, status;
 
 // 2. The agent reads every chunk: a row per chunk as it completes, then a summary row. Re-running resumes.
@@ -30,7 +30,9 @@ CALL raga.tool('create_entity', {name: 'Radium', entity_type: 'Element', evidenc
 CALL raga.entity.search({query: 'Curie'}, {corpus: 'raga_demo'}) YIELD ok, result
 RETURN ok, [e IN result.entities | e.name + ' (' + e.type + ')'] AS entities;
 
-// 5. Retrieval: vector, kg, fusion (default) or deep; chunk, entities and relationships draw in Browser.
+// 5. Retrieval: vector, kg, fusion (default) or deep; chunk, entities and relationships draw in Browser. Fusion's graph
+//    ranking lists first the pages of the entities the best chunk names (chunks of documents titled by them, such as
+//    'Marie Curie' from the Nobel chunk); pageAnchors: 0 gives the spec's ranking.
 CALL raga.retrieve('Who discovered polonium?', {corpus: 'raga_demo', topK: 3})
 YIELD rank, chunkId, score, vecRank, kgRank, degraded, chunk, entities, relationships
 RETURN rank, chunkId, score, vecRank, kgRank, degraded, chunk, entities, relationships;
