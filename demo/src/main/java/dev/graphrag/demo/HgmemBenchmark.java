@@ -115,6 +115,8 @@ public final class HgmemBenchmark {
         Map<String, Integer> gatedBudget = new LinkedHashMap<>();
         control(h.gatedControl(perSubquery, every, gatedBudget));
         control(h.denseAtBudget("plain dense at the gated budget", gatedBudget));
+        // the control near HGMem's |F|: fewer passages per hop
+        for (int perHop : List.of(2, 3)) control(h.gatedControl(perHop, every, new LinkedHashMap<>()));
         say(String.format("%nBase graph: %s entities, %s relations, %s mentions (rule extractor).", info.get("entities"), info.get("relations"), info.get("mentions")));
     }
 
