@@ -517,6 +517,11 @@ class RagaProceduresTest {
         Map<String, Long> off = new java.util.HashMap<>();
         for (Map<String, Object> r : rows("CALL raga.retrieve($q, {corpus: 'rg15', topK: 3, pageAnchors: 0})", Map.of("q", q))) off.put((String) r.get("chunkId"), (Long) r.get("kgRank"));
         assertEquals(0L, off.get("rg15:snow:0"), "without pages the chunk mentions no entity, so the graph stream cannot reach it: " + off);
+        for (String mode : List.of("fusion", "kg")) {
+            List<Object> docs = rows("CALL raga.retrieve($q, {corpus: 'rg15', mode: $m, topK: 3, docIds: ['song', 'tour']}) YIELD docId RETURN docId",
+                    Map.of("q", q, "m", mode)).stream().map(r -> r.get("docId")).toList();
+            assertFalse(docs.isEmpty() || docs.contains("snow"), mode + ": a document filter holds for chunks the graph reaches too: " + docs);
+        }
         rows("CALL raga.drop({corpus: 'rg15'})");
         assertEquals(List.of(), rows("MATCH (d:Document {corpus: 'rg15'}) WHERE d.ragaTitleKey IS NOT NULL RETURN d"));
         assertEquals(3L, (long) count("MATCH (d:Document {corpus: 'rg15'}) RETURN count(d)", Map.of()), "the lexical graph stays");

@@ -111,6 +111,8 @@ public final class RagaRetriever {
             if (s.kgTimeoutMs() <= 0) throw new Timeout();
             long deadline = System.nanoTime() + s.kgTimeoutMs() * 1_000_000L;
             kg = Fusion.graphScores(anchorChunks, entityAnchors, graph(q, deadline, cancelled, sigma), s.fusion());
+            // the graph reaches chunks through entities; a document filter holds for them as for the vector stream
+            if (s.docIds() != null) kg.keySet().removeIf(c -> !s.docIds().contains(c.docId()));
         } catch (RuntimeException e) {
             if (cancelled.getAsBoolean()) throw e;
             String why = e instanceof Timeout ? e.getMessage() : "the graph stream failed: " + e.getMessage();
@@ -365,6 +367,7 @@ public final class RagaRetriever {
                 sigma.put(e.getElementId(), 1.0);
                 for (Relationship r : e.getRelationships(Direction.INCOMING, RagaGraph.MENTIONS)) {
                     Node c = r.getStartNode();
+                    if (s.docIds() != null && !s.docIds().contains((String) c.getProperty("documentId"))) continue;
                     if (seenChunks.add((String) c.getProperty("id"))) {
                         Object v = c.getProperty("embedding", null);
                         found.add(new AbstractMap.SimpleEntry<>(c, v == null ? 0 : Fusion.vectorScore(EmbeddingService.cosine(q, ModelIdentity.floats(v)))));
