@@ -112,12 +112,12 @@ public final class Fusion {
         int n = Math.min(anchors, vectorRanked.size());
         Set<String> anchorIds = new HashSet<>();
         for (int i = 0; i < n; i++) anchorIds.add(vectorRanked.get(i).getKey().id());
-        Map<Chunk, Double> out = new HashMap<>();
+        Map<Chunk, Double> out = new HashMap<>(), pageScore = new HashMap<>(); // a page reached twice is scored once
         for (int i = 0; i < n; i++) {
             double a = vectorRanked.get(i).getValue();
             for (String e : g.mentionedIn().apply(vectorRanked.get(i).getKey().id())) {
                 for (Chunk p : g.pages().apply(e)) {
-                    if (!anchorIds.contains(p.id())) out.merge(p, a * g.chunkScore().applyAsDouble(p), Math::max);
+                    if (!anchorIds.contains(p.id())) out.merge(p, a * pageScore.computeIfAbsent(p, g.chunkScore()::applyAsDouble), Math::max);
                 }
             }
         }

@@ -77,7 +77,8 @@ public final class RagaGraph {
         s.put("raga_provenance_target", "CREATE INDEX raga_provenance_target IF NOT EXISTS FOR (p:RagaProvenance) ON (p.targetId)");
         s.put("raga_todo_status", "CREATE INDEX raga_todo_status IF NOT EXISTS FOR (t:RagaTodo) ON (t.corpus, t.status)");
         s.put("raga_review_status", "CREATE INDEX raga_review_status IF NOT EXISTS FOR (r:RagaReviewItem) ON (r.corpus, r.status)");
-        s.put("raga_document_title_key", "CREATE INDEX raga_document_title_key IF NOT EXISTS FOR (d:Document) ON (d." + TITLE_KEY + ")");
+        // by corpus too: corpora built from the same documents share titles
+        s.put("raga_document_title_key", "CREATE INDEX raga_document_title_key IF NOT EXISTS FOR (d:Document) ON (d.corpus, d." + TITLE_KEY + ")");
         s.put("raga_rel_type", "CREATE INDEX raga_rel_type IF NOT EXISTS FOR ()-[r:RAGA_REL]-() ON (r.relType)");
         s.put(ENTITY_VECTOR_INDEX, "CREATE VECTOR INDEX " + ENTITY_VECTOR_INDEX + " IF NOT EXISTS FOR (e:RagaEntity) ON (e.embedding)"
                 + " OPTIONS {indexConfig: {`vector.dimensions`: " + dimensions + ", `vector.similarity_function`: 'cosine'}}");

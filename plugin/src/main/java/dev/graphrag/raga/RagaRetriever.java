@@ -272,11 +272,9 @@ public final class RagaRetriever {
         for (Relationship r : e.getRelationships(Direction.INCOMING, RagaGraph.ALIAS_OF)) keys.add((String) r.getStartNode().getProperty("key", ""));
         keys.remove("");
         for (String key : keys) {
-            try (var documents = tx.findNodes(LexicalGraph.DOCUMENT, RagaGraph.TITLE_KEY, key)) {
+            try (var documents = tx.findNodes(LexicalGraph.DOCUMENT, "corpus", corpus, RagaGraph.TITLE_KEY, key)) {
                 while (documents.hasNext()) {
-                    Node d = documents.next();
-                    if (!corpus.equals(d.getProperty("corpus", null))) continue;
-                    for (Relationship r : d.getRelationships(Direction.OUTGOING, LexicalGraph.HAS_CHUNK)) out.add(chunk(r.getEndNode()));
+                    for (Relationship r : documents.next().getRelationships(Direction.OUTGOING, LexicalGraph.HAS_CHUNK)) out.add(chunk(r.getEndNode()));
                 }
             }
         }
