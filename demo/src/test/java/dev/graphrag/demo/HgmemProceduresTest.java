@@ -397,4 +397,40 @@ class HgmemProceduresTest {
         assertEquals(3L, rows("CALL hgmem.stats($s)", Map.of("s", r.get("sessionId"))).get(0).get("vertices") instanceof Long l ? l - 1 : -1,
                 "XODAR, ISSUS, DEGRADATION and JOHN CARTER are the memory's vertices");
     }
+
+    @Test
+    void aDocumentTitleReachesExtractionTheSourcesTableAndTheAnswerAndLinksAnAbsentNameToItsChunk() {
+        // the Xodar chunk names Xodar only in its document's title, as a Wikipedia paragraph names its subject
+        rows("CALL rag.ingest($docs, {corpus: 'hg9', chunkSize: 200, chunkOverlap: 50})", Map.of("docs", List.of(
+                Map.of("id", "xodar", "title", "Xodar (dator)", "text", "He is a Dator of the First Born. John Carter defeated him in the pits. He was degraded to a slave."),
+                Map.of("id", "issus", "text", "Issus is the goddess of the First Born."))));
+        llm.clearLog();
+        rows("CALL hgmem.index($cfg)", Map.of("cfg", cfg("hg9", Map.of())));
+        Map<String, JsonNode> x1 = new java.util.HashMap<>();
+        for (EvalLlmServer.LoggedRequest r : llm.log()) {
+            JsonNode b = block(new dev.graphrag.demo.eval.PolicyRequest(r.step(), r.body()));
+            x1.put(b.path("text").asText().startsWith("He is") ? "xodar" : "issus", b);
+        }
+        assertEquals("Xodar (dator)", x1.get("xodar").path("title").asText(), "X1 is told the document's title");
+        assertTrue(x1.get("issus").path("title").isMissingNode(), "an untitled document's chunk has no title key: " + x1.get("issus"));
+
+        llm.clearLog();
+        Map<String, Object> step = rows("CALL hgmem.evolve(null, $q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("hg9", Map.of("maxTurns", 0)))).get(0);
+        JsonNode evolve = block(new dev.graphrag.demo.eval.PolicyRequest("hgmem evolve", llm.log().get(0).body()));
+        Map<String, String> titleBySource = new java.util.HashMap<>();
+        for (JsonNode src : evolve.path("retrieved").path("sources")) titleBySource.put(src.path("id").asText(), src.path("title").asText(null));
+        assertTrue(titleBySource.containsKey("hg9:xodar:0") && titleBySource.containsKey("hg9:issus:0"), "both chunks retrieved: " + titleBySource);
+        assertEquals("Xodar (dator)", titleBySource.get("hg9:xodar:0"));
+        assertNull(titleBySource.get("hg9:issus:0"));
+        // XODAR was absent from the graph (no text names it): the sources whose title or text name it become its chunks
+        assertEquals(List.of("hg9:xodar:0"), rows("MATCH (c:Chunk)-[:HG_MENTIONS]->(:HgEntity {corpus: 'hg9', name: 'XODAR', provisional: true})"
+                + " RETURN c.id AS id").stream().map(r -> r.get("id")).toList());
+
+        llm.clearLog();
+        rows("CALL hgmem.respond($s, $cfg)", Map.of("s", step.get("sessionId"), "cfg", cfg("hg9", Map.of())));
+        JsonNode answer = block(new dev.graphrag.demo.eval.PolicyRequest("hgmem answer", llm.log().get(0).body()));
+        List<String> titles = new ArrayList<>();
+        for (JsonNode src : answer.path("sources")) if (src.has("title")) titles.add(src.path("id").asText() + "=" + src.path("title").asText());
+        assertEquals(List.of("hg9:xodar:0=Xodar (dator)"), titles, "E6's sources carry the title too");
+    }
 }

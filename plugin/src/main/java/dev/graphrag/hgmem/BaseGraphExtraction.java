@@ -55,11 +55,20 @@ public final class BaseGraphExtraction {
     static final StructuredOutput<Summary> SUMMARY_OUT = StructuredOutput.of("hgmem_summary",
             object(List.of("summary"), Map.of("summary", string())), Summary.class, s -> s.summary() == null || s.summary().isBlank() ? "the summary is empty" : null);
 
-    /** X1: entities of the given types, then every clearly related pair, then the chunk's keywords. */
-    public static List<Map<String, Object>> extract(String text, List<String> types) {
+    /**
+     * X1: entities of the given types, then every clearly related pair, then the chunk's keywords. {@code title} is the
+     * chunk's document title (null when it has none): a passage often names its subject only there ("He was born ..."),
+     * so the extractor is told whom the text speaks of.
+     */
+    public static List<Map<String, Object>> extract(String text, String title, List<String> types) {
+        Map<String, Object> block = new LinkedHashMap<>();
+        block.put("entityTypes", types);
+        if (title != null && !title.isBlank()) block.put("title", title);
+        block.put("text", text);
         return List.of(system("""
                 Find every entity in the text whose type is one of entityTypes: its name as written, its type and a description
-                of its attributes and activities as the text states them. Then find every pair of those entities that are clearly
+                of its attributes and activities as the text states them. The title, when given, is that of the document the text
+                comes from: the text often speaks of it without naming it, so treat it as named. Then find every pair of those entities that are clearly
                 related: source, target, a description of how they relate, a few keywords and a strength from 1 to 10. Last, a
                 few keywords for the main ideas of the whole text. Use only what the text says.
                 Reply with JSON {"entities": [{"name": "...", "type": "...", "description": "..."}], "relationships": [{"source": "...",
@@ -68,7 +77,7 @@ public final class BaseGraphExtraction {
                 "description": "Carter defeated Xodar."}, {"name": "XODAR", "type": "person", "description": "Xodar was defeated by Carter."}],
                 "relationships": [{"source": "CARTER", "target": "XODAR", "description": "Carter defeated Xodar in combat.",
                 "keywords": "combat, defeat", "strength": 8}], "contentKeywords": ["combat"]}"""),
-                user(inputBlock(Map.of("entityTypes", types, "text", text))));
+                user(inputBlock(block)));
     }
 
     /** X2: one coherent third-person description from several. */

@@ -257,7 +257,7 @@ public final class HgmemEngine {
         List<Map<String, Object>> sources = new ArrayList<>();
         long tokens = 0;
         for (String c : chunks) {
-            sources.add(Map.of("id", c, "content", g.chunk(c).getProperty("text", "")));
+            sources.add(g.source(c));
             tokens += g.chunkTokens(c);
         }
         LlmPlanner.Answer a = planner.answer(p.session.query(), memory.listing(), entities, sources, p.cfg.responseType());

@@ -215,10 +215,15 @@ public final class HgmemIndexer {
             }
             return new ChunkExtraction.Result<>(stored, List.of(), 0, stored.size(), Usage.NONE);
         }
-        String key = llm.config().model() + "|" + String.join(",", cfg.entityTypes());
+        // "titled": extractions made before X1 was given the document title are made again, not mixed with titled ones
+        String key = llm.config().model() + "|" + String.join(",", cfg.entityTypes()) + "|titled";
+        Map<String, String> titles;
+        try (Transaction tx = db.beginTx()) {
+            titles = LexicalGraph.documentTitles(tx, cfg.corpus());
+        }
         ChunkExtraction.Result<BaseGraphExtraction.Extraction> r = new ChunkExtraction<>(db,
                 new ChunkExtraction.Store<>(STORE, STORE_KEY, HgmemIndexer::encode, HgmemIndexer::decode),
-                (chunk, meter) -> llm.client().ask(llm.config(), BaseGraphExtraction.EXTRACT, BaseGraphExtraction.extract(chunk.text(), cfg.entityTypes()),
+                (chunk, meter) -> llm.client().ask(llm.config(), BaseGraphExtraction.EXTRACT, BaseGraphExtraction.extract(chunk.text(), titles.get(chunk.chunkId()), cfg.entityTypes()),
                         BaseGraphExtraction.EXTRACT_OUT, meter, cancelled),
                 new ChunkExtraction.Settings("hgmem.index", key, cfg.extractionConcurrency(), 20, cfg.skipExtractionErrors()),
                 cancelled, log).reportingTo(progress).run(chunks.stream().map(c -> new ChunkExtraction.Input(c.id(), c.text())).toList());

@@ -106,8 +106,8 @@ public final class HgmemPrompts {
         block.put("retrieved", Map.of("entities", tables.entities(), "relationships", tables.relationships(), "sources", tables.sources()));
         return List.of(system("""
                 You are resolving the main query with the help of external knowledge. Your memory holds points about what you
-                already know; the retrieved tables hold entities, relationships and source passages found for the main query and
-                the current subqueries. Keep what is worth remembering for the main query, with two operations:
+                already know; the retrieved tables hold entities, relationships and source passages (with the title of the document
+                a passage comes from, when it has one) found for the main query and the current subqueries. Keep what is worth remembering for the main query, with two operations:
                 - insert: new memory points;
                 - update: absorb new facts into existing points, giving the point's index and its full rewritten description.
                 Rules: keep only information that enriches knowledge about the main query; summarise rather than copy the tables;
@@ -191,7 +191,8 @@ public final class HgmemPrompts {
         block.put("sources", sources);
         block.put("responseType", responseType);
         return List.of(system("""
-                Answer the main query using your memory and these data tables, in the form responseType asks for. Cite the ids of
+                Answer the main query using your memory and these data tables (a source's title is that of its document), in the
+                form responseType asks for. Cite the ids of
                 the sources you used in citedSources, and only those. If they do not answer the query, say so; do not invent
                 facts they do not support. Reply with JSON {"answer": "...", "citedSources": ["..."]}."""), user(inputBlock(block)));
     }

@@ -209,7 +209,7 @@ public final class Neo4jHypergraph implements Evolution.Graph {
             row.put("rank", rank(r));
             rels.add(row);
         }
-        for (String c : chunkIds) sources.add(Map.of("id", c, "content", chunk(c).getProperty("text", "")));
+        for (String c : chunkIds) sources.add(source(c));
         return new Evolution.Tables(ents, rels, sources);
     }
 
@@ -258,7 +258,8 @@ public final class Neo4jHypergraph implements Evolution.Graph {
             List<String> mentioned = new ArrayList<>();
             String lower = n.toLowerCase(java.util.Locale.ROOT);
             for (Map<String, Object> src : context.tables().sources()) {
-                if (String.valueOf(src.get("content")).toLowerCase(java.util.Locale.ROOT).contains(lower)) mentioned.add(String.valueOf(src.get("id")));
+                String text = src.getOrDefault("title", "") + "\n" + src.get("content");
+                if (text.toLowerCase(java.util.Locale.ROOT).contains(lower)) mentioned.add(String.valueOf(src.get("id")));
             }
             pendingEntities.put(n, new PendingEntity(n, e == null || e.type() == null ? "UNKNOWN" : e.type().trim().toLowerCase(java.util.Locale.ROOT),
                     e == null || e.description() == null ? "" : e.description().trim(), mentioned));
@@ -303,6 +304,21 @@ public final class Neo4jHypergraph implements Evolution.Graph {
 
     Node chunk(String id) {
         return tx.findNode(LexicalGraph.CHUNK, "id", id);
+    }
+
+    /**
+     * A row of the Sources table: id, the title of the chunk's document when it has one, content. A chunk cut from a
+     * titled document often names its subject only in the title (a Wikipedia paragraph says "He was born ..."), so the
+     * reader of the table gets it beside the text.
+     */
+    Map<String, Object> source(String id) {
+        Node c = chunk(id);
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("id", id);
+        String title = LexicalGraph.documentTitle(c);
+        if (title != null) row.put("title", title);
+        row.put("content", c == null ? "" : c.getProperty("text", ""));
+        return row;
     }
 
     List<String> neighbourNames(String name) {

@@ -39,6 +39,27 @@ public final class LexicalGraph {
         return corpus;
     }
 
+    /**
+     * The title of a chunk's document, or null when it has none (or is blank). Methods show it beside the chunk's text:
+     * a passage cut from a titled document often names its subject only in the title.
+     */
+    public static String documentTitle(Node chunk) {
+        if (chunk == null) return null;
+        org.neo4j.graphdb.Relationship has = chunk.getSingleRelationship(HAS_CHUNK, org.neo4j.graphdb.Direction.INCOMING);
+        Object title = has == null ? null : has.getStartNode().getProperty("title", null);
+        return title instanceof String t && !t.isBlank() ? t : null;
+    }
+
+    /** Chunk id to its document's title, for the chunks of a corpus's titled documents. */
+    public static Map<String, String> documentTitles(Transaction tx, String corpus) {
+        Map<String, String> out = new java.util.HashMap<>();
+        try (org.neo4j.graphdb.Result r = tx.execute("MATCH (d:Document {corpus: $c})-[:HAS_CHUNK]->(ch:Chunk) WHERE d.title IS NOT NULL AND trim(d.title) <> ''"
+                + " RETURN ch.id AS id, d.title AS title", Map.of("c", corpus))) {
+            r.forEachRemaining(row -> out.put((String) row.get("id"), (String) row.get("title")));
+        }
+        return out;
+    }
+
     /** A chunk as method indexers read it. */
     public record ChunkRow(String id, String elementId, String documentId, long index, String text, float[] embedding) {}
 
