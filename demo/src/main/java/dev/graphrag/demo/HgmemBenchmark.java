@@ -79,7 +79,8 @@ public final class HgmemBenchmark {
         long chunks = OracleHarness.ingest(db, CORPUS, corpus, Map.of("chunkSize", 200L, "chunkOverlap", 50L));
         say(String.format("%s: %d passages -> %d chunks (token windows 200/50, shuffled, seed %d) in %.1f s", CORPUS, corpus.size(), chunks, Benchmark.SEED,
                 (System.nanoTime() - t0) / 1e9));
-        OracleHarness h = new OracleHarness(db, CORPUS, questions, gold);
+        // HGMem's Sources table shows each chunk's document title, so the controls' reader gets the titles too
+        OracleHarness h = new OracleHarness(db, CORPUS, questions, gold).readingTitles();
         Predicate<ScoredQuestion> every = q -> true;
 
         say("\n" + Benchmark.ORACLE_TITLE + ": HGMem on MuSiQue (" + questions.size() + " questions)" + (PASS_CONFIG.isEmpty() ? "" : ", config " + PASS_CONFIG) + "\n");
@@ -95,6 +96,7 @@ public final class HgmemBenchmark {
         Map<String, Object> info = db.executeTransactionally("CALL hgmem.info({corpus: $c})", Map.of("c", CORPUS), r -> r.next());
         row("HGMem, adaptive (full)", fullScores, full, questions);
         filterAnalysis(full, questions);
+        stepsAnalysis(full, questions);
         cleanProvisional();
         HgmemEvaluation single = config("single step (maxTurns 0)", Map.of("maxTurns", 0L));
         row("HGMem single step (maxTurns 0)", h.method(single, server, every, new LinkedHashMap<>()), single, questions);
@@ -218,12 +220,17 @@ public final class HgmemBenchmark {
     /** Gold passages some step retrieved that the final context left out, by whether the filter's rule could reach them. */
     private void filterAnalysis(HgmemEvaluation e, List<ScoredQuestion> questions) {
         Map<String, Integer> why = new java.util.TreeMap<>();
+        Scores answeredF = new Scores("F, answered"), answeredHistory = new Scores("history, answered");
         int i = 0;
         for (ScoredQuestion q : questions) {
             HgmemEvaluation.Run r = e.runs().get(i++);
             OracleGold.Question g = gold.find(q.text());
             boolean resolved = r.answer() != null && g != null && g.answers().stream()
                     .anyMatch(a -> dev.graphrag.demo.eval.EvidenceGate.normalize(a).equals(dev.graphrag.demo.eval.EvidenceGate.normalize(r.answer())));
+            if (resolved) {
+                answeredF.add(r.finalDocuments(), false, q.goldIds(), 0);
+                answeredHistory.add(r.historyDocuments(), false, q.goldIds(), 0);
+            }
             r.filteredOut().forEach((doc, reason) -> {
                 if (q.goldIds().contains(doc) && !r.finalDocuments().contains(doc)) why.merge(reason + (resolved ? " (answered)" : " (unanswered)"), 1, Integer::sum);
             });
@@ -232,6 +239,24 @@ public final class HgmemBenchmark {
                 + " and whether the planner answered the question: %s"
                 + " (inner: the chunk mentions an entity of a memory point but lost the per-point top-%d by similarity; outer: a neighbour's chunk that"
                 + " lost its top-%d; unlinked: the chunk mentions no memory entity nor a neighbour of one).%n", why, 5, 5));
+        say(String.format("On the %d questions the planner answered: history set recall %.3f, F's %.3f, filter loss %.1f points.%n", answeredF.questions(),
+                answeredHistory.setRecall(), answeredF.setRecall(), 100 * (answeredHistory.setRecall() - answeredF.setRecall())));
+    }
+
+    /** The questions over hops + 1 steps, by hops and by whether the planner answered them. */
+    private void stepsAnalysis(HgmemEvaluation e, List<ScoredQuestion> questions) {
+        Map<String, Integer> over = new java.util.TreeMap<>();
+        int i = 0;
+        for (ScoredQuestion q : questions) {
+            HgmemEvaluation.Run r = e.runs().get(i++);
+            OracleGold.Question g = gold.find(q.text());
+            int hops = g == null ? 0 : g.hops().size();
+            if (r.steps() <= hops + 1) continue;
+            boolean answered = r.answer() != null && g.answers().stream()
+                    .anyMatch(a -> dev.graphrag.demo.eval.EvidenceGate.normalize(a).equals(dev.graphrag.demo.eval.EvidenceGate.normalize(r.answer())));
+            over.merge(hops + " hops, " + (answered ? "answered" : "unanswered") + ", " + r.steps() + " steps", 1, Integer::sum);
+        }
+        say(String.format("Questions over hops + 1 steps, full pass: %s%n", over));
     }
 
     private void control(Scores s) {

@@ -18,8 +18,9 @@ import java.util.regex.Pattern;
 
 /**
  * HGMem's steps answered by fixed rules (specs/wave2-review.md §3.3). Extraction (X1, index time) reads only the
- * chunk: entities are {@link RuleExtractor}'s names and the parts of names joined by a connector ("Johann Strauss II of
- * Austria" also names "Johann Strauss II" and "Austria"), described by the sentences that mention them; relations pair
+ * chunk and its document's title: entities are the title (its disambiguator dropped), {@link RuleExtractor}'s names and
+ * the parts of names joined by a connector ("Johann Strauss II of Austria" also names "Johann Strauss II" and
+ * "Austria"), described by the sentences that mention them (the title, when no sentence does, by the first); relations pair
  * each name with the next name of its sentence, described by the sentence. The planner (query time) is an ORACLE POLICY: it reads the prompt's input
  * block and the question's sanitised hops, and never learns an answer the visible text does not reveal
  * ({@link EvidenceGate}):
@@ -77,7 +78,7 @@ public final class HgmemPolicies {
                     List<Map<String, Object>> inserted = new ArrayList<>();
                     for (JsonNode src : b.path("retrieved").path("sources")) {
                         if (inserted.size() == 2) break;
-                        String content = src.path("content").asText(), norm = EvidenceGate.normalize(content);
+                        String content = sourceText(src), norm = EvidenceGate.normalize(content);
                         List<String> in = names.stream().filter(n -> EvidenceGate.containsPhrase(norm, n)).limit(4).toList();
                         if (!in.isEmpty()) inserted.add(Map.of("entities", in, "description", sentenceWith(content, in.get(0))));
                     }
@@ -126,8 +127,18 @@ public final class HgmemPolicies {
         ArrayNode ents = reply.putArray("entities"), rels = reply.putArray("relationships");
         reply.putArray("contentKeywords");
         List<String> names = new ArrayList<>();
+        // the document's title names the passage's subject ("Hank Snow (musician)" for "He was born ..."): an entity of
+        // the chunk, described by the sentences naming it or else by the first, as an LLM told whom the text is about would
+        String title = dev.graphrag.core.lexical.Titles.withoutDisambiguator(block(r).path("title").asText("")).strip();
+        if (!title.isEmpty()) {
+            names.add(title);
+            List<String> sentences = RuleExtractor.sentences(text);
+            if (sentences.stream().noneMatch(x -> x.contains(title)) && !sentences.isEmpty()) {
+                ents.addObject().put("name", title).put("type", "concept").put("description", sentences.get(0));
+            }
+        }
         for (String n : RuleExtractor.entities(null, text)) {
-            names.add(n);
+            if (!names.contains(n)) names.add(n);
             // a span joined by a connector ("Johann Strauss II of Austria") also names its parts, as an LLM extractor would
             for (String part : n.split("\\s+(?:of|the|de|du|von|van|la|le)\\s+")) if (!part.equals(n) && part.length() > 1 && !names.contains(part)) names.add(part);
         }
@@ -168,6 +179,12 @@ public final class HgmemPolicies {
         return known;
     }
 
+    /** A row of a Sources table as its reader sees it: the document's title, when it has one, above the content. */
+    static String sourceText(JsonNode src) {
+        String title = src.path("title").asText("");
+        return title.isEmpty() ? src.path("content").asText() : title + "\n" + src.path("content").asText();
+    }
+
     /** The sentence of a text that holds a phrase (else the whole text, cut). */
     static String sentenceWith(String text, String phrase) {
         for (String s : RuleExtractor.sentences(text)) if (EvidenceGate.containsPhrase(EvidenceGate.normalize(s), phrase)) return s;
@@ -197,7 +214,7 @@ public final class HgmemPolicies {
         for (boolean progress = true; progress; ) {
             progress = false;
             for (JsonNode src : b.path("retrieved").path("sources")) {
-                String content = src.path("content").asText();
+                String content = sourceText(src);
                 List<String> withSource = new ArrayList<>(visible);
                 withSource.add(content);
                 String[] after = EvidenceGate.known(q, withSource);
@@ -235,7 +252,7 @@ public final class HgmemPolicies {
 
     static PolicyReply describe(JsonNode b) {
         List<String> contexts = new ArrayList<>();
-        b.path("context").path("sources").forEach(s -> contexts.add(s.path("content").asText()));
+        b.path("context").path("sources").forEach(s -> contexts.add(sourceText(s)));
         b.path("context").path("entities").forEach(s -> contexts.add(s.path("description").asText()));
         List<Map<String, Object>> ents = new ArrayList<>(), rels = new ArrayList<>();
         for (JsonNode n : b.path("entities")) {
@@ -352,7 +369,7 @@ public final class HgmemPolicies {
         boolean last = known.length > 0 && known[known.length - 1] != null;
         List<String> cited = new ArrayList<>();
         for (JsonNode s : b.path("sources")) {
-            String n = EvidenceGate.normalize(s.path("content").asText());
+            String n = EvidenceGate.normalize(sourceText(s));
             for (String k : known) if (k != null && EvidenceGate.containsPhrase(n, k) && !cited.contains(s.path("id").asText())) cited.add(s.path("id").asText());
         }
         return json(Map.of("answer", last ? q.answer() : UNKNOWN, "citedSources", cited));

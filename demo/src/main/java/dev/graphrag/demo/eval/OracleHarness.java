@@ -26,14 +26,28 @@ public final class OracleHarness {
     private final String corpus;
     private final List<ScoredQuestion> questions;
     private final OracleGold gold;
+    private final boolean titles;
     /** Set by each {@link #gatedControl} run: the share of hops it resolved. */
     private double hopsResolved = Double.NaN;
 
     public OracleHarness(GraphDatabaseService db, String corpus, List<ScoredQuestion> questions, OracleGold gold) {
+        this(db, corpus, questions, gold, false);
+    }
+
+    private OracleHarness(GraphDatabaseService db, String corpus, List<ScoredQuestion> questions, OracleGold gold, boolean titles) {
         this.db = db;
         this.corpus = corpus;
         this.questions = List.copyOf(questions);
         this.gold = gold;
+        this.titles = titles;
+    }
+
+    /**
+     * The same harness whose controls read each passage with its document's title above the text, as a method whose
+     * prompts show titles (HGMem's Sources table) does: a control gets the same information as the method it is compared with.
+     */
+    public OracleHarness readingTitles() {
+        return new OracleHarness(db, corpus, questions, gold, true);
     }
 
     /** rag.ingest of the corpus as the harness prescribes (one Document per passage, hashed ids, shuffled order). */
@@ -64,14 +78,19 @@ public final class OracleHarness {
 
     public List<ScoredQuestion> questions() { return questions; }
 
-    /** The first {@code k} distinct documents rag.search ranks for a query, with the chunk text that ranked them. */
+    /**
+     * The first {@code k} distinct documents rag.search ranks for a query, with the chunk text that ranked them (below
+     * its document's title when the harness {@link #readingTitles reads titles} and the document has one).
+     */
     public List<Hit> search(String query, int k, String mode) {
-        return db.executeTransactionally("CALL rag.search($q, {corpus: $corpus, k: $n, mode: $mode}) YIELD documentId, text RETURN documentId, text",
-                Map.of("q", query, "corpus", corpus, "n", (long) Math.max(2 * k, 10), "mode", mode), r -> {
+        return db.executeTransactionally("CALL rag.search($q, {corpus: $corpus, k: $n, mode: $mode}) YIELD documentId, text"
+                        + " OPTIONAL MATCH (d:Document {corpus: $corpus, id: documentId}) RETURN documentId, text, CASE WHEN $titles THEN d.title END AS title",
+                Map.of("q", query, "corpus", corpus, "n", (long) Math.max(2 * k, 10), "mode", mode, "titles", titles), r -> {
                     Map<String, Hit> hits = new LinkedHashMap<>();
                     while (r.hasNext() && hits.size() < k) {
                         Map<String, Object> row = r.next();
-                        hits.putIfAbsent((String) row.get("documentId"), new Hit((String) row.get("documentId"), (String) row.get("text")));
+                        String text = row.get("title") == null ? (String) row.get("text") : row.get("title") + "\n" + row.get("text");
+                        hits.putIfAbsent((String) row.get("documentId"), new Hit((String) row.get("documentId"), text));
                     }
                     return new ArrayList<>(hits.values());
                 });

@@ -138,4 +138,24 @@ class HgmemPoliciesTest {
         assertTrue(x.path("relationships").size() >= 1);
         for (JsonNode r : x.path("relationships")) assertTrue(!r.path("source").asText().equals(r.path("target").asText()));
     }
+
+    @Test
+    void aSourcesTitleNamesTheSubjectItsTextLeavesOut() throws Exception {
+        String pronoun = "He was a composer of light music and a citizen of Austria until 1887.";
+        ArrayNode hop1 = memory("ASCHENBRODEL, JOHANN STRAUSS II", "hop 1: What is the composer of Aschenbrödel? → Johann Strauss II. Evidence: " + BALLET);
+        assertEquals(0, ask(HgmemPolicies.EVOLVE, evolveBlock(hop1, pronoun)).path("inserted").size(), "the text alone never names Strauss");
+        ObjectNode titled = evolveBlock(hop1, pronoun);
+        ((ObjectNode) titled.path("retrieved").path("sources").get(0)).put("title", "Johann Strauss II");
+        JsonNode two = ask(HgmemPolicies.EVOLVE, titled);
+        assertEquals(List.of("hop 2"), descriptionsHops(two), "the title names the subject: hop 2 opens");
+
+        ObjectNode b = JSON.createObjectNode();
+        b.put("title", "Johann Strauss II (composer)");
+        b.put("text", pronoun);
+        JsonNode x = ask(HgmemPolicies.EXTRACT, b);
+        JsonNode title = null;
+        for (JsonNode e : x.path("entities")) if (e.path("name").asText().equals("Johann Strauss II")) title = e;
+        assertTrue(title != null, "the title, its disambiguator dropped, is an entity of the chunk: " + x);
+        assertEquals(pronoun, title.path("description").asText(), "described by the first sentence when none names it");
+    }
 }

@@ -69,6 +69,18 @@ class OracleHarnessTest {
         }
     }
 
+    @Test
+    void aHarnessReadingTitlesShowsEachHitBelowItsDocumentsTitle() {
+        OracleHarness plain = new OracleHarness(TestServer.db(), "eval-a", questions, gold), titled = plain.readingTitles();
+        String q = questions.get(0).text();
+        List<OracleHarness.Hit> a = plain.search(q, 3, "dense"), b = titled.search(q, 3, "dense");
+        assertEquals(a.stream().map(OracleHarness.Hit::documentId).toList(), b.stream().map(OracleHarness.Hit::documentId).toList(), "the same ranking");
+        for (int i = 0; i < a.size(); i++) {
+            assertEquals(first.title(a.get(i).documentId()) + "\n" + a.get(i).text(), b.get(i).text());
+            assertFalse(a.get(i).text().startsWith(first.title(a.get(i).documentId()) + "\n"), "the plain harness shows the text alone");
+        }
+    }
+
     static List<Double> agragRecall(String corpus, String mode) {
         double r2 = 0, r5 = 0;
         for (ScoredQuestion q : questions) {
