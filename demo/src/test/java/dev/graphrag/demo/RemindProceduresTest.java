@@ -192,6 +192,43 @@ class RemindProceduresTest {
         assertTrue(weights.stream().allMatch(w -> "seed".equals(((Map<?, ?>) w).get("origin"))), "only a seed anchor's own chunk: " + weights);
     }
 
+    @Test
+    void queryPromptsShowEachChunkWithItsDocumentsTitle() {
+        List<Map<String, Object>> titled = new ArrayList<>();
+        for (Map<String, Object> d : DOCS) {
+            Map<String, Object> t = new HashMap<>(d);
+            if (!d.get("id").equals("derrickson2")) t.put("title", d.get("id") + " (page)");
+            titled.add(t);
+        }
+        rows("CALL rag.ingest($docs, {corpus: 'rm6', chunker: 'sentences', chunkSize: 750, chunkOverlap: 0})", Map.of("docs", titled));
+        rows("CALL remind.index($cfg)", Map.of("cfg", cfg("rm6", Map.of())));
+        // L6 "summarises" a chunk as its own text, so every chunk entry below can be told by its text
+        llm.on("remind chunk summary", r -> json(Map.of("summary", block(r).path("newChunk").path("text").asText())));
+        Map<String, String> titleByText = new HashMap<>();
+        for (Map<String, Object> d : titled) titleByText.put((String) d.get("text"), (String) d.getOrDefault("title", "<none>"));
+        llm.clearLog();
+        rows("CALL remind.traverse($q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("rm6", Map.of("chunkSummaryThreshold", 1))));
+        int summaries = 0, entries = 0;
+        for (EvalLlmServer.LoggedRequest r : llm.log()) {
+            JsonNode b = block(new dev.graphrag.demo.eval.PolicyRequest(r.step(), r.body()));
+            List<JsonNode> chunks = new ArrayList<>();
+            b.path("chunks").forEach(chunks::add);
+            if (b.has("newChunk")) {
+                chunks.add(b.path("newChunk"));
+                summaries++;
+            }
+            for (JsonNode c : chunks) {
+                String expected = titleByText.get(c.path("text").asText());
+                assertTrue(expected != null, "a chunk entry shows its document's text: " + c);
+                assertEquals(expected, c.path("document").asText("<none>"), r.step() + " shows " + c);
+                entries++;
+            }
+        }
+        assertTrue(summaries > 0, "the L6 path ran: " + llm.log().stream().map(EvalLlmServer.LoggedRequest::step).toList());
+        assertTrue(entries > summaries, "chunks were shown in the walk's blocks too");
+        assertTrue(titleByText.containsValue("<none>"), "one document is untitled");
+    }
+
     /** A traversal handed to remind.memorize with explicit useful chunks: the hand-off of remind.traverse, checked. */
     static Map<String, Object> traversal(String corpus) {
         return rows("CALL remind.traverse($q, $cfg) YIELD traversal, path RETURN traversal, path", Map.of("q", QUESTION, "cfg", cfg(corpus, Map.of()))).get(0);

@@ -57,7 +57,12 @@ final class LlmGuide implements Walk.Guide {
         String text = graph.chunkText(chunk);
         if (graph.chunkTokens(chunk) < summaryThreshold) return text;
         Map<String, Object> block = prompts.fit(prompts.block(s));
-        block.put("newChunk", Map.of("id", prompts.handle(chunk), "text", text));
+        Map<String, Object> newChunk = new java.util.LinkedHashMap<>();
+        newChunk.put("id", prompts.handle(chunk));
+        String document = graph.chunkDocumentTitle(chunk);
+        if (document != null) newChunk.put("document", document);
+        newChunk.put("text", text);
+        block.put("newChunk", newChunk);
         return ask(RemindPrompts.SUMMARY, RemindPrompts.summary(block), RemindPrompts.SUMMARY_OUT).summary();
     }
 }

@@ -30,6 +30,9 @@ public interface MemoryGraph {
     /** A chunk's text (for summaries and answers). */
     String chunkText(String chunk);
 
+    /** The title of a chunk's document, shown beside its text; null when the document has none. */
+    String chunkDocumentTitle(String chunk);
+
     /** A chunk's length in embedding-tokenizer tokens. */
     long chunkTokens(String chunk);
 

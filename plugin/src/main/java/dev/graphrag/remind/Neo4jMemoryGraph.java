@@ -81,6 +81,11 @@ final class Neo4jMemoryGraph implements MemoryGraph {
     }
 
     @Override
+    public String chunkDocumentTitle(String chunk) {
+        return LexicalGraph.documentTitle(node(chunk));
+    }
+
+    @Override
     public long chunkTokens(String chunk) {
         return ((Number) node(chunk).getProperty("tokens", 0L)).longValue();
     }

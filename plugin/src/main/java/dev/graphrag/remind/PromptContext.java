@@ -55,7 +55,10 @@ final class PromptContext {
         return nodeOf.get(handle.trim());
     }
 
-    /** The subgraph part every query prompt shows: entities, anchors, chunks with their texts, path edges. */
+    /**
+     * The subgraph part every query prompt shows: entities, anchors, chunks with their texts (and their document's title
+     * as {@code document}, when it has one), path edges.
+     */
     Map<String, Object> block(Subgraph s) {
         Map<String, Object> b = new LinkedHashMap<>();
         b.put("question", question);
@@ -74,6 +77,8 @@ final class PromptContext {
         for (String c : s.chunks()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("id", handle(c));
+            String document = graph.chunkDocumentTitle(c);
+            if (document != null) m.put("document", document);
             m.put("text", s.summaries().getOrDefault(c, graph.chunkText(c)));
             chunks.add(m);
         }

@@ -123,10 +123,11 @@ public final class RemindPrompts {
         return List.of(system("""
                 You walk a knowledge graph to answer the question. Entities (E...) are linked by relations; anchors (A...) stand for
                 passages: an entity is linked to the anchors of the passages that mention it, anchors are linked in document order,
-                and an anchor leads to its chunk (C...), the passage text. Pick the best next node: one of the candidates of the
-                current node (use the relation texts and the edge weights, where a higher weight means the edge helped similar
-                questions before), or, if no candidate is useful, go back to a node already collected and continue from there, or
-                enter the unvisited chunk of a collected anchor. Never pick a visited chunk, and avoid repeating moves.
+                and an anchor leads to its chunk (C...), the passage text (with the title of its document, when it has one). Pick
+                the best next node: one of the candidates of the current node (use the relation texts and the edge weights,
+                where a higher weight means the edge helped similar questions before), or, if no candidate is useful, go back to
+                a node already collected and continue from there, or enter the unvisited chunk of a collected anchor. Never pick
+                a visited chunk, and avoid repeating moves.
                 Reply with JSON {"reasoning": "...", "type": "entity"|"chunk", "id": "E7"} (anchors count as type entity)."""),
                 user(inputBlock(block)));
     }

@@ -64,6 +64,7 @@ final class ToyGraph implements MemoryGraph {
     @Override public String name(String node) { return node; }
 
     @Override public String chunkText(String chunk) { return "text of " + chunk; }
+    @Override public String chunkDocumentTitle(String chunk) { return null; }
 
     @Override public long chunkTokens(String chunk) { return 20; }
 
