@@ -135,7 +135,7 @@ public final class RemindBenchmark {
 
     /** --p1-only: a tuning variant's cold pass (memorising) on each half, beside the gated control and dense at its budget. */
     void p1Only(List<ScoredQuestion> questions) {
-        OracleHarness h = new OracleHarness(db, CORPUS, questions, gold);
+        OracleHarness h = new OracleHarness(db, CORPUS, questions, gold).readingTitles();
         table("P1 only, config " + PASS_CONFIG);
         Map<String, Predicate<ScoredQuestion>> halves = new LinkedHashMap<>();
         halves.put("tuning half", ScoredQuestion::tuning);
@@ -144,7 +144,7 @@ public final class RemindBenchmark {
             RemindEvaluation p1 = walker("P1", true, Map.of());
             pass(h, p1, half.getValue(), "P1 cold, " + half.getKey());
             List<ScoredQuestion> qs = questions.stream().filter(half.getValue()).toList();
-            row("plain dense at that budget", new OracleHarness(db, CORPUS, qs, gold).denseAtBudget("dense", budgets(qs, p1.walked())), List.of());
+            row("plain dense at that budget", new OracleHarness(db, CORPUS, qs, gold).readingTitles().denseAtBudget("dense", budgets(qs, p1.walked())), List.of());
             Map<String, Integer> gatedBudget = new LinkedHashMap<>();
             row("gated iterative dense top-2/hop", h.gatedControl(2, half.getValue(), gatedBudget), List.of());
             reset();
@@ -188,7 +188,7 @@ public final class RemindBenchmark {
 
     void runPasses(List<ScoredQuestion> questions, List<ScoredQuestion> hop1, boolean ablation) {
 
-        OracleHarness h = new OracleHarness(db, CORPUS, questions, gold);
+        OracleHarness h = new OracleHarness(db, CORPUS, questions, gold).readingTitles();
         Predicate<ScoredQuestion> every = q -> true, tuning = ScoredQuestion::tuning, reportHalf = q -> !q.tuning();
         table("Controls (" + questions.size() + " questions)");
         row("plain dense top-5", h.ranked("rag.search dense", "dense", every), List.of());
@@ -236,11 +236,11 @@ public final class RemindBenchmark {
         List<ScoredQuestion> tp = paraphrased(questions, "#tp");
         List<ScoredQuestion> hw = paraphrased(questions, "#hw");
         RemindEvaluation tp1 = walker("P3 template", false, Map.of()), hw1 = walker("P3 hand", false, Map.of());
-        Scores tpAfter1 = pass(new OracleHarness(db, CORPUS, tp, gold), tp1, every, "P3 template paraphrases after 1 pass");
-        Scores hwAfter1 = pass(new OracleHarness(db, CORPUS, hw, gold), hw1, every, "P3 hand-written paraphrases after 1 pass");
+        Scores tpAfter1 = pass(new OracleHarness(db, CORPUS, tp, gold).readingTitles(), tp1, every, "P3 template paraphrases after 1 pass");
+        Scores hwAfter1 = pass(new OracleHarness(db, CORPUS, hw, gold).readingTitles(), hw1, every, "P3 hand-written paraphrases after 1 pass");
         say(String.format("Path Jaccard P1 vs paraphrase after 1 pass: template %.3f, hand-written %.3f",
                 jaccard(p1.walked(), questions, tp1.walked(), tp), jaccard(p1.walked(), questions, hw1.walked(), hw)));
-        Scores hop1After = pass(new OracleHarness(db, CORPUS, hop1, gold), walker("P4", false, Map.of()), every,
+        Scores hop1After = pass(new OracleHarness(db, CORPUS, hop1, gold).readingTitles(), walker("P4", false, Map.of()), every,
                 "P4 hop-1 sub-questions after 1 pass");
 
         // P2: the same questions again, twice
@@ -249,8 +249,8 @@ public final class RemindBenchmark {
         Scores same1 = pass(h, p2, every, "P2 same questions, 2nd time");
         Scores replay2 = replay(questions, every, new LinkedHashMap<>(), "replay alone after 2 passes");
         RemindEvaluation tp2 = walker("P3 template 2", false, Map.of()), hw2 = walker("P3 hand 2", false, Map.of());
-        Scores tpAfter2 = pass(new OracleHarness(db, CORPUS, tp, gold), tp2, every, "P3 template paraphrases after 2 passes");
-        Scores hwAfter2 = pass(new OracleHarness(db, CORPUS, hw, gold), hw2, every, "P3 hand-written paraphrases after 2 passes");
+        Scores tpAfter2 = pass(new OracleHarness(db, CORPUS, tp, gold).readingTitles(), tp2, every, "P3 template paraphrases after 2 passes");
+        Scores hwAfter2 = pass(new OracleHarness(db, CORPUS, hw, gold).readingTitles(), hw2, every, "P3 hand-written paraphrases after 2 passes");
         RemindEvaluation p3 = walker("P2b", true, Map.of());
         Scores same2 = pass(h, p3, every, "P2 same questions, 3rd time");
         paraphraseBySuccess(questions, p1.walked(), tp, tp1.walked(), "template paraphrases after 1 pass");
@@ -266,7 +266,7 @@ public final class RemindBenchmark {
             RemindEvaluation n1 = walker("none 1", true, Map.of("penalty", "none"));
             Scores none1 = pass(h, n1, every, "P1 cold, penalty none");
             Scores none2 = pass(h, walker("none 2", true, Map.of("penalty", "none")), every, "P2 2nd time, penalty none");
-            Scores noneTp = pass(new OracleHarness(db, CORPUS, tp, gold), walker("none tp", false, Map.of()), every,
+            Scores noneTp = pass(new OracleHarness(db, CORPUS, tp, gold).readingTitles(), walker("none tp", false, Map.of()), every,
                     "P3 template paraphrases after 2 passes, penalty none");
             say(String.format("penalty none vs paper: P2 prompt tok/q %.0f vs %.0f, template paraphrase %.0f vs %.0f, P1 set recall %.3f vs %.3f",
                     none2.promptTokensPerQuestion(), same1.promptTokensPerQuestion(), noneTp.promptTokensPerQuestion(), tpAfter2.promptTokensPerQuestion(),

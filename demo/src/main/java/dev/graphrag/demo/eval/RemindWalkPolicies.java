@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
 /**
  * The oracle walker of specs/wave2-review.md §3.2: remind's query-time calls answered from the prompt's JSON input
  * block and sanitised gold, evidence-gated (a hop is known only once a chunk or path-edge text in this prompt holds
- * its answer and its subject). Stateless: everything a reply depends on is in the request.
+ * its answer and its subject; a chunk reads as its document's title, when the prompt gives one, above its text).
+ * Stateless: everything a reply depends on is in the request.
  * <ul>
  *   <li>sufficiency (L7): true iff every hop is known;</li>
  *   <li>next node (L8), the first rule that applies: (0) a candidate whose relation text, as listed, reveals a hop
@@ -99,12 +100,18 @@ public final class RemindWalkPolicies {
           });
     }
 
-    /** The texts a reader sees in the block: chunk texts (or summaries) and path-edge texts. */
+    /** The texts a reader sees in the block: chunk texts (or summaries), each under its document's title, and path-edge texts. */
     static List<String> visible(JsonNode block) {
         List<String> out = new ArrayList<>();
-        for (JsonNode c : block.path("chunks")) out.add(c.path("text").asText(""));
+        for (JsonNode c : block.path("chunks")) out.add(chunkText(c));
         for (JsonNode e : block.path("edges")) if (!e.path("text").asText("").isBlank()) out.add(e.path("text").asText());
         return out;
+    }
+
+    /** A chunk of the block as its reader sees it: the document's title, when it has one, above the text. */
+    static String chunkText(JsonNode chunk) {
+        String document = chunk.path("document").asText("");
+        return document.isEmpty() ? chunk.path("text").asText("") : document + "\n" + chunk.path("text").asText("");
     }
 
     static boolean allKnown(String[] known) {
@@ -118,7 +125,7 @@ public final class RemindWalkPolicies {
         List<String> out = new ArrayList<>();
         List<OracleGold.Hop> hops = q.hops();
         for (JsonNode c : block.path("chunks")) {
-            String t = EvidenceGate.normalize(c.path("text").asText(""));
+            String t = EvidenceGate.normalize(chunkText(c));
             for (int i = 0; i < hops.size(); i++) {
                 if (known[i] == null) continue;
                 List<String> answers = new ArrayList<>(List.of(hops.get(i).answer()));

@@ -62,6 +62,17 @@ class RemindWalkPoliciesTest {
     }
 
     @Test
+    void aChunkReadsAsItsDocumentsTitleAboveItsText() throws Exception {
+        String pronoun = "He was a composer of light music and a citizen of Austria until 1887.";
+        assertFalse(ask(RemindWalkPolicies.SUFFICIENT, block(BALLET, pronoun, RENNER_TEXT)).path("sufficient").asBoolean(),
+                "the text alone never names Strauss: hop 2 stays closed");
+        ObjectNode titled = block(BALLET, pronoun, RENNER_TEXT);
+        ((ObjectNode) titled.path("chunks").get(1)).put("document", "Johann Strauss II");
+        assertTrue(ask(RemindWalkPolicies.SUFFICIENT, titled).path("sufficient").asBoolean(), "the document's title names the subject");
+        assertTrue(ask(RemindWalkPolicies.ANSWER, titled).path("citedChunks").toString().contains("C2"), "and the titled chunk is evidence");
+    }
+
+    @Test
     void nextNodeFollowsTheRuleOrder() throws Exception {
         ObjectNode b = block(BALLET); // hop 1 known: the open hop's subject is Johann Strauss II
         b.put("current", "A1");
