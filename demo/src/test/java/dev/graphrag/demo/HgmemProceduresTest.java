@@ -338,6 +338,7 @@ class HgmemProceduresTest {
         assertFailsCleanly("CALL hgmem.answer($q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("hg5", Map.of("force", true))), "unknown config key 'force'");
         assertFailsCleanly("CALL hgmem.evolve(null, $q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("hg5", Map.of("force", "yes"))), "'force'", "BOOLEAN");
         assertFailsCleanly("CALL hgmem.answer($q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("hg5", Map.of("keepSession", 1))), "'keepSession'", "BOOLEAN");
+        assertFailsCleanly("CALL hgmem.answer($q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("hg5", Map.of("emptyMemoryChunks", -1))), "'emptyMemoryChunks'");
         assertFailsCleanly("CALL hgmem.evolve(null, $q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("hg5", Map.of("subqueries", "one"))), "'subqueries'");
         assertFailsCleanly("CALL hgmem.retrieve(null, 'x', {corpus: 'hg5', mode: 'local'})", Map.of(), "needs targets");
         assertFailsCleanly("CALL hgmem.retrieve(null, 'x', {corpus: 'hg5', mode: 'sideways'})", Map.of(), "mode");
@@ -432,5 +433,24 @@ class HgmemProceduresTest {
         List<String> titles = new ArrayList<>();
         for (JsonNode src : answer.path("sources")) if (src.has("title")) titles.add(src.path("id").asText() + "=" + src.path("title").asText());
         assertEquals(List.of("hg9:xodar:0=Xodar (dator)"), titles, "E6's sources carry the title too");
+    }
+
+    @Test
+    void aMemoryWithNoPointAnswersFromTheRetrievedChunksNearestTheSubqueries() {
+        build("hg10");
+        // with a subquery and an empty memory the script inserts nothing: the step ends with no memory point
+        Map<String, Object> step = rows("CALL hgmem.evolve(null, $q, $cfg)", Map.of("q", QUESTION,
+                "cfg", cfg("hg10", Map.of("subqueries", List.of("Who degraded Xodar?"), "maxTurns", 0)))).get(0);
+        assertEquals(0L, step.get("units"), step.toString());
+        String sid = (String) step.get("sessionId");
+        List<String> history = java.util.Arrays.asList((String[]) rows("MATCH (s:HgSession {id: $s}) RETURN s.historyChunkIds AS h", Map.of("s", sid)).get(0).get("h"));
+        assertFalse(history.isEmpty());
+        Map<String, Object> none = rows("CALL hgmem.respond($s, $cfg)", Map.of("s", sid, "cfg", cfg("hg10", Map.of("emptyMemoryChunks", 0)))).get(0);
+        assertEquals(List.of(), none.get("chunks"), "0: the spec's empty context");
+        Map<String, Object> two = rows("CALL hgmem.respond($s, $cfg)", Map.of("s", sid, "cfg", cfg("hg10", Map.of("emptyMemoryChunks", 2)))).get(0);
+        List<?> chunks = (List<?>) two.get("chunks");
+        assertEquals(Math.min(2, history.size()), chunks.size(), two.toString());
+        assertTrue(history.containsAll(chunks), "only chunks some step retrieved");
+        assertTrue(chunks.contains("hg10:xodar:0"), "the chunk nearest the subquery: " + chunks);
     }
 }

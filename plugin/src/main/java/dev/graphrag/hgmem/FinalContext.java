@@ -13,11 +13,13 @@ import java.util.function.ToIntFunction;
  * The chunks the final answer (E6) reads (spec §2.9, following the reference code): per active unit, its vertices'
  * chunks and then its vertices' graph neighbours' chunks (neighbours outside memory), each restricted to chunks some
  * step already retrieved and ranked by similarity to the unit's description; capped overall by similarity to all the
- * subqueries, put back in document order and cut to a token budget.
+ * subqueries, put back in document order and cut to a token budget. A memory with no point (no step found anything
+ * worth keeping) has no entities to reach chunks through; the answer then reads the {@code emptyMemoryChunks} retrieved
+ * chunks nearest all the subqueries rather than nothing (the spec and the reference code leave that case empty).
  */
 public final class FinalContext {
-    public record Settings(int innerPerUnit, int outerPerUnit, int maxChunks, int tokenBudget) {
-        public static final Settings DEFAULTS = new Settings(5, 5, 50, 10_000);
+    public record Settings(int innerPerUnit, int outerPerUnit, int maxChunks, int tokenBudget, int emptyMemoryChunks) {
+        public static final Settings DEFAULTS = new Settings(5, 5, 50, 10_000, 5);
     }
 
     /** What the selection reads of the graph and the session, as functions (Neo4j, or maps in tests). */
@@ -45,6 +47,7 @@ public final class FinalContext {
             picked.addAll(selInner);
             picked.addAll(top(outer, c -> src.unitSimilarity().applyAsDouble(u, c), s.outerPerUnit()));
         }
+        if (memory.listing().isEmpty()) picked.addAll(top(src.history(), c -> src.querySimilarity().applyAsDouble(allSubqueries, c), s.emptyMemoryChunks()));
         List<String> out = picked.size() > s.maxChunks() ? top(picked, c -> src.querySimilarity().applyAsDouble(allSubqueries, c), s.maxChunks())
                 : new ArrayList<>(picked);
         out.sort(src.documentOrder());

@@ -61,7 +61,7 @@ public record HgmemConfig(String corpus, Evolution.Settings loop, Retrieval retr
         FinalContext.Settings f = FinalContext.Settings.DEFAULTS;
         FinalContext.Settings fin = !answers ? f : new FinalContext.Settings(r.integer("innerPerUnit", f.innerPerUnit(), 0, 100),
                 r.integer("outerPerUnit", f.outerPerUnit(), 0, 100), r.integer("finalMaxChunks", f.maxChunks(), 1, 1000),
-                r.integer("finalTokenBudget", f.tokenBudget(), 100, 1_000_000));
+                r.integer("finalTokenBudget", f.tokenBudget(), 100, 1_000_000), r.integer("emptyMemoryChunks", f.emptyMemoryChunks(), 0, 100));
         String responseType = answers ? r.string("responseType", "Multiple Paragraphs") : "Multiple Paragraphs";
         if (responseType.length() > 200) throw new RagException(owner + ": config key 'responseType' is longer than 200 characters");
         String profile = use == Use.RETRIEVE ? "default" : r.string("profile", "default");
@@ -107,7 +107,7 @@ public record HgmemConfig(String corpus, Evolution.Settings loop, Retrieval retr
             "updateVertexPolicy", "absentEntityPolicy", "absentMaxAttempts", "hintPool", "hintK");
     static final Set<String> RETRIEVAL_KEYS = Set.of("entityPool", "entitiesPerQuery", "relationsPerQuery", "chunksPerQuery", "passageRetrieval",
             "relTokenBudget", "chunkTokenBudget", "descriptionTokens", "localHops", "excludeMemoryInGlobal", "minSim");
-    static final Set<String> ANSWER_KEYS = Set.of("innerPerUnit", "outerPerUnit", "finalMaxChunks", "finalTokenBudget", "responseType");
+    static final Set<String> ANSWER_KEYS = Set.of("innerPerUnit", "outerPerUnit", "finalMaxChunks", "finalTokenBudget", "emptyMemoryChunks", "responseType");
 
     /** Whether a stored session key applies to a use (a session started by hgmem.answer stores keys hgmem.retrieve does not take). */
     static boolean appliesTo(Use use, String key) {

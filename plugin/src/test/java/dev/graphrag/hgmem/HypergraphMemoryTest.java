@@ -147,10 +147,24 @@ class HypergraphMemoryTest {
                 Set.of("c1", "c3", "c4"), (u, c) -> 0, (q, c) -> 0, java.util.Comparator.naturalOrder(), c -> 10);
         assertEquals(List.of("c1", "c3", "c4"), FinalContext.chunks(m, src, "q", FinalContext.Settings.DEFAULTS),
                 "inner {c1,c3}, outer {c4}; c2 and c5 were never retrieved");
-        assertEquals(List.of("c1", "c3"), FinalContext.chunks(m, src, "q", new FinalContext.Settings(5, 5, 50, 25)), "cut to the token budget");
+        assertEquals(List.of("c1", "c3"), FinalContext.chunks(m, src, "q", new FinalContext.Settings(5, 5, 50, 25, 5)), "cut to the token budget");
         assertEquals(List.of("c3", "c4"), FinalContext.chunks(m, new FinalContext.Sources(src.neighbours(), src.chunksOf(), src.history(), (u, c) -> 0,
-                (q, c) -> c.equals("c1") ? 0 : 1, src.documentOrder(), src.tokens()), "q", new FinalContext.Settings(5, 5, 2, 10_000)),
+                (q, c) -> c.equals("c1") ? 0 : 1, src.documentOrder(), src.tokens()), "q", new FinalContext.Settings(5, 5, 2, 10_000, 5)),
                 "over maxChunks: the chunks most like the subqueries");
+    }
+
+    @Test
+    void anEmptyMemoryAnswersFromTheRetrievedChunksNearestTheSubqueries() {
+        HypergraphMemory empty = new HypergraphMemory(counter());
+        Map<String, Double> near = Map.of("c1", 0.2, "c3", 0.9, "c4", 0.5, "c6", 0.7);
+        FinalContext.Sources src = new FinalContext.Sources(v -> List.of(), v -> List.of(), Set.of("c1", "c3", "c4", "c6"), (u, c) -> 0,
+                (q, c) -> near.get(c), java.util.Comparator.naturalOrder(), c -> 10);
+        assertEquals(List.of("c3", "c4", "c6"), FinalContext.chunks(empty, src, "q", new FinalContext.Settings(5, 5, 50, 10_000, 3)),
+                "the 3 retrieved chunks most like the subqueries, in document order");
+        assertEquals(List.of(), FinalContext.chunks(empty, src, "q", new FinalContext.Settings(5, 5, 50, 10_000, 0)), "0: the spec's empty context");
+        HypergraphMemory one = memory(List.of(List.of("A")));
+        assertEquals(List.of(), FinalContext.chunks(one, src, "q", new FinalContext.Settings(5, 5, 50, 10_000, 3)),
+                "a memory with a point reads only through its entities (none of A's chunks were retrieved)");
     }
 
     @Test

@@ -159,7 +159,7 @@ public class HgmemProcedures {
             + " llmCalls, promptTokens, completionTokens, tokensByStep, ms) - answers a session's question from its current memory: the memory points"
             + " and the chunks of their entities (and neighbours) that some step retrieved; citedChunks are the chunk ids the answer cites, only"
             + " from those shown. Stores the answer (status answered). Config: corpus (the session's), innerPerUnit, outerPerUnit, finalMaxChunks,"
-            + " finalTokenBudget, responseType, profile, llm.")
+            + " finalTokenBudget, emptyMemoryChunks, responseType, profile, llm.")
     public Stream<RespondResult> respond(@Name("sessionId") String sessionId, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         HgmemEngine.Response r = engine(config, HgmemConfig.Use.RESPOND, "hgmem.respond").respond(sessionId, config);
         return Stream.of(respondResult(r));
@@ -173,7 +173,7 @@ public class HgmemProcedures {
             + " numConcerns, mergeFromStep, enableUpdate, enableMerge, useHint, retrievalStrategy, updateVertexPolicy, absentEntityPolicy,"
             + " absentMaxAttempts, entityPool, entitiesPerQuery, relationsPerQuery, chunksPerQuery, passageRetrieval, relTokenBudget, chunkTokenBudget,"
             + " descriptionTokens, localHops, excludeMemoryInGlobal, minSim, hintPool, hintK, innerPerUnit, outerPerUnit, finalMaxChunks,"
-            + " finalTokenBudget, responseType, profile, llm, sessionId, keepSession, returnTrace.")
+            + " finalTokenBudget, emptyMemoryChunks, responseType, profile, llm, sessionId, keepSession, returnTrace.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         Map<String, Object> cfg = config == null ? Map.of() : config;
         boolean trace = Boolean.TRUE.equals(cfg.get("returnTrace"));
