@@ -221,6 +221,7 @@ public final class HgmemBenchmark {
     private void filterAnalysis(HgmemEvaluation e, List<ScoredQuestion> questions) {
         Map<String, Integer> why = new java.util.TreeMap<>();
         Scores answeredF = new Scores("F, answered"), answeredHistory = new Scores("history, answered");
+        int emptyMemory = 0, goldInEmpty = 0, goldKeptInEmpty = 0;
         int i = 0;
         for (ScoredQuestion q : questions) {
             HgmemEvaluation.Run r = e.runs().get(i++);
@@ -230,6 +231,13 @@ public final class HgmemBenchmark {
             if (resolved) {
                 answeredF.add(r.finalDocuments(), false, q.goldIds(), 0);
                 answeredHistory.add(r.historyDocuments(), false, q.goldIds(), 0);
+            } else if (r.units() == 0) {
+                emptyMemory++;
+                for (String doc : q.goldIds()) {
+                    if (!r.historyDocuments().contains(doc)) continue;
+                    goldInEmpty++;
+                    if (r.finalDocuments().contains(doc)) goldKeptInEmpty++;
+                }
             }
             r.filteredOut().forEach((doc, reason) -> {
                 if (q.goldIds().contains(doc) && !r.finalDocuments().contains(doc)) why.merge(reason + (resolved ? " (answered)" : " (unanswered)"), 1, Integer::sum);
@@ -239,8 +247,10 @@ public final class HgmemBenchmark {
                 + " and whether the planner answered the question: %s"
                 + " (inner: the chunk mentions an entity of a memory point but lost the per-point top-%d by similarity; outer: a neighbour's chunk that"
                 + " lost its top-%d; unlinked: the chunk mentions no memory entity nor a neighbour of one).%n", why, 5, 5));
-        say(String.format("On the %d questions the planner answered: history set recall %.3f, F's %.3f, filter loss %.1f points.%n", answeredF.questions(),
-                answeredHistory.setRecall(), answeredF.setRecall(), 100 * (answeredHistory.setRecall() - answeredF.setRecall())));
+        say(String.format("On the %d questions the planner answered: history set recall %.3f, F's %.3f, filter loss %.1f points."
+                + " Unanswered questions whose memory has no point: %d; their history holds %d gold passages, of which F (emptyMemoryChunks) keeps %d.%n",
+                answeredF.questions(), answeredHistory.setRecall(), answeredF.setRecall(), 100 * (answeredHistory.setRecall() - answeredF.setRecall()),
+                emptyMemory, goldInEmpty, goldKeptInEmpty));
     }
 
     /** The questions over hops + 1 steps, by hops and by whether the planner answered them. */

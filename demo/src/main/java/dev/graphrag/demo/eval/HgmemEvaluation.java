@@ -17,7 +17,7 @@ import java.util.Map;
 public final class HgmemEvaluation implements MethodEvaluation {
     /** One question's run beyond the harness's scores. */
     public record Run(String question, List<String> finalDocuments, List<String> historyDocuments, int steps, List<String> modes, double avgVerticesPerUnit,
-                      long contextTokens, String answer, long llmCalls, long promptTokens, Map<String, String> filteredOut) {}
+                      long units, long contextTokens, String answer, long llmCalls, long promptTokens, Map<String, String> filteredOut) {}
 
     private final String name;
     private final Map<String, Object> extraConfig;
@@ -79,7 +79,7 @@ public final class HgmemEvaluation implements MethodEvaluation {
         Map<String, Object> config = new HashMap<>(extraConfig);
         config.put("corpus", corpus);
         config.put("llm", llm);
-        List<Map<String, Object>> rows = db.executeTransactionally("CALL hgmem.answer($q, $config) YIELD kind, sessionId, mode, avgVerticesPerUnit, answer,"
+        List<Map<String, Object>> rows = db.executeTransactionally("CALL hgmem.answer($q, $config) YIELD kind, sessionId, mode, units, avgVerticesPerUnit, answer,"
                 + " chunks, llmCalls, promptTokens, completionTokens, tokensByStep RETURN *", Map.of("q", question, "config", config), r -> {
                     List<Map<String, Object>> out = new ArrayList<>();
                     r.forEachRemaining(out::add);
@@ -98,7 +98,7 @@ public final class HgmemEvaluation implements MethodEvaluation {
         List<String> finalDocs = OracleHarness.documentsOf(db, corpus, (List<String>) last.get("chunks"));
         String answer = (String) last.get("answer");
         runs.add(new Run(question, finalDocs, OracleHarness.documentsOf(db, corpus, history), modes.size(), modes, (Double) last.get("avgVerticesPerUnit"),
-                contextTokens, answer, (Long) last.get("llmCalls"), (Long) last.get("promptTokens"), filteredOut));
+                ((Number) last.get("units")).longValue(), contextTokens, answer, (Long) last.get("llmCalls"), (Long) last.get("promptTokens"), filteredOut));
         return new Output(finalDocs, false, HgmemPolicies.UNKNOWN.equals(answer) ? null : answer, (Long) last.get("llmCalls"), (Long) last.get("promptTokens"),
                 (Long) last.get("completionTokens"), (Map<String, Map<String, Long>>) last.get("tokensByStep"));
     }
