@@ -42,7 +42,9 @@ CALL hgmem.evolve('manual-demo', 'Who leads the Thark horde?', {corpus: 'hgmem_d
 YIELD step, mode, inserted, units, judgement, done
 RETURN step, mode, inserted, units, judgement, done;
 
-CALL hgmem.respond('manual-demo', {llm: $llm}) YIELD answer, citedChunks, chunks
+// The context is the retrieved chunks of memory's entities; a memory with no point would read the emptyMemoryChunks
+// retrieved chunks nearest the subqueries instead (default 5; 0: no context, as the spec).
+CALL hgmem.respond('manual-demo', {llm: $llm, emptyMemoryChunks: 3}) YIELD answer, citedChunks, chunks
 RETURN answer, citedChunks, chunks;
 
 CALL hgmem.session.list({corpus: 'hgmem_demo'}) YIELD sessionId, status, step, units
