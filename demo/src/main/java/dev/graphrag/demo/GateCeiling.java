@@ -30,7 +30,7 @@ public final class GateCeiling {
             List<String> gold = new ArrayList<>();
             for (JsonNode hop : raw.get(i).path("question_decomposition")) {
                 JsonNode p = raw.get(i).path("paragraphs").get(hop.path("paragraph_support_idx").asInt());
-                gold.add((withTitles ? p.path("title").asText() + "\n" : "") + p.path("paragraph_text").asText());
+                gold.add(EvidenceGate.titled(withTitles ? p.path("title").asText() : null, p.path("paragraph_text").asText()));
             }
             String[] known = EvidenceGate.known(q, gold);
             int n = 0;

@@ -226,8 +226,7 @@ public final class HgmemBenchmark {
         for (ScoredQuestion q : questions) {
             HgmemEvaluation.Run r = e.runs().get(i++);
             OracleGold.Question g = gold.find(q.text());
-            boolean resolved = r.answer() != null && g != null && g.answers().stream()
-                    .anyMatch(a -> dev.graphrag.demo.eval.EvidenceGate.normalize(a).equals(dev.graphrag.demo.eval.EvidenceGate.normalize(r.answer())));
+            boolean resolved = g != null && g.isAnswer(r.answer());
             if (resolved) {
                 answeredF.add(r.finalDocuments(), false, q.goldIds(), 0);
                 answeredHistory.add(r.historyDocuments(), false, q.goldIds(), 0);
@@ -262,8 +261,7 @@ public final class HgmemBenchmark {
             OracleGold.Question g = gold.find(q.text());
             int hops = g == null ? 0 : g.hops().size();
             if (r.steps() <= hops + 1) continue;
-            boolean answered = r.answer() != null && g.answers().stream()
-                    .anyMatch(a -> dev.graphrag.demo.eval.EvidenceGate.normalize(a).equals(dev.graphrag.demo.eval.EvidenceGate.normalize(r.answer())));
+            boolean answered = g != null && g.isAnswer(r.answer());
             over.merge(hops + " hops, " + (answered ? "answered" : "unanswered") + ", " + r.steps() + " steps", 1, Integer::sum);
         }
         say(String.format("Questions over hops + 1 steps, full pass: %s%n", over));

@@ -399,7 +399,7 @@ public final class RemindBenchmark {
             s.add(w.documentIds(), true, qs.get(i).goldIds(), w.millisWithoutStandIn());
             s.usage(w.llmCalls(), w.promptTokens(), w.completionTokens());
             OracleGold.Question g = gold.find(qs.get(i).text());
-            s.answer(w.answer() != null && g != null && g.answers().stream().anyMatch(a -> EvidenceGate.normalize(a).equals(EvidenceGate.normalize(w.answer()))));
+            s.answer(g != null && g.isAnswer(w.answer()));
         }
         row(label, s, picked);
         return s;

@@ -26,6 +26,11 @@ public final class EvidenceGate {
     private static final Set<String> STOP = new HashSet<>(Arrays.asList(("a an the of in on at to for from by with and or is are was were be been "
             + "what who whom whose which when where why how did does do that this it its as into about than most many much").split(" ")));
 
+    /** A passage as every gated reader here sees it: its document's title, when it has one, on a line above the text. */
+    public static String titled(String title, String text) {
+        return title == null || title.isEmpty() ? text : title + "\n" + text;
+    }
+
     /** SQuAD-style: accents folded, lower case, punctuation to spaces, articles dropped, spaces collapsed. */
     public static String normalize(String s) {
         String t = Normalizer.normalize(s, Normalizer.Form.NFD).replaceAll("\\p{M}+", "").toLowerCase(Locale.ROOT);

@@ -181,8 +181,7 @@ public final class HgmemPolicies {
 
     /** A row of a Sources table as its reader sees it: the document's title, when it has one, above the content. */
     static String sourceText(JsonNode src) {
-        String title = src.path("title").asText("");
-        return title.isEmpty() ? src.path("content").asText() : title + "\n" + src.path("content").asText();
+        return EvidenceGate.titled(src.path("title").asText(""), src.path("content").asText());
     }
 
     /** The sentence of a text that holds a phrase (else the whole text, cut). */

@@ -38,6 +38,11 @@ public final class OracleGold {
             all.addAll(aliases);
             return all;
         }
+
+        /** Whether a method's answer is this question's answer or an alias, after the gate's normalisation; null is not. */
+        public boolean isAnswer(String candidate) {
+            return candidate != null && answers().stream().anyMatch(a -> EvidenceGate.normalize(a).equals(EvidenceGate.normalize(candidate)));
+        }
     }
 
     /** The fields a sanitised file may hold, per level; anything else fails {@link #load}. */

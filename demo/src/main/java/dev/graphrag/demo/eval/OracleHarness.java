@@ -89,7 +89,7 @@ public final class OracleHarness {
                     Map<String, Hit> hits = new LinkedHashMap<>();
                     while (r.hasNext() && hits.size() < k) {
                         Map<String, Object> row = r.next();
-                        String text = row.get("title") == null ? (String) row.get("text") : row.get("title") + "\n" + row.get("text");
+                        String text = EvidenceGate.titled((String) row.get("title"), (String) row.get("text"));
                         hits.putIfAbsent((String) row.get("documentId"), new Hit((String) row.get("documentId"), text));
                     }
                     return new ArrayList<>(hits.values());
@@ -204,8 +204,7 @@ public final class OracleHarness {
             s.add(out.documentIds(), out.ranked(), q.goldIds(), ms);
             s.usage(out.llmCalls(), out.promptTokens(), out.completionTokens());
             OracleGold.Question oracle = gold.find(q.text());
-            s.answer(out.answer() != null && oracle != null && oracle.answers().stream()
-                    .anyMatch(a -> EvidenceGate.normalize(a).equals(EvidenceGate.normalize(out.answer()))));
+            s.answer(oracle != null && oracle.isAnswer(out.answer()));
             budgets.put(q.id(), new LinkedHashSet<>(out.documentIds()).size());
         }
         return s;

@@ -110,8 +110,7 @@ public final class RemindWalkPolicies {
 
     /** A chunk of the block as its reader sees it: the document's title, when it has one, above the text. */
     static String chunkText(JsonNode chunk) {
-        String document = chunk.path("document").asText("");
-        return document.isEmpty() ? chunk.path("text").asText("") : document + "\n" + chunk.path("text").asText("");
+        return EvidenceGate.titled(chunk.path("document").asText(""), chunk.path("text").asText(""));
     }
 
     static boolean allKnown(String[] known) {
