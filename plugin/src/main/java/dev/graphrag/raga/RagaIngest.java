@@ -5,6 +5,7 @@ import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.llm.LlmClient;
+import dev.graphrag.core.llm.ReplyReader;
 import dev.graphrag.core.llm.ToolLoop;
 import dev.graphrag.core.llm.Usage;
 import dev.graphrag.core.llm.UsageMeter;
@@ -222,7 +223,7 @@ public final class RagaIngest {
     static String completionSummary(String content) {
         if (content == null) return "";
         try {
-            JsonNode n = KnowledgeStore.JSON.readTree(LlmClient.stripFences(content));
+            JsonNode n = ReplyReader.json(content).value();
             JsonNode s = n.path("result").path("summary");
             if (s.isTextual()) return s.asText();
             if (n.path("summary").isTextual()) return n.path("summary").asText();
@@ -411,9 +412,9 @@ public final class RagaIngest {
         if (content == null) return;
         JsonNode n;
         try {
-            n = KnowledgeStore.JSON.readTree(LlmClient.stripFences(content));
-        } catch (Exception e) {
-            return;
+            n = ReplyReader.json(content).value();
+        } catch (ReplyReader.Problem e) {
+            return; // a final answer with no resolution list resolves nothing
         }
         List<String> ids = offered.stream().map(m -> String.valueOf(m.get("todo_id"))).toList();
         try (Transaction tx = db.beginTx()) {

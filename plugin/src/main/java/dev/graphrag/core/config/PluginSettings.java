@@ -56,6 +56,8 @@ public final class PluginSettings {
         d.put("graphrag.llm.temperature", 0.0);
         d.put("graphrag.llm.maxTokens", 1024L);
         d.put("graphrag.llm.maxTokensLimit", 32_768L);
+        // the compose file's Ollama runs with OLLAMA_CONTEXT_LENGTH=16384 (docs/llm.md#context-windows)
+        d.put("graphrag.llm.contextTokens", 16_384L);
         d.put("graphrag.llm.timeoutMs", 120_000L);
         d.put("graphrag.llm.maxTimeoutMs", 600_000L);
         d.put("graphrag.llm.connectTimeoutMs", 10_000L);

@@ -131,6 +131,17 @@ public final class LlmClient {
     }
 
     /**
+     * {@link #ask} with a prompt fitted to the window: {@code render} makes the messages from the first k of {@code items}
+     * ranked items and the largest k that fits (with the output's schema) is sent; what was left out is recorded under
+     * the step in {@code usage}.
+     */
+    public <T> T ask(LlmConfig cfg, String step, int items, java.util.function.IntFunction<List<Map<String, Object>>> render, StructuredOutput<T> out,
+                     UsageMeter usage, BooleanSupplier cancelled) {
+        long overhead = TokenCounter.count(TokenCounter.json(out.responseFormat()));
+        return ask(cfg, step, PromptFit.fit(cfg, step, items, render, overhead, usage), out, usage, cancelled);
+    }
+
+    /**
      * A reply typed by {@code out}: sent with a json_schema response format where the endpoint takes one (learnt on
      * first use: an endpoint that refuses it gets json_object from then on), parsed, checked against the schema and
      * the output's own rule, with one repair turn naming what was wrong; then an error naming the step.
@@ -226,6 +237,8 @@ public final class LlmClient {
 
     /** One completion; a truncated reply comes back with finishReason "length" for the caller to report. */
     public ChatResponse chat(LlmConfig cfg, ChatRequest req, boolean useCache, BooleanSupplier cancelled) {
+        long sent = TokenCounter.prompt(req);
+        if (TokenCounter.withMargin(sent) > cfg.promptBudget()) throw PromptFit.tooLarge(cfg, req.step(), sent, 0);
         ObjectNode body = body(cfg, req);
         String cacheKey = null;
         if (useCache && cache != null && cfg.temperature() == 0) {
@@ -234,7 +247,7 @@ public final class LlmClient {
             ChatResponse hit = cache.getIfPresent(cacheKey);
             if (hit != null) return hit.asCached();
         }
-        ChatResponse r = exchange(cfg, req.step(), body, estimatePrompt(req), cancelled);
+        ChatResponse r = exchange(cfg, req.step(), body, TokenCounter.promptAsRead(req), cancelled);
         if (cacheKey != null && !"length".equals(r.finishReason())) cache.put(cacheKey, r);
         return r;
     }
@@ -247,49 +260,63 @@ public final class LlmClient {
         ChatRequest r = req.responseFormat() == null
                 ? new ChatRequest(req.step(), req.messages(), req.tools(), req.toolChoice(), "json_object", req.stop()) : req;
         ChatResponse first = chat(cfg, r, useCache, cancelled);
-        String problem = jsonProblem(cfg, first, check);
-        if (problem == null) return new JsonReply(parse(first.content(), check), first);
-        log.accept("graphrag: LLM step '" + req.step() + "' gave unusable JSON (" + problem + "); asking once to repair it");
+        Read read = readJson(cfg, first, check);
+        if (read.problem == null) return new JsonReply(read.json, first.withRepairs(read.repairs));
+        if (read.cut) throw new RagException("LLM step '" + req.step() + "': " + read.problem);
+        log.accept("graphrag: LLM step '" + req.step() + "' gave unusable JSON (" + read.problem + "); asking once to repair it");
         List<Map<String, Object>> repair = new ArrayList<>(r.messages());
         repair.add(Map.of("role", "assistant", "content", first.content() == null ? "" : first.content()));
-        repair.add(Map.of("role", "user", "content", "Your reply could not be used: " + problem
+        repair.add(Map.of("role", "user", "content", "Your reply could not be used: " + read.problem
                 + ". Reply again with only the corrected JSON, no other text."));
         ChatResponse second = chat(cfg, r.withMessages(repair), false, cancelled).plus(first);
-        String again = jsonProblem(cfg, second, check);
-        if (again != null) {
-            throw new RagException("LLM step '" + req.step() + "' returned unusable JSON after one repair turn: " + again);
+        Read again = readJson(cfg, second, check);
+        if (again.problem != null) {
+            throw new RagException("LLM step '" + req.step() + "' returned unusable JSON after one repair turn: " + again.problem);
         }
-        return new JsonReply(parse(second.content(), check), second);
+        return new JsonReply(again.json, second.withRepairs(1 + again.repairs));
     }
 
-    private static String jsonProblem(LlmConfig cfg, ChatResponse r, JsonCheck check) {
+    /** A reply read as checked JSON: the value and the fixes it needed, or the problem (cut: a repair turn cannot help). */
+    private record Read(JsonNode json, int repairs, String problem, boolean cut) {}
+
+    private static Read readJson(LlmConfig cfg, ChatResponse r, JsonCheck check) {
         if ("length".equals(r.finishReason())) {
-            return "the reply was cut off at maxTokens=" + cfg.maxTokens() + " (finish_reason=length)";
+            try {
+                ReplyReader.answer(r.content(), "length", cfg.maxTokens());
+            } catch (ReplyReader.Problem p) {
+                return new Read(null, 0, p.getMessage(), true); // cut while reasoning: another turn would be cut the same way
+            }
+            return new Read(null, 0, "the reply was cut off at maxTokens=" + cfg.maxTokens() + " (finish_reason=length)", false);
         }
-        String content = stripFences(r.content());
-        if (content == null || content.isBlank()) return "the reply was empty";
         JsonNode node;
+        int repairs;
         try {
-            node = JSON.readTree(content);
-        } catch (JsonProcessingException e) {
-            node = check.fromText(content);
-            if (node == null) return "it is not valid JSON (" + e.getOriginalMessage() + ")";
+            ReplyReader.Json j = ReplyReader.read(r.content(), r.finishReason(), cfg.maxTokens());
+            node = j.value();
+            repairs = j.repairs().isEmpty() ? 0 : 1;
+        } catch (ReplyReader.Problem p) {
+            if (p.cut()) return new Read(null, 0, p.getMessage(), true);
+            node = textFallback(r.content(), check);
+            if (node == null) return new Read(null, 0, p.getMessage(), false);
+            repairs = 0; // a method's own record format is an answer, not a repair
         }
-        return check.problem(node);
+        String problem = check.problem(node);
+        return problem == null ? new Read(node, repairs, null, false) : new Read(null, 0, problem, false);
     }
 
-    private static JsonNode parse(String content, JsonCheck check) {
+    /** A method's record format (text, not JSON), after the reasoning block. */
+    private static JsonNode textFallback(String content, JsonCheck check) {
+        if (content == null) return null;
         try {
-            return JSON.readTree(stripFences(content));
-        } catch (JsonProcessingException e) {
-            JsonNode alt = check.fromText(stripFences(content));
-            if (alt == null) throw new IllegalStateException(e);
-            return alt;
+            String answer = ReplyReader.answer(content, "stop", 0).text();
+            return answer == null || answer.isBlank() ? null : check.fromText(stripFences(answer));
+        } catch (ReplyReader.Problem p) {
+            return null;
         }
     }
 
     /** Small models wrap JSON in ```json fences despite being told not to. */
-    public static String stripFences(String s) {
+    private static String stripFences(String s) {
         if (s == null) return null;
         String t = s.trim();
         if (t.startsWith("```")) {
@@ -530,7 +557,8 @@ public final class LlmClient {
         return s.length() > 200 ? s.substring(0, 200) : s;
     }
 
-    private ChatResponse parseReply(LlmConfig cfg, String step, String body, long promptEstimate, long ms) {
+    /** {@code sentTokens}: the client's count of what the server reads as the prompt ({@link TokenCounter#promptAsRead}). */
+    private ChatResponse parseReply(LlmConfig cfg, String step, String body, long sentTokens, long ms) {
         JsonNode root;
         try {
             root = JSON.readTree(body);
@@ -541,32 +569,46 @@ public final class LlmClient {
         if (choice.isMissingNode()) throw new RagException("LLM step '" + step + "': the reply has no choices[0]");
         JsonNode msg = choice.path("message");
         String content = msg.path("content").isTextual() ? msg.path("content").asText() : null;
-        List<Map<String, Object>> toolCalls = new ArrayList<>();
-        if (msg.path("tool_calls").isArray()) {
-            for (JsonNode tc : (ArrayNode) msg.path("tool_calls")) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> m = JSON.convertValue(tc, Map.class);
-                toolCalls.add(m);
+        String finish = choice.path("finish_reason").asText(null);
+        // reasoning: a separate field (vLLM --reasoning-parser, DeepSeek, Ollama) or a leading block in the content
+        String reasoning = msg.path("reasoning_content").isTextual() ? msg.path("reasoning_content").asText()
+                : msg.path("reasoning").isTextual() ? msg.path("reasoning").asText() : null;
+        if (content != null) {
+            try {
+                ReplyReader.Answer a = ReplyReader.answer(content, finish, cfg.maxTokens());
+                if (a.hadReasoning()) {
+                    content = a.text().strip();
+                    reasoning = reasoning == null ? a.reasoning() : reasoning + "\n" + a.reasoning();
+                }
+            } catch (ReplyReader.Problem p) {
+                // an unterminated block stays in the content: the step that reads it reports the problem
             }
         }
-        String finish = choice.path("finish_reason").asText(null);
+        ToolCalls calls = ToolCalls.read(msg, content);
+        if (calls.fromContent()) content = calls.contentLeft();
         JsonNode usage = root.path("usage");
         boolean estimated = !usage.path("prompt_tokens").isNumber();
-        long prompt = estimated ? promptEstimate : usage.path("prompt_tokens").asLong();
+        long prompt = estimated ? sentTokens : usage.path("prompt_tokens").asLong();
+        if (!estimated && sentTokens >= TokenCounter.MIN_CHECKED && prompt < TokenCounter.CUT_RATIO * sentTokens) {
+            throw new PromptCutException("LLM step '" + step + "': " + cfg.host() + " read only " + prompt + " prompt tokens of the " + sentTokens
+                    + " this client sent (its usage.prompt_tokens is under " + Math.round(TokenCounter.CUT_RATIO * 100) + "% of the client's cl100k_base"
+                    + " count): the server cut the prompt to its context window, so the instructions were lost. Raise the server's window (Ollama: "
+                    + "OLLAMA_CONTEXT_LENGTH or the model's num_ctx; llama.cpp: --ctx-size; vLLM: --max-model-len) and set graphrag.llm.contextTokens"
+                    + " (now " + cfg.contextTokens() + ") to it (docs/llm.md#context-windows)");
+        }
+        long reasoningTokens = usage.path("completion_tokens_details").path("reasoning_tokens").isNumber()
+                ? usage.path("completion_tokens_details").path("reasoning_tokens").asLong() : TokenCounter.count(reasoning);
         long completion = usage.path("completion_tokens").isNumber() ? usage.path("completion_tokens").asLong()
-                : estimate(content) + estimate(toolCalls.isEmpty() ? null : toolCalls.toString());
+                : TokenCounter.count(content) + reasoningTokens + (calls.calls().isEmpty() ? 0 : TokenCounter.count(TokenCounter.json(calls.calls())));
         estimated |= !usage.path("completion_tokens").isNumber();
-        return new ChatResponse(content, toolCalls, finish, prompt, completion, estimated, 1, false, ms);
+        return new ChatResponse(content, calls.calls(), finish, prompt, completion, estimated, 1, false, ms, reasoning, reasoningTokens, calls.repairs());
     }
 
-    private static long estimatePrompt(ChatRequest req) {
-        long chars = 0;
-        for (Map<String, Object> m : req.messages()) chars += String.valueOf(m.get("content")).length() + 4;
-        return Math.max(1, chars / 4);
-    }
-
-    private static long estimate(String s) {
-        return s == null ? 0 : Math.max(1, s.length() / 4);
+    /** The server cut the prompt to its window (its prompt count is far below what was sent): never run on. */
+    public static final class PromptCutException extends RagException {
+        PromptCutException(String message) {
+            super(message);
+        }
     }
 
     static long retryAfterMs(String v) {

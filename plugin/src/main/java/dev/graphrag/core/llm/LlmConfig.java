@@ -20,6 +20,9 @@ public final class LlmConfig {
             + "conf/graphrag.conf (or GRAPHRAG_LLM_ENDPOINT), or pass config {llm: {endpoint: 'http://localhost:11434/v1', model: 'qwen2.5:3b-instruct'}}"
             + " for a local Ollama";
 
+    static final long MIN_CONTEXT_TOKENS = 512;
+    static final long MAX_CONTEXT_TOKENS = 10_000_000;
+
     private final String endpoint;
     private final String model;
     private final String apiKey;
@@ -27,13 +30,14 @@ public final class LlmConfig {
     private final double temperature;
     private final Long seed;
     private final int maxTokens;
+    private final int contextTokens;
     private final long timeoutMs;
     private final long connectTimeoutMs;
     private final int maxRetries;
     private final long retryBaseMs;
 
-    private LlmConfig(String endpoint, String model, String apiKey, String credential, double temperature, Long seed, int maxTokens, long timeoutMs,
-                      long connectTimeoutMs, int maxRetries, long retryBaseMs) {
+    private LlmConfig(String endpoint, String model, String apiKey, String credential, double temperature, Long seed, int maxTokens, int contextTokens,
+                      long timeoutMs, long connectTimeoutMs, int maxRetries, long retryBaseMs) {
         this.endpoint = endpoint;
         this.model = model;
         this.apiKey = apiKey;
@@ -41,6 +45,7 @@ public final class LlmConfig {
         this.temperature = temperature;
         this.seed = seed;
         this.maxTokens = maxTokens;
+        this.contextTokens = contextTokens;
         this.timeoutMs = timeoutMs;
         this.connectTimeoutMs = connectTimeoutMs;
         this.maxRetries = maxRetries;
@@ -66,9 +71,14 @@ public final class LlmConfig {
         Long seed = r.has("seed") ? r.integer("seed", 0L, Long.MIN_VALUE, Long.MAX_VALUE) : null;
         int maxTokens = (int) r.integerAtMost("maxTokens", s.integer("graphrag.llm.maxTokens"), 1,
                 s.integer("graphrag.llm.maxTokensLimit"), "graphrag.llm.maxTokensLimit");
+        int contextTokens = (int) r.integer("contextTokens", s.integer("graphrag.llm.contextTokens"), MIN_CONTEXT_TOKENS, MAX_CONTEXT_TOKENS);
         long timeoutMs = r.integerAtMost("timeoutMs", s.integer("graphrag.llm.timeoutMs"), 1,
                 s.integer("graphrag.llm.maxTimeoutMs"), "graphrag.llm.maxTimeoutMs");
         r.finish();
+        if (maxTokens >= contextTokens) {
+            throw new RagException(owner + ": maxTokens (" + maxTokens + ") must be below contextTokens (" + contextTokens + "): the window holds the"
+                    + " prompt and the reply; raise contextTokens (config.llm.contextTokens or graphrag.llm.contextTokens) or lower maxTokens");
+        }
         String endpoint = callEndpoint != null ? callEndpoint : s.string("graphrag.llm.endpoint");
         if (endpoint == null || endpoint.isBlank()) throw new RagException(owner + ": " + HOW_TO_CONFIGURE);
         URI uri = EndpointPolicy.parse(endpoint.trim(), owner + ": LLM endpoint");
@@ -89,7 +99,7 @@ public final class LlmConfig {
             key = ""; // the server's key belongs to the configured endpoint alone
             credential = "none";
         }
-        return new LlmConfig(uri.toString(), model, key, credential, temperature, seed, maxTokens, timeoutMs,
+        return new LlmConfig(uri.toString(), model, key, credential, temperature, seed, maxTokens, contextTokens, timeoutMs,
                 s.integer("graphrag.llm.connectTimeoutMs"), (int) s.integer("graphrag.llm.maxRetries"), s.integer("graphrag.llm.retryBaseMs"));
     }
 
@@ -119,6 +129,10 @@ public final class LlmConfig {
     public double temperature() { return temperature; }
     public Long seed() { return seed; }
     public int maxTokens() { return maxTokens; }
+    /** The endpoint's context window in tokens, as configured: prompt and reply share it. */
+    public int contextTokens() { return contextTokens; }
+    /** What a prompt may hold, counted with {@link TokenCounter#MARGIN}: the window less the reply's maxTokens. */
+    public long promptBudget() { return (long) contextTokens - maxTokens; }
     public long timeoutMs() { return timeoutMs; }
     public long connectTimeoutMs() { return connectTimeoutMs; }
     public int maxRetries() { return maxRetries; }

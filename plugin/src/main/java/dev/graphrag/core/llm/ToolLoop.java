@@ -98,6 +98,8 @@ public final class ToolLoop {
         List<Map<String, Object>> transcript = new ArrayList<>(messages);
         if (m == Mode.JSON) transcript = withGuide(transcript);
         List<Call> calls = new ArrayList<>();
+        results.clear();
+        compacted.clear();
         UsageMeter usage = new UsageMeter();
         int invalid = 0;
         for (int round = 1; ; round++) {
@@ -106,29 +108,43 @@ public final class ToolLoop {
             if (usage.usage().totalTokens() >= budget.maxTokens()) return new Outcome(null, calls, usage.usage(), "maxTokens", m, invalid);
             ChatResponse r;
             if (m == Mode.NATIVE) {
+                List<Map<String, Object>> schemas = tools.stream().map(Tool::openAi).toList();
+                fitTranscript(transcript, calls, TokenCounter.count(TokenCounter.json(schemas)), usage);
                 try {
-                    r = llm.chat(cfg, new ChatRequest(step, transcript, tools.stream().map(Tool::openAi).toList(), "auto", null, null), false, cancelled);
+                    r = llm.chat(cfg, new ChatRequest(step, transcript, schemas, "auto", null, null), false, cancelled);
                     llm.noteNativeTools(cfg, true);
                 } catch (LlmHttpException e) {
                     if (mode == Mode.NATIVE || !(e.rejects("tool") || e.rejects("function"))) throw e;
                     llm.noteNativeTools(cfg, false);
                     m = Mode.JSON;
                     transcript = withGuide(transcript);
+                    results.forEach(p -> p[0]++); // the guide went in first
                     round--;
                     continue;
                 }
             } else {
+                fitTranscript(transcript, calls, 6, usage);
                 r = llm.chat(cfg, new ChatRequest(step, transcript, null, null, "json_object", null), false, cancelled);
             }
-            usage.add(step, r);
             if (m == Mode.NATIVE) {
-                if (r.toolCalls().isEmpty()) return new Outcome(r.content(), calls, usage.usage(), "final", m, invalid);
+                List<Map<String, Object>> toolCalls = r.toolCalls();
+                if (toolCalls.isEmpty()) {
+                    // a model that writes its call as JSON in the content, despite native tools
+                    Map<String, Object> written = writtenCall(r.content());
+                    if (written == null) {
+                        usage.add(step, r);
+                        return new Outcome(r.content(), calls, usage.usage(), "final", m, invalid);
+                    }
+                    toolCalls = List.of(written);
+                    r = r.withRepairs(1);
+                }
+                usage.add(step, r);
                 Map<String, Object> assistant = new LinkedHashMap<>();
                 assistant.put("role", "assistant");
-                assistant.put("content", r.content() == null ? "" : r.content());
-                assistant.put("tool_calls", r.toolCalls());
+                assistant.put("content", r.content() == null || r.toolCalls().isEmpty() ? "" : r.content());
+                assistant.put("tool_calls", toolCalls);
                 transcript.add(assistant);
-                for (Map<String, Object> tc : r.toolCalls()) {
+                for (Map<String, Object> tc : toolCalls) {
                     if (calls.size() >= budget.maxToolCalls()) return new Outcome(null, calls, usage.usage(), "maxToolCalls", m, invalid);
                     Object fn = tc.get("function");
                     String name = fn instanceof Map<?, ?> f ? String.valueOf(f.get("name")) : "?";
@@ -136,18 +152,23 @@ public final class ToolLoop {
                     Call c = invoke(round, name, args);
                     if (!c.ok()) invalid++;
                     calls.add(c);
+                    results.add(new int[]{transcript.size(), calls.size() - 1});
                     transcript.add(Map.of("role", "tool", "tool_call_id", String.valueOf(tc.get("id")), "content", c.result()));
                     if (finished) return new Outcome(c.result(), calls, usage.usage(), "final", m, invalid);
                 }
             } else {
-                String raw = r.content() == null ? "" : LlmClient.stripFences(r.content());
-                transcript.add(Map.of("role", "assistant", "content", raw));
+                String raw = r.content() == null ? "" : r.content().strip();
                 JsonNode action;
                 try {
-                    action = JSON.readTree(raw);
-                } catch (JsonProcessingException e) {
+                    ReplyReader.Json j = ReplyReader.read(r.content(), r.finishReason(), cfg.maxTokens());
+                    action = j.value();
+                    if (!j.repairs().isEmpty()) r = r.withRepairs(1);
+                    raw = action.toString(); // the transcript keeps the action alone, not the prose or reasoning around it
+                } catch (ReplyReader.Problem e) {
                     action = null;
                 }
+                usage.add(step, r);
+                transcript.add(Map.of("role", "assistant", "content", raw));
                 if (action == null || !action.path("action").isTextual()) {
                     invalid++;
                     transcript.add(Map.of("role", "user", "content", "That was not one JSON object with an \"action\". Reply with"
@@ -164,9 +185,61 @@ public final class ToolLoop {
                 if (!c.ok()) invalid++;
                 calls.add(c);
                 if (finished) return new Outcome(c.result(), calls, usage.usage(), "final", m, invalid);
+                results.add(new int[]{transcript.size(), calls.size() - 1});
                 transcript.add(Map.of("role", "user", "content", "Result of " + name + ": " + c.result()));
             }
         }
+    }
+
+    /** Transcript positions of tool results ({message index, call index}), oldest first: what compaction may shorten. */
+    private final List<int[]> results = new ArrayList<>();
+
+    /**
+     * Keeps the next request within the window: the oldest tool results are replaced by a one-line note (their effect
+     * is in the graph, and the calls that made them stay in the transcript) until the transcript fits; what was left out
+     * is recorded as trimmed under the step. The system and task messages are never touched.
+     */
+    private void fitTranscript(List<Map<String, Object>> transcript, List<Call> calls, long overhead, UsageMeter usage) {
+        long budget = cfg.promptBudget();
+        long tokens = TokenCounter.messages(transcript) + overhead;
+        if (TokenCounter.withMargin(tokens) <= budget) return;
+        long trimmed = 0, saved = 0;
+        for (int[] r : results) {
+            if (TokenCounter.withMargin(tokens) <= budget) break;
+            if (!compacted.add(r[0])) continue;
+            Map<String, Object> msg = transcript.get(r[0]);
+            Call c = calls.get(r[1]);
+            String note = "{\"compacted\": \"the result of " + c.tool() + " was left out to fit the context window; the call " + (c.ok() ? "succeeded" : "failed") + "\"}";
+            Map<String, Object> shorter = new LinkedHashMap<>(msg);
+            shorter.put("content", "tool".equals(msg.get("role")) ? note : "Result of " + c.tool() + ": " + note);
+            long before = TokenCounter.messages(List.of(msg)), after = TokenCounter.messages(List.of(shorter));
+            if (after >= before) continue;
+            transcript.set(r[0], shorter);
+            tokens -= before - after;
+            saved += before - after;
+            trimmed++;
+        }
+        usage.trimmed(step, trimmed, saved);
+        // what still does not fit fails in the client's own check, before any request, naming the step and the setting
+    }
+
+    /** Transcript positions already compacted. */
+    private final java.util.Set<Integer> compacted = new java.util.HashSet<>();
+
+    /** A tool call written as JSON in the content ({"action": tool, "arguments": ...} or {"name": tool, "arguments": ...}), or null. */
+    private Map<String, Object> writtenCall(String content) {
+        if (content == null || content.isBlank()) return null;
+        JsonNode j;
+        try {
+            j = ReplyReader.json(content).value();
+        } catch (ReplyReader.Problem e) {
+            return null;
+        }
+        String name = j.path("action").isTextual() ? j.path("action").asText() : j.path("name").isTextual() ? j.path("name").asText() : null;
+        if (name == null || !byName.containsKey(name)) return null;
+        JsonNode args = j.path("arguments");
+        return Map.of("id", "call_written", "type", "function", "function",
+                Map.of("name", name, "arguments", args.isTextual() ? args.asText() : args.isMissingNode() ? "{}" : args.toString()));
     }
 
     /** Set by the last {@link #invoke} when its handler returned {@link Finished}. */

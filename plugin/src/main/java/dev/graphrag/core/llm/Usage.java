@@ -7,14 +7,23 @@ import java.util.TreeMap;
 
 /**
  * What LLM work cost: exchanges, prompt and completion tokens, and the same per step (the step names every request
- * carries in its X-Rag-Step header, so an LLM server's own log can be matched to what a procedure reports).
- * Immutable; {@link UsageMeter} adds up a run that calls from several threads.
+ * carries in its X-Rag-Step header, so an LLM server's own log can be matched to what a procedure reports), with per
+ * step what the client repaired, the reasoning tokens within the completion tokens, and what was trimmed to fit the
+ * context window. Immutable; {@link UsageMeter} adds up a run that calls from several threads.
  */
 public record Usage(long calls, long promptTokens, long completionTokens, Map<String, Step> byStep) {
-    /** One step's share. */
-    public record Step(long calls, long promptTokens, long completionTokens) {
+    /**
+     * One step's share: {@code repairs} are the replies the client had to fix (and repair turns), {@code trimmed} the
+     * retrieved or transcript items left out of its prompts to fit the window and {@code trimmedTokens} their tokens.
+     */
+    public record Step(long calls, long promptTokens, long completionTokens, long repairs, long reasoningTokens, long trimmed, long trimmedTokens) {
+        public Step(long calls, long promptTokens, long completionTokens) {
+            this(calls, promptTokens, completionTokens, 0, 0, 0, 0);
+        }
+
         Step plus(Step o) {
-            return new Step(calls + o.calls, promptTokens + o.promptTokens, completionTokens + o.completionTokens);
+            return new Step(calls + o.calls, promptTokens + o.promptTokens, completionTokens + o.completionTokens, repairs + o.repairs,
+                    reasoningTokens + o.reasoningTokens, trimmed + o.trimmed, trimmedTokens + o.trimmedTokens);
         }
     }
 
@@ -26,8 +35,13 @@ public record Usage(long calls, long promptTokens, long completionTokens, Map<St
 
     /** One response's usage under its step (a cached reply costs nothing and counts no call). */
     public static Usage of(String step, ChatResponse r) {
-        Step s = new Step(r.calls(), r.promptTokens(), r.completionTokens());
+        Step s = new Step(r.calls(), r.promptTokens(), r.completionTokens(), r.repairs(), r.reasoningTokens(), 0, 0);
         return new Usage(s.calls(), s.promptTokens(), s.completionTokens(), Map.of(step, s));
+    }
+
+    /** Items left out of a step's prompt to fit the window: no call, no tokens spent. */
+    public static Usage trimmed(String step, long items, long tokens) {
+        return new Usage(0, 0, 0, Map.of(step, new Step(0, 0, 0, 0, 0, items, tokens)));
     }
 
     public Usage plus(Usage o) {
@@ -40,10 +54,28 @@ public record Usage(long calls, long promptTokens, long completionTokens, Map<St
         return promptTokens + completionTokens;
     }
 
-    /** The {@code tokensByStep} column: step -> {calls, promptTokens, completionTokens}. */
+    /** Repairs over all steps. */
+    public long repairs() {
+        return byStep.values().stream().mapToLong(Step::repairs).sum();
+    }
+
+    /**
+     * The {@code tokensByStep} column: step -> {calls, promptTokens, completionTokens, repairs, reasoningTokens, trimmed,
+     * trimmedTokens}.
+     */
     public Map<String, Object> tokensByStep() {
         Map<String, Object> out = new LinkedHashMap<>();
-        byStep.forEach((k, v) -> out.put(k, Map.of("calls", v.calls(), "promptTokens", v.promptTokens(), "completionTokens", v.completionTokens())));
+        byStep.forEach((k, v) -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("calls", v.calls());
+            m.put("promptTokens", v.promptTokens());
+            m.put("completionTokens", v.completionTokens());
+            m.put("repairs", v.repairs());
+            m.put("reasoningTokens", v.reasoningTokens());
+            m.put("trimmed", v.trimmed());
+            m.put("trimmedTokens", v.trimmedTokens());
+            out.put(k, Collections.unmodifiableMap(m));
+        });
         return out;
     }
 }

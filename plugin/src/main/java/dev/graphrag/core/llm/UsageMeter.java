@@ -12,6 +12,11 @@ public final class UsageMeter {
         total = total.plus(u);
     }
 
+    /** Records what a step's prompt left out to fit the window (nothing when {@code items} is 0). */
+    public synchronized void trimmed(String step, long items, long tokens) {
+        if (items > 0) total = total.plus(Usage.trimmed(step, items, tokens));
+    }
+
     public synchronized Usage usage() {
         return total;
     }

@@ -83,7 +83,8 @@ class LlmClientTest {
         PluginSettings s = settings(Map.of());
         ChatResponse r = client(s).chat(cfg(s, null), ask("hi"), false, () -> false);
         assertTrue(r.tokensEstimated());
-        assertEquals(10, r.completionTokens());
+        assertEquals(TokenCounter.count("a reply of some forty characters or so.."), r.completionTokens(), "counted with cl100k_base");
+        assertEquals(TokenCounter.promptAsRead(ask("hi")), r.promptTokens(), "what was sent, counted by the client");
     }
 
     @Test

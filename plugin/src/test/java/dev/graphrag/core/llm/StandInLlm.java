@@ -31,6 +31,8 @@ import java.util.function.Predicate;
  */
 public final class StandInLlm implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final com.knuddels.jtokkit.api.Encoding CL100K = com.knuddels.jtokkit.Encodings.newLazyEncodingRegistry()
+            .getEncoding(com.knuddels.jtokkit.api.EncodingType.CL100K_BASE);
 
     /** One recorded request: its JSON body (empty for GET), Authorization and X-Rag-Step headers, method and path. */
     public record Request(JsonNode body, String authorization, String step, String method, String path) {
@@ -154,6 +156,21 @@ public final class StandInLlm implements AutoCloseable {
 
     public List<Request> requests() { return List.copyOf(requests); }
 
+    /** This server's own count of a request's prompt: cl100k_base over the messages' JSON text (framing included). */
+    public static int promptTokens(Request r) {
+        return CL100K.countTokensOrdinary(r.body().path("messages").toString());
+    }
+
+    private volatile int window;
+
+    /** Cuts every prompt longer than {@code tokens} to it and reports the cut size in usage, as Ollama does; 0: no window. */
+    public void window(int tokens) { window = tokens; }
+
+    private volatile java.util.function.BiFunction<ObjectNode, JsonNode, ObjectNode> shape;
+
+    /** Rewrites every completion (the reply body and the request body in; the body to send out): a real server's reply shape. */
+    public void shape(java.util.function.BiFunction<ObjectNode, JsonNode, ObjectNode> rewrite) { shape = rewrite; }
+
     /** GET /models answers only after this long (a tarpit for rag.llm.info). */
     public void modelsDelay(long ms) { modelsDelayMs = ms; }
 
@@ -161,6 +178,8 @@ public final class StandInLlm implements AutoCloseable {
         rules.clear();
         requests.clear();
         modelsDelayMs = 0;
+        window = 0;
+        shape = null;
     }
 
     private static void sleepQuietly(long ms) {
@@ -209,7 +228,9 @@ public final class StandInLlm implements AutoCloseable {
             send(ex, rule.status, rule.rawBody != null ? rule.rawBody : "{\"error\":{\"message\":\"stand-in fault " + rule.status + "\"}}", rule.retryAfter);
             return;
         }
-        send(ex, 200, completion(req, rule).toString(), null);
+        ObjectNode out = completion(req, rule);
+        if (shape != null) out = shape.apply(out, req.body());
+        send(ex, 200, out.toString(), null);
     }
 
     /** Bytes until the client goes away (a write fails) or 10 minutes pass: bounded, as every test server must be. */
@@ -233,7 +254,7 @@ public final class StandInLlm implements AutoCloseable {
         }
     }
 
-    private static ObjectNode completion(Request req, Rule rule) {
+    private ObjectNode completion(Request req, Rule rule) {
         ObjectNode root = JSON.createObjectNode();
         root.put("id", "chatcmpl-standin").put("object", "chat.completion").put("model", req.body().path("model").asText());
         ArrayNode choices = root.putArray("choices");
@@ -245,7 +266,8 @@ public final class StandInLlm implements AutoCloseable {
         else msg.putNull("content");
         if (!rule.toolCalls.isEmpty()) msg.set("tool_calls", JSON.valueToTree(rule.toolCalls));
         if (rule.usage) {
-            int prompt = req.body().path("messages").toString().length() / 4;
+            int prompt = promptTokens(req);
+            if (window > 0 && prompt > window) prompt = window; // cut from the front, and reported as cut, as Ollama does
             int completion = rule.content == null ? 5 : Math.max(1, rule.content.length() / 4);
             root.putObject("usage").put("prompt_tokens", prompt).put("completion_tokens", completion).put("total_tokens", prompt + completion);
         }
