@@ -11,6 +11,7 @@ import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.llm.ChatRequest;
 import dev.graphrag.core.llm.ChatResponse;
 import dev.graphrag.core.llm.LlmClient;
+import dev.graphrag.core.llm.PromptFit;
 import dev.graphrag.core.llm.LlmConfig;
 import dev.graphrag.core.llm.Usage;
 import dev.graphrag.core.search.ChunkSearch;
@@ -264,9 +265,12 @@ public final class AgragRetriever {
             if (llm == null || llmConfig == null) throw new RagException("agrag: filter needs an LLM: " + LlmConfig.HOW_TO_CONFIGURE);
             List<List<String>> candidates = new ArrayList<>();
             for (int i : raw) candidates.add(List.of(g.facts.get(i).s(), g.facts.get(i).p(), g.facts.get(i).o()));
-            LlmClient.JsonReply reply = llm.chatJson(llmConfig, ChatRequest.of(FILTER_STEP, AgragPrompts.tripleFilter(query, candidates)),
+            // the weakest candidates go first when the window is small: they are ranked by similarity
+            PromptFit.Fitted fit = PromptFit.fit(llmConfig, FILTER_STEP, candidates.size(),
+                    n -> AgragPrompts.tripleFilter(query, candidates.subList(0, n)), 6);
+            LlmClient.JsonReply reply = llm.chatJson(llmConfig, ChatRequest.of(FILTER_STEP, fit.messages()),
                     j -> AgragPrompts.triples(j, "fact") == null ? "it has no \"fact\" list" : null, true, cancelled);
-            tokens = Usage.of(FILTER_STEP, reply.response());
+            tokens = Usage.of(FILTER_STEP, reply.response()).plus(Usage.trimmed(FILTER_STEP, fit.trimmed(), fit.trimmedTokens()));
             List<Integer> mapped = FactMatcher.map(AgragPrompts.triples(reply.json(), "fact"), candidates, FactMatcher.DEFAULT_MIN_SIMILARITY, cfg.factTopK());
             kept = mapped.stream().map(raw::get).toList();
         }
@@ -526,13 +530,20 @@ public final class AgragRetriever {
             String id = g.chunkIds.get(c);
             if (!path.contains(id)) retrieved.add(id);
         }
-        List<Map<String, Object>> messages = AgragPrompts.answer(query, sg.graphStrings(), texts(path), texts(retrieved));
+        // in a small window the last retrieved passages go first, then the last path passages, then the last subgraph strings
+        List<String> graphStrings = sg.graphStrings(), pathTexts = texts(path), retrievedTexts = texts(retrieved);
+        int items = graphStrings.size() + pathTexts.size() + retrievedTexts.size();
+        PromptFit.Fitted fit = PromptFit.fit(llmConfig, "agrag.answer", items, n -> AgragPrompts.answer(query,
+                graphStrings.subList(0, Math.min(n, graphStrings.size())),
+                pathTexts.subList(0, Math.max(0, Math.min(n - graphStrings.size(), pathTexts.size()))),
+                retrievedTexts.subList(0, Math.max(0, n - graphStrings.size() - pathTexts.size()))), 6);
+        List<Map<String, Object>> messages = fit.messages();
         LlmClient.JsonReply reply = llm.chatJson(llmConfig, new ChatRequest("agrag.answer", messages, null, null, "json_object", null),
                 j -> j.path("answer").isMissingNode() ? "it has no \"answer\"" : null, true, cancelled);
         String prompt = cfg.returnPrompt() ? (String) messages.get(messages.size() - 1).get("content") : null;
         ChatResponse r = reply.response();
         return new Answer(reply.json().path("answer").asText(), reply.json().path("thought").asText(null), sg.graphStrings(), sg.facts(), path,
-                retrieved, !sg.terminals().isEmpty(), prompt, sg.usage().plus(Usage.of("agrag.answer", r)), (System.nanoTime() - t0) / 1_000_000);
+                retrieved, !sg.terminals().isEmpty(), prompt, sg.usage().plus(Usage.of("agrag.answer", r)).plus(Usage.trimmed("agrag.answer", fit.trimmed(), fit.trimmedTokens())), (System.nanoTime() - t0) / 1_000_000);
     }
 
     private List<String> texts(List<String> chunkIds) {

@@ -2,6 +2,7 @@ package dev.graphrag.hgmem;
 
 import dev.graphrag.core.llm.LlmClient;
 import dev.graphrag.core.llm.LlmConfig;
+import dev.graphrag.core.llm.PromptFit;
 import dev.graphrag.core.llm.StructuredOutput;
 import dev.graphrag.core.llm.UsageMeter;
 
@@ -35,7 +36,16 @@ public final class LlmPlanner implements Evolution.Llm {
 
     @Override
     public Evolution.Evolved evolve(String query, List<MemoryUnit> listing, List<String> subqueries, Evolution.Retrieved retrieved) {
-        HgmemPrompts.EvolveReply r = ask(HgmemPrompts.EVOLVE, HgmemPrompts.evolve(query, listing, subqueries, retrieved.tables()), HgmemPrompts.EVOLVE_OUT);
+        // a small window drops the retrieved rows from the end: the last sources first, then relationships, then entities
+        Evolution.Tables t = retrieved.tables();
+        List<Map<String, Object>> rows = new ArrayList<>(t.entities());
+        rows.addAll(t.relationships());
+        rows.addAll(t.sources());
+        int e = t.entities().size(), rl = t.relationships().size();
+        List<Map<String, Object>> messages = PromptFit.fit(cfg, HgmemPrompts.EVOLVE, rows.size(), n -> HgmemPrompts.evolve(query, listing, subqueries,
+                new Evolution.Tables(rows.subList(0, Math.min(n, e)), rows.subList(Math.min(n, e), Math.min(n, e + rl)), rows.subList(Math.min(n, e + rl), n))),
+                PromptFit.overhead(HgmemPrompts.EVOLVE_OUT), usage);
+        HgmemPrompts.EvolveReply r = ask(HgmemPrompts.EVOLVE, messages, HgmemPrompts.EVOLVE_OUT);
         List<Evolution.Insert> ins = new ArrayList<>();
         for (HgmemPrompts.Point p : r.inserted()) ins.add(new Evolution.Insert(p.entities() == null ? List.of() : p.entities(), p.description()));
         List<Evolution.Update> up = new ArrayList<>();
@@ -71,9 +81,14 @@ public final class LlmPlanner implements Evolution.Llm {
     public record Answer(String text, List<String> citedSources) {}
 
     public Answer answer(String query, List<MemoryUnit> listing, List<Map<String, Object>> entities, List<Map<String, Object>> sources, String responseType) {
-        HgmemPrompts.AnswerReply r = ask(HgmemPrompts.ANSWER, HgmemPrompts.answer(query, listing, entities, sources, responseType), HgmemPrompts.ANSWER_OUT);
+        // a small window drops the last sources first, then the last entities
+        int e = entities.size();
+        PromptFit.Fitted fit = PromptFit.fit(cfg, HgmemPrompts.ANSWER, e + sources.size(), n -> HgmemPrompts.answer(query, listing,
+                entities.subList(0, Math.min(n, e)), sources.subList(0, Math.max(0, n - e)), responseType), HgmemPrompts.ANSWER_OUT);
+        usage.trimmed(HgmemPrompts.ANSWER, fit.trimmed(), fit.trimmedTokens());
+        HgmemPrompts.AnswerReply r = ask(HgmemPrompts.ANSWER, fit.messages(), HgmemPrompts.ANSWER_OUT);
         Set<String> shown = new HashSet<>();
-        for (Map<String, Object> src : sources) shown.add(String.valueOf(src.get("id")));
+        for (Map<String, Object> src : sources.subList(0, Math.max(0, fit.kept() - e))) shown.add(String.valueOf(src.get("id")));
         List<String> cited = new ArrayList<>();
         for (String c : r.citedSources() == null ? List.<String>of() : r.citedSources()) if (shown.contains(c) && !cited.contains(c)) cited.add(c);
         return new Answer(r.answer(), cited);

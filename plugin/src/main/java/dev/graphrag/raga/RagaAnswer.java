@@ -1,6 +1,7 @@
 package dev.graphrag.raga;
 
 import dev.graphrag.core.RagCall;
+import dev.graphrag.core.llm.PromptFit;
 import dev.graphrag.core.llm.UsageMeter;
 
 import java.util.ArrayList;
@@ -45,9 +46,15 @@ public final class RagaAnswer {
             chunks.add(Map.of("id", h.chunkId(), "text", text));
             shown.put(h.chunkId(), h);
         }
-        List<Map<String, Object>> facts = cfg.includeFacts() ? r.facts().subList(0, Math.min(cfg.maxFacts(), r.facts().size())) : List.of();
-        RagaPrompts.AnswerReply a = llm.client().ask(llm.config(), RagaPrompts.ANSWER, RagaPrompts.answer(query, chunks, facts), RagaPrompts.ANSWER_OUT,
-                usage, call.cancelled());
+        List<Map<String, Object>> allFacts = cfg.includeFacts() ? r.facts().subList(0, Math.min(cfg.maxFacts(), r.facts().size())) : List.of();
+        // a small window drops the last facts first, then the last chunks (both are ranked)
+        int c = chunks.size();
+        PromptFit.Fitted fit = PromptFit.fit(llm.config(), RagaPrompts.ANSWER, c + allFacts.size(),
+                n -> RagaPrompts.answer(query, chunks.subList(0, Math.min(n, c)), allFacts.subList(0, Math.max(0, n - c))), RagaPrompts.ANSWER_OUT);
+        usage.trimmed(RagaPrompts.ANSWER, fit.trimmed(), fit.trimmedTokens());
+        List<Map<String, Object>> facts = allFacts.subList(0, Math.max(0, fit.kept() - c));
+        for (Map<String, Object> dropped : chunks.subList(Math.min(fit.kept(), c), c)) shown.remove((String) dropped.get("id"));
+        RagaPrompts.AnswerReply a = llm.client().ask(llm.config(), RagaPrompts.ANSWER, fit.messages(), RagaPrompts.ANSWER_OUT, usage, call.cancelled());
         Set<String> cited = new LinkedHashSet<>();
         if (a.evidence_chunk_ids() != null) for (String id : a.evidence_chunk_ids()) if (shown.containsKey(id)) cited.add(id);
         List<Map<String, Object>> evidence = new ArrayList<>();

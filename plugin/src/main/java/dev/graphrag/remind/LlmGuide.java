@@ -34,6 +34,8 @@ final class LlmGuide implements Walk.Guide {
     }
 
     <T> T ask(String step, List<Map<String, Object>> messages, StructuredOutput<T> out) {
+        long[] trimmed = prompts.drainTrimmed(); // what fitting this step's block left out
+        usage.trimmed(step, trimmed[0], trimmed[1]);
         return llm.ask(cfg, step, messages, out, usage, cancelled);
     }
 

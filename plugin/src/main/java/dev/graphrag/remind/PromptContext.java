@@ -15,14 +15,30 @@ final class PromptContext {
     private final MemoryGraph graph;
     private final String question;
     private final int tokenBudget;
+    /** What the block may hold in the endpoint's window (cl100k_base, margin applied): the window less the prompts' fixed part. */
+    private final long windowTokens;
+    private long trimmedItems, trimmedTokens;
     private final Map<String, String> handleOf = new HashMap<>();
     private final Map<String, String> nodeOf = new HashMap<>();
     private final int[] counters = new int[4];
 
     PromptContext(MemoryGraph graph, String question, int tokenBudget) {
+        this(graph, question, tokenBudget, Long.MAX_VALUE);
+    }
+
+    PromptContext(MemoryGraph graph, String question, int tokenBudget, long windowTokens) {
         this.graph = graph;
         this.question = question;
         this.tokenBudget = tokenBudget;
+        this.windowTokens = windowTokens;
+    }
+
+    /** Items shortened or left out by {@link #fit} since the last call, and their tokens; the counters restart. */
+    long[] drainTrimmed() {
+        long[] t = {trimmedItems, trimmedTokens};
+        trimmedItems = 0;
+        trimmedTokens = 0;
+        return t;
     }
 
     String handle(String node) {
@@ -124,11 +140,15 @@ final class PromptContext {
         return fit(b);
     }
 
-    /** Shortens the longest chunk texts, then drops the weakest candidates, until the block fits the token budget. */
+    /**
+     * Shortens the longest chunk texts, then drops the weakest candidates, until the block fits the token budget and the
+     * window; each step is counted as a trimmed item with the tokens it saved.
+     */
     @SuppressWarnings("unchecked")
     Map<String, Object> fit(Map<String, Object> b) {
         List<Map<String, Object>> chunks = (List<Map<String, Object>>) b.get("chunks");
-        while (tokens(b) > tokenBudget) {
+        while (tokens(b) > tokenBudget || windowCount(b) > windowTokens) {
+            long before = windowTokens == Long.MAX_VALUE ? tokens(b) : windowCount(b);
             Map<String, Object> longest = null;
             for (Map<String, Object> c : chunks) {
                 String t = (String) c.get("text");
@@ -137,13 +157,21 @@ final class PromptContext {
             if (longest != null) {
                 String t = (String) longest.get("text");
                 longest.put("text", t.substring(0, t.length() / 2) + " [...]");
-                continue;
+            } else {
+                List<Map<String, Object>> cand = (List<Map<String, Object>>) b.get("candidates");
+                if (cand == null || cand.size() <= 1) break;
+                cand.remove(cand.size() - 1);
             }
-            List<Map<String, Object>> cand = (List<Map<String, Object>>) b.get("candidates");
-            if (cand == null || cand.size() <= 1) break;
-            cand.remove(cand.size() - 1);
+            trimmedItems++;
+            trimmedTokens += Math.max(0, before - (windowTokens == Long.MAX_VALUE ? tokens(b) : windowCount(b)));
         }
         return b;
+    }
+
+    /** The block's tokens as the window counts them (cl100k_base with the margin); 0 when no window bounds it. */
+    private long windowCount(Map<String, Object> block) {
+        if (windowTokens == Long.MAX_VALUE) return 0;
+        return dev.graphrag.core.llm.TokenCounter.withMargin(dev.graphrag.core.llm.TokenCounter.count(dev.graphrag.core.llm.Prompts.json(block)));
     }
 
     /** About four characters a token: the budget guards against floods, it is not an exact count. */

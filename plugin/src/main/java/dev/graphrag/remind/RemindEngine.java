@@ -80,7 +80,7 @@ public final class RemindEngine {
 
     public Traversal traverse(String owner, String query, RemindQueryConfig cfg) {
         Neo4jMemoryGraph graph = new Neo4jMemoryGraph(tx);
-        return traverse(owner, query, cfg, graph, new PromptContext(graph, query, cfg.promptTokenBudget()));
+        return traverse(owner, query, cfg, graph, prompts(graph, query, cfg));
     }
 
     private Traversal traverse(String owner, String query, RemindQueryConfig cfg, Neo4jMemoryGraph graph, PromptContext prompts) {
@@ -106,7 +106,7 @@ public final class RemindEngine {
         long t0 = System.nanoTime();
         requireLlm(owner);
         Neo4jMemoryGraph graph = new Neo4jMemoryGraph(tx);
-        PromptContext prompts = new PromptContext(graph, query, cfg.promptTokenBudget());
+        PromptContext prompts = prompts(graph, query, cfg);
         Traversal t = traverse(owner, query, cfg, graph, prompts);
         UsageMeter usage = new UsageMeter();
         usage.add(t.usage());
@@ -135,6 +135,16 @@ public final class RemindEngine {
         return ask.ask(RemindPrompts.ANSWER, RemindPrompts.answer(cfg.systemPrompt(), prompts.fit(prompts.block(s))), RemindPrompts.ANSWER_OUT);
     }
 
+    /**
+     * The walk's prompt context: ReMind's own block budget, and with an LLM the endpoint's window less the prompts' fixed
+     * part, so no query prompt outgrows the window however large the subgraph.
+     */
+    private PromptContext prompts(MemoryGraph graph, String query, RemindQueryConfig cfg) {
+        if (llm == null) return new PromptContext(graph, query, cfg.promptTokenBudget());
+        long window = Math.max(1, llm.config().promptBudget() - dev.graphrag.core.llm.TokenCounter.withMargin(RemindPrompts.fixedTokens(cfg.systemPrompt())));
+        return new PromptContext(graph, query, cfg.promptTokenBudget(), window);
+    }
+
     static boolean mayMemorize(boolean allowed, int jumps, boolean sufficient, RemindQueryConfig cfg) {
         return allowed && (jumps > 0 || !cfg.requireLlmSteps()) && (sufficient || cfg.memorizeWhen() == RemindQueryConfig.MemorizeWhen.ALWAYS);
     }
@@ -147,7 +157,7 @@ public final class RemindEngine {
         Handoff h = Handoff.read(tx, cfg.corpus(), traversal);
         if (!mayMemorize(h.memorizeAllowed(), h.jumps(), h.sufficient(), cfg)) return Memorized.NOTHING;
         if (cfg.filter() == RemindQueryConfig.Filter.LLM) requireLlm("remind.memorize");
-        PromptContext prompts = new PromptContext(graph, query, cfg.promptTokenBudget());
+        PromptContext prompts = prompts(graph, query, cfg);
         UsageMeter usage = new UsageMeter();
         LlmGuide ask = llm == null ? null : new LlmGuide(llm.client(), llm.config(), usage, call.cancelled(), graph, prompts, Integer.MAX_VALUE, false);
         Memorized m = memorize(graph, prompts, ask, h.subgraph(), queryUnit(query), cfg, null);

@@ -146,4 +146,26 @@ public final class RemindPrompts {
                 only these references; if they do not answer the question, say so. Reply with JSON {"reasoning": "...", "answer": "...",
                 "citedChunks": ["C2"]}."""), user(inputBlock(block)));
     }
+
+    /**
+     * The most any query prompt (L6-L10) holds besides its input block: instructions, framing and output schema, counted
+     * as the client counts them, plus room for the walk's corrections turns. The block gets the window less this.
+     */
+    static long fixedTokens(String systemPrompt) {
+        Map<String, Object> empty = Map.of();
+        long most = 0;
+        most = Math.max(most, fixed(summary(empty), SUMMARY_OUT));
+        most = Math.max(most, fixed(sufficiency(empty), SUFFICIENT_OUT));
+        most = Math.max(most, fixed(next(empty), NEXT_OUT));
+        most = Math.max(most, fixed(filter(empty), FILTER_OUT));
+        most = Math.max(most, fixed(answer(systemPrompt, empty), ANSWER_OUT));
+        return most + CORRECTIONS_RESERVE;
+    }
+
+    /** Room for the correction turns L8 may add after a reply it could not use. */
+    static final long CORRECTIONS_RESERVE = 200;
+
+    private static long fixed(List<Map<String, Object>> messages, StructuredOutput<?> out) {
+        return dev.graphrag.core.llm.TokenCounter.messages(messages) + dev.graphrag.core.llm.TokenCounter.count(dev.graphrag.core.llm.Prompts.json(out.schema())) + 20;
+    }
 }

@@ -137,8 +137,7 @@ public final class LlmClient {
      */
     public <T> T ask(LlmConfig cfg, String step, int items, java.util.function.IntFunction<List<Map<String, Object>>> render, StructuredOutput<T> out,
                      UsageMeter usage, BooleanSupplier cancelled) {
-        long overhead = TokenCounter.count(TokenCounter.json(out.responseFormat()));
-        return ask(cfg, step, PromptFit.fit(cfg, step, items, render, overhead, usage), out, usage, cancelled);
+        return ask(cfg, step, PromptFit.fit(cfg, step, items, render, PromptFit.overhead(out), usage), out, usage, cancelled);
     }
 
     /**

@@ -49,6 +49,16 @@ public final class PromptFit {
         return new Fitted(best, lo, items - lo, full - bestTokens);
     }
 
+    /** Fits a prompt whose reply is typed by {@code out} (its schema is sent with it). */
+    public static Fitted fit(LlmConfig cfg, String step, int items, IntFunction<List<Map<String, Object>>> render, StructuredOutput<?> out) {
+        return fit(cfg, step, items, render, overhead(out));
+    }
+
+    /** The tokens a typed output adds to its request (its json_schema response format). */
+    public static long overhead(StructuredOutput<?> out) {
+        return TokenCounter.count(TokenCounter.json(out.responseFormat()));
+    }
+
     /** Fits and records the trim under {@code step} in {@code usage}. */
     public static List<Map<String, Object>> fit(LlmConfig cfg, String step, int items, IntFunction<List<Map<String, Object>>> render, long overhead,
                                                 UsageMeter usage) {
