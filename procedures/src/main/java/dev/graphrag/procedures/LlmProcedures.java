@@ -29,10 +29,12 @@ public class LlmProcedures {
     /**
      * rag.llm.info's row: endpoint is scheme://host:port only; toolCalling native, json-action or unknown (until a tool
      * loop or a probe used the endpoint); structuredOutput json_schema, json_object or unknown; allowedEndpoints what
-     * callers may name besides the configured endpoint.
+     * callers may name besides the configured endpoint; contextTokens the window prompts are fitted to, serverContextTokens
+     * the window the endpoint states (null when it states none) and windowSource where that came from; warning says when
+     * the server's window is below contextTokens (prompts would be cut or refused).
      */
     public record InfoResult(String endpoint, String model, boolean reachable, String toolCalling, String structuredOutput,
-                             String allowedEndpoints, long ms) {}
+                             String allowedEndpoints, long contextTokens, Long serverContextTokens, String windowSource, String warning, long ms) {}
 
     @Procedure(name = "rag.llm.chat", mode = Mode.READ)
     @Description("rag.llm.chat(messages :: LIST<MAP>, config = {} :: MAP) :: (content :: STRING, toolCalls :: LIST<MAP>, finishReason :: STRING,"
@@ -59,8 +61,10 @@ public class LlmProcedures {
 
     @Procedure(name = "rag.llm.info", mode = Mode.READ)
     @Description("rag.llm.info(config = {} :: MAP) :: (endpoint :: STRING, model :: STRING, reachable :: BOOLEAN, toolCalling :: STRING,"
-            + " structuredOutput :: STRING, allowedEndpoints :: STRING, ms :: INTEGER) - the configured LLM endpoint (host only, never credentials),"
-            + " whether it answers GET /models, and whether it takes native tool calls and json_schema outputs (learnt on use, or now with"
+            + " structuredOutput :: STRING, allowedEndpoints :: STRING, contextTokens :: INTEGER, serverContextTokens :: INTEGER, windowSource :: STRING,"
+            + " warning :: STRING, ms :: INTEGER) - the configured LLM endpoint (host only, never credentials),"
+            + " whether it answers GET /models, the context window it states (vLLM max_model_len, llama.cpp n_ctx, Ollama num_ctx) against"
+            + " contextTokens, and whether it takes native tool calls and json_schema outputs (learnt on use, or now with"
             + " probe: true, which sends two tiny requests). Config: probe, llm"
             + " (an endpoint other than the configured one must be on graphrag.llm.allowedEndpoints and never gets the server's key).")
     public Stream<InfoResult> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
@@ -70,10 +74,14 @@ public class LlmProcedures {
         r.finish();
         LlmConfig cfg = rag.llmConfig(llmMap, "rag.llm.info");
         long t0 = System.nanoTime();
-        boolean ok = rag.llm().reachable(cfg, Termination.of(guard));
-        LlmClient.Capabilities caps = probe && ok ? rag.llm().probe(cfg, Termination.of(guard)) : rag.llm().capabilities(cfg);
-        return Stream.of(new InfoResult(cfg.host(), cfg.model(), ok, caps.toolCalling(), caps.structuredOutput(), rag.endpointPolicy().describe(),
-                (System.nanoTime() - t0) / 1_000_000));
+        LlmClient.EndpointInfo e = rag.llm().endpointInfo(cfg, Termination.of(guard));
+        LlmClient.Capabilities caps = probe && e.reachable() ? rag.llm().probe(cfg, Termination.of(guard)) : rag.llm().capabilities(cfg);
+        String warning = e.window() != null && e.window() < cfg.contextTokens()
+                ? "the endpoint's window (" + e.window() + " tokens) is below contextTokens (" + cfg.contextTokens() + "): long prompts will be cut"
+                + " or refused; set graphrag.llm.contextTokens to " + e.window() + " or raise the server's window (docs/llm.md#context-windows)"
+                : e.window() == null && e.windowSource() != null ? e.windowSource() : null;
+        return Stream.of(new InfoResult(cfg.host(), cfg.model(), e.reachable(), caps.toolCalling(), caps.structuredOutput(), rag.endpointPolicy().describe(),
+                cfg.contextTokens(), e.window(), e.window() == null ? null : e.windowSource(), warning, (System.nanoTime() - t0) / 1_000_000));
     }
 
 }

@@ -67,7 +67,8 @@ public final class EvalLlmServer implements AutoCloseable {
         });
         server.setExecutor(executor);
         server.createContext("/v1/chat/completions", this::chat);
-        server.createContext("/v1/models", ex -> send(ex, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"oracle-policy\",\"object\":\"model\"}]}"));
+        server.createContext("/v1/models", ex -> send(ex, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"oracle-policy\",\"object\":\"model\""
+                + (dialect == ServerDialect.VLLM && window > 0 ? ",\"max_model_len\":" + window : "") + "}]}"));
         server.start();
     }
 
@@ -99,6 +100,21 @@ public final class EvalLlmServer implements AutoCloseable {
     }
 
     public List<LoggedRequest> log() { return List.copyOf(log); }
+
+    private volatile ServerDialect dialect = ServerDialect.PLAIN;
+    private volatile int window;
+
+    /** Answers in a real server's reply shape (docs/evaluation.md#dialects). */
+    public EvalLlmServer dialect(ServerDialect d) {
+        dialect = d;
+        return this;
+    }
+
+    /** A context window of {@code tokens} (0: none): a longer prompt is cut or refused as the dialect's server does. */
+    public EvalLlmServer window(int tokens) {
+        window = tokens;
+        return this;
+    }
 
     public void clearLog() {
         log.clear();
@@ -146,20 +162,29 @@ public final class EvalLlmServer implements AutoCloseable {
                 send(ex, 400, error("the evaluation server has no policy for the step '" + step + "' (policies: " + new TreeMap<>(policies).keySet() + ")"));
                 return;
             }
+            int prompt = promptTokens(body);
+            ServerDialect d = dialect;
+            if (window > 0 && prompt > window) {
+                String refusal = d.refusal(prompt, window, body.path("max_tokens").asInt(0));
+                if (refusal != null) {
+                    send(ex, 400, refusal);
+                    return;
+                }
+                prompt = window; // cut from the front, and reported cut in usage, as Ollama does
+            }
             JsonNode message;
             try {
-                message = answer(step, body);
+                message = d.shape(answer(step, body));
             } catch (RuntimeException e) {
                 send(ex, 500, error("the policy for '" + step + "' failed: " + e));
                 return;
             }
-            int prompt = promptTokens(body);
             int completion = completionTokens(message);
             log.add(new LoggedRequest(step, body, message, prompt, completion));
             ObjectNode root = JSON.createObjectNode();
             root.put("id", "chatcmpl-eval-" + log.size()).put("object", "chat.completion").put("model", body.path("model").asText("oracle-policy"));
             ObjectNode choice = root.putArray("choices").addObject();
-            choice.put("index", 0).put("finish_reason", message.has("tool_calls") ? "tool_calls" : "stop");
+            choice.put("index", 0).put("finish_reason", d.finishReason(message));
             choice.set("message", message);
             root.putObject("usage").put("prompt_tokens", prompt).put("completion_tokens", completion).put("total_tokens", prompt + completion);
             send(ex, 200, root.toString());
@@ -207,6 +232,7 @@ public final class EvalLlmServer implements AutoCloseable {
 
     static int completionTokens(JsonNode message) {
         int n = message.path("content").isTextual() ? CL100K.countTokens(message.get("content").asText()) : 0;
+        if (message.path("reasoning_content").isTextual()) n += CL100K.countTokens(message.get("reasoning_content").asText());
         if (message.has("tool_calls")) n += CL100K.countTokens(message.get("tool_calls").toString());
         return n;
     }

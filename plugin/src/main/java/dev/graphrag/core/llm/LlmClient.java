@@ -162,6 +162,9 @@ public final class LlmClient {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** How vLLM, llama.cpp and OpenAI word a prompt over the window. */
+    private static final java.util.regex.Pattern CONTEXT_REFUSAL = java.util.regex.Pattern.compile(
+            "maximum context length|context size|context length|context window|exceed_context", java.util.regex.Pattern.CASE_INSENSITIVE);
     private static final long MAX_RETRY_AFTER_MS = 60_000;
     /** The most of a remote error body an error message quotes. */
     static final int MAX_EXCERPT_CHARS = 200;
@@ -328,14 +331,68 @@ public final class LlmClient {
 
     /** GET {endpoint}/models: whether the endpoint answers (within min(timeoutMs, 10 s)); cancellable. */
     public boolean reachable(LlmConfig cfg, BooleanSupplier cancelled) {
-        long timeout = Math.min(cfg.timeoutMs(), 10_000);
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(cfg.endpoint() + "/models")).timeout(Duration.ofMillis(timeout))
-                .header(STEP_HEADER, "rag.llm.info").GET();
-        if (cfg.hasApiKey()) b.header("Authorization", "Bearer " + cfg.apiKey());
+        return get(cfg, cfg.endpoint() + "/models", null, cancelled) != null;
+    }
+
+    /**
+     * What the endpoint says of itself: whether it answers, and the context window it states where it states one
+     * (vLLM: {@code max_model_len} in GET /models; llama.cpp: {@code n_ctx} in GET /props; Ollama: {@code num_ctx} in
+     * POST /api/show, else the model's own maximum there, which Ollama does not use unless told). {@code window} is null
+     * when the endpoint states none; {@code windowSource} says where it came from.
+     */
+    public record EndpointInfo(boolean reachable, Long window, String windowSource) {}
+
+    public EndpointInfo endpointInfo(LlmConfig cfg, BooleanSupplier cancelled) {
+        String models = get(cfg, cfg.endpoint() + "/models", null, cancelled);
+        if (models == null) return new EndpointInfo(false, null, null);
         try {
-            return await(http().sendAsync(b.build(), capped()), timeout, cancelled, "rag.llm.info").statusCode() / 100 == 2;
+            for (JsonNode m : JSON.readTree(models).path("data")) {
+                if ((cfg.model().equals(m.path("id").asText()) || JSON.readTree(models).path("data").size() == 1) && m.path("max_model_len").isNumber()) {
+                    return new EndpointInfo(true, m.path("max_model_len").asLong(), "max_model_len (GET /models)");
+                }
+            }
+        } catch (JsonProcessingException e) {
+            // not OpenAI-shaped: look elsewhere
+        }
+        String root = cfg.endpoint().replaceFirst("/v1/?$", "");
+        String props = get(cfg, root + "/props", null, cancelled);
+        try {
+            if (props != null) {
+                JsonNode n = JSON.readTree(props).path("default_generation_settings").path("n_ctx");
+                if (n.isNumber()) return new EndpointInfo(true, n.asLong(), "n_ctx (GET /props)");
+            }
+            String show = get(cfg, root + "/api/show", JSON.createObjectNode().put("model", cfg.model()).toString(), cancelled);
+            if (show != null) {
+                JsonNode info = JSON.readTree(show);
+                java.util.regex.Matcher numCtx = java.util.regex.Pattern.compile("(?m)^\\s*num_ctx\\s+(\\d+)").matcher(info.path("parameters").asText(""));
+                if (numCtx.find()) return new EndpointInfo(true, Long.parseLong(numCtx.group(1)), "num_ctx (POST /api/show)");
+                var fields = info.path("model_info").fields();
+                while (fields.hasNext()) {
+                    var f = fields.next();
+                    if (f.getKey().endsWith(".context_length") && f.getValue().isNumber()) {
+                        return new EndpointInfo(true, null, "Ollama: the model takes " + f.getValue().asLong() + " tokens, but the server's window is "
+                                + "OLLAMA_CONTEXT_LENGTH (4096 by default in current releases, 2048 in older ones) unless the model sets num_ctx");
+                    }
+                }
+            }
+        } catch (JsonProcessingException e) {
+            // a body that is not JSON states nothing
+        }
+        return new EndpointInfo(true, null, null);
+    }
+
+    /** A GET (or a POST of {@code json}) to the endpoint's own server; the body on 2xx, else null. */
+    private String get(LlmConfig cfg, String url, String json, BooleanSupplier cancelled) {
+        long timeout = Math.min(cfg.timeoutMs(), 10_000);
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofMillis(timeout)).header(STEP_HEADER, "rag.llm.info");
+        if (json == null) b.GET();
+        else b.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json));
+        if (cfg.hasApiKey()) b.header("Authorization", "Bearer " + cfg.apiKey()); // the same server the key is configured for
+        try {
+            HttpResponse<byte[]> r = await(http().sendAsync(b.build(), capped()), timeout, cancelled, "rag.llm.info");
+            return r.statusCode() / 100 == 2 ? new String(r.body(), StandardCharsets.UTF_8) : null;
         } catch (IOException | TimeoutException e) {
-            return false;
+            return null;
         }
     }
 
@@ -383,7 +440,10 @@ public final class LlmClient {
                 lastProblem = "HTTP " + status + " from " + cfg.host() + ": " + excerpt;
                 if (status != 429 && status / 100 != 5) {
                     throw new LlmHttpException("LLM step '" + step + "' failed: " + lastProblem
-                            + (status == 401 || status == 403 ? " (check the API key)" : status == 404 ? " (check the endpoint, ending in /v1, and the model name)" : ""),
+                            + (status == 401 || status == 403 ? " (check the API key)" : status == 404 ? " (check the endpoint, ending in /v1, and the model name)"
+                            : CONTEXT_REFUSAL.matcher(excerpt).find() ? " (the prompt does not fit the server's context window: set graphrag.llm.contextTokens"
+                            + " (now " + cfg.contextTokens() + ") to the server's window (vLLM --max-model-len, llama.cpp --ctx-size) so prompts are trimmed"
+                            + " to fit, or raise the server's window; docs/llm.md#context-windows)" : ""),
                             status, excerpt);
                 }
                 retryAfter = resp.headers().firstValue("Retry-After").map(LlmClient::retryAfterMs).orElse(-1L);

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
  * without the server's tool parser). The last is counted as a repair; the others are dialects, not mistakes.
  */
 record ToolCalls(List<Map<String, Object>> calls, int repairs, boolean fromContent, String contentLeft) {
+    private static final java.util.concurrent.atomic.AtomicLong NEXT_ID = new java.util.concurrent.atomic.AtomicLong(36L * 36 * 36);
     private static final Pattern HERMES = Pattern.compile("<tool_call>\\s*(.*?)\\s*</tool_call>", Pattern.DOTALL);
 
     static ToolCalls read(JsonNode message, String content) {
@@ -52,7 +53,8 @@ record ToolCalls(List<Map<String, Object>> calls, int repairs, boolean fromConte
         fn.put("name", name);
         fn.put("arguments", args);
         Map<String, Object> c = new LinkedHashMap<>();
-        c.put("id", id != null ? id : "call_" + index);
+        // a missing id gets one unique in the transcript: results are matched to calls by id across rounds
+        c.put("id", id != null ? id : "call_" + Long.toString(NEXT_ID.incrementAndGet(), 36));
         c.put("type", "function");
         c.put("function", fn);
         return c;
