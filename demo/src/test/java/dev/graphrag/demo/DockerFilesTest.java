@@ -58,6 +58,10 @@ class DockerFilesTest {
         for (String k : List.of("NEO4J_server_memory_heap_initial__size", "NEO4J_server_memory_heap_max__size", "NEO4J_server_memory_pagecache_size")) {
             assertTrue(env.containsKey(k), "memory setting " + k);
         }
+        // Ollama cuts longer prompts silently: its window and the plugin's must be the same setting, at the plugin's default
+        String window = "${LLM_CONTEXT_TOKENS:-" + dev.graphrag.core.config.PluginSettings.defaults().integer("graphrag.llm.contextTokens") + "}";
+        assertEquals(window, String.valueOf(env.get("GRAPHRAG_LLM_CONTEXT_TOKENS")), "the plugin's window");
+        assertEquals(window, String.valueOf(map(ollama.get("environment"), "ollama environment").get("OLLAMA_CONTEXT_LENGTH")), "Ollama's window");
         List<String> volumes = (List<String>) neo4j.get("volumes");
         assertTrue(volumes.stream().anyMatch(v -> v.endsWith(":/data")) && volumes.stream().anyMatch(v -> v.endsWith(":/logs"))
                 && volumes.stream().anyMatch(v -> v.contains(":/conf")), "data, logs and conf volumes: " + volumes);

@@ -49,7 +49,7 @@ public final class TokenCounter {
      * a json_schema response format (servers turn it into a sampling grammar): the figure a cut is judged against.
      */
     public static long promptAsRead(ChatRequest req) {
-        return messages(req.messages()) + (req.tools().isEmpty() ? 0 : count(json(req.tools())));
+        return messages(req.messages()); // tool schemas left out: servers render them differently, and a cut must be certain
     }
 
     /** The prompt tokens of a message list by the chat formula. */
