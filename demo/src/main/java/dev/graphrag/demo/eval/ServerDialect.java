@@ -18,8 +18,8 @@ import java.util.Locale;
  *   window is cut from the front and reported cut in usage;</li>
  *   <li>{@code llamacpp}: reasoning in {@code reasoning_content}, tool calls with no type, an empty-string content
  *   beside tool calls; a prompt over the window is refused with llama.cpp's 400;</li>
- *   <li>{@code vllm}: reasoning in {@code reasoning_content} (with {@code --reasoning-parser}), vLLM's tool-call ids,
- *   null content beside tool calls; a prompt over {@code --max-model-len} is refused with vLLM's 400.</li>
+ *   <li>{@code vllm}: reasoning in {@code reasoning_content} (with {@code --reasoning-parser}), null content
+ *   beside tool calls; a prompt over {@code --max-model-len} is refused with vLLM's 400.</li>
  * </ul>
  */
 public enum ServerDialect {
@@ -78,11 +78,9 @@ public enum ServerDialect {
             }
             case VLLM -> {
                 m.put("reasoning_content", THOUGHT);
-                if (tools) {
-                    int i = 0;
-                    for (JsonNode tc : m.path("tool_calls")) ((ObjectNode) tc).put("id", "chatcmpl-tool-" + Integer.toHexString(0x5a17 + i++));
-                    m.putNull("content");
-                }
+                // null content beside tool calls; the ids stay the policy's (vLLM's own "chatcmpl-tool-..." ids are opaque strings the
+                // client passes through, and the oracle construction policy finds its results by the ids it issued)
+                if (tools) m.putNull("content");
             }
         }
         return m;
