@@ -12,6 +12,7 @@ import dev.graphrag.core.llm.ChatRequest;
 import dev.graphrag.core.llm.ChatResponse;
 import dev.graphrag.core.llm.LlmClient;
 import dev.graphrag.core.llm.PromptFit;
+import dev.graphrag.core.llm.TokenCounter;
 import dev.graphrag.core.llm.LlmConfig;
 import dev.graphrag.core.llm.Usage;
 import dev.graphrag.core.search.ChunkSearch;
@@ -267,7 +268,7 @@ public final class AgragRetriever {
             for (int i : raw) candidates.add(List.of(g.facts.get(i).s(), g.facts.get(i).p(), g.facts.get(i).o()));
             // the weakest candidates go first when the window is small: they are ranked by similarity
             PromptFit.Fitted fit = PromptFit.fit(llmConfig, FILTER_STEP, candidates.size(),
-                    n -> AgragPrompts.tripleFilter(query, candidates.subList(0, n)), 6);
+                    n -> AgragPrompts.tripleFilter(query, candidates.subList(0, n)), TokenCounter.responseFormat("json_object"));
             LlmClient.JsonReply reply = llm.chatJson(llmConfig, ChatRequest.of(FILTER_STEP, fit.messages()),
                     j -> AgragPrompts.triples(j, "fact") == null ? "it has no \"fact\" list" : null, true, cancelled);
             tokens = Usage.of(FILTER_STEP, reply.response()).plus(Usage.trimmed(FILTER_STEP, fit.trimmed(), fit.trimmedTokens()));
@@ -536,7 +537,7 @@ public final class AgragRetriever {
         PromptFit.Fitted fit = PromptFit.fit(llmConfig, "agrag.answer", items, n -> AgragPrompts.answer(query,
                 graphStrings.subList(0, Math.min(n, graphStrings.size())),
                 pathTexts.subList(0, Math.max(0, Math.min(n - graphStrings.size(), pathTexts.size()))),
-                retrievedTexts.subList(0, Math.max(0, n - graphStrings.size() - pathTexts.size()))), 6);
+                retrievedTexts.subList(0, Math.max(0, n - graphStrings.size() - pathTexts.size()))), TokenCounter.responseFormat("json_object"));
         List<Map<String, Object>> messages = fit.messages();
         LlmClient.JsonReply reply = llm.chatJson(llmConfig, new ChatRequest("agrag.answer", messages, null, null, "json_object", null),
                 j -> j.path("answer").isMissingNode() ? "it has no \"answer\"" : null, true, cancelled);

@@ -147,8 +147,9 @@ final class PromptContext {
     @SuppressWarnings("unchecked")
     Map<String, Object> fit(Map<String, Object> b) {
         List<Map<String, Object>> chunks = (List<Map<String, Object>>) b.get("chunks");
-        while (tokens(b) > tokenBudget || windowCount(b) > windowTokens) {
-            long before = windowTokens == Long.MAX_VALUE ? tokens(b) : windowCount(b);
+        long window = windowCount(b);
+        while (tokens(b) > tokenBudget || window > windowTokens) {
+            long before = windowTokens == Long.MAX_VALUE ? tokens(b) : window;
             Map<String, Object> longest = null;
             for (Map<String, Object> c : chunks) {
                 String t = (String) c.get("text");
@@ -162,8 +163,9 @@ final class PromptContext {
                 if (cand == null || cand.size() <= 1) break;
                 cand.remove(cand.size() - 1);
             }
+            window = windowCount(b);
             trimmedItems++;
-            trimmedTokens += Math.max(0, before - (windowTokens == Long.MAX_VALUE ? tokens(b) : windowCount(b)));
+            trimmedTokens += Math.max(0, before - (windowTokens == Long.MAX_VALUE ? tokens(b) : window));
         }
         return b;
     }

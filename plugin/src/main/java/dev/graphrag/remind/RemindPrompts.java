@@ -166,6 +166,6 @@ public final class RemindPrompts {
     static final long CORRECTIONS_RESERVE = 200;
 
     private static long fixed(List<Map<String, Object>> messages, StructuredOutput<?> out) {
-        return dev.graphrag.core.llm.TokenCounter.messages(messages) + dev.graphrag.core.llm.TokenCounter.count(dev.graphrag.core.llm.Prompts.json(out.schema())) + 20;
+        return dev.graphrag.core.llm.TokenCounter.messages(messages) + dev.graphrag.core.llm.PromptFit.overhead(out);
     }
 }

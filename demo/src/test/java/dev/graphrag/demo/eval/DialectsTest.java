@@ -31,15 +31,9 @@ class DialectsTest {
 
     @BeforeAll
     static void load() throws Exception {
-        List<Map<String, Object>> passages = new ArrayList<>();
-        for (JsonNode q : JSON.readTree(OracleGoldTest.MUSIQUE.toFile())) {
-            for (JsonNode p : q.path("paragraphs")) passages.add(Map.of("title", p.path("title").asText(), "text", p.path("paragraph_text").asText()));
-        }
-        corpus = EvalCorpus.of(passages, 1);
+        corpus = EvalCorpus.of(OracleGoldTest.musiquePassages(), 1);
         questions = ScoredQuestion.musique(OracleGoldTest.MUSIQUE, corpus);
-        Path file = Files.createTempDirectory("dialects").resolve("musique_oracle.json");
-        OracleGold.build(OracleGold.fromMusique(OracleGoldTest.MUSIQUE), file);
-        gold = OracleGold.load(file);
+        gold = OracleGoldTest.musiqueGold();
     }
 
     /** The figures a benchmark row reports, less completion tokens and time. */

@@ -24,6 +24,24 @@ class OracleGoldTest {
     static final Path MUSIQUE = Path.of("src/test/resources/eval/musique_sample.json");
     static final Path HOTPOT = Path.of("src/test/resources/eval/hotpotqa_sample.json");
     static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The MuSiQue sample's passages, as the harness ingests them ({title, text}), in file order. */
+    static java.util.List<java.util.Map<String, Object>> musiquePassages() throws java.io.IOException {
+        java.util.List<java.util.Map<String, Object>> passages = new java.util.ArrayList<>();
+        for (com.fasterxml.jackson.databind.JsonNode q : JSON.readTree(MUSIQUE.toFile())) {
+            for (com.fasterxml.jackson.databind.JsonNode p : q.path("paragraphs")) {
+                passages.add(java.util.Map.of("title", p.path("title").asText(), "text", p.path("paragraph_text").asText()));
+            }
+        }
+        return passages;
+    }
+
+    /** The MuSiQue sample's sanitised gold, built into a temporary file and loaded. */
+    static OracleGold musiqueGold() throws java.io.IOException {
+        Path file = java.nio.file.Files.createTempDirectory("oracle").resolve("musique_oracle.json");
+        OracleGold.build(OracleGold.fromMusique(MUSIQUE), file);
+        return OracleGold.load(file);
+    }
     static final Set<String> FORBIDDEN = Set.of("paragraphs", "is_supporting", "paragraph_support_idx", "paragraph_text", "title", "idx",
             "supporting_facts", "context", "question_decomposition", "answerable");
 

@@ -33,18 +33,13 @@ class OracleHarnessTest {
 
     @BeforeAll
     static void ingest() throws Exception {
-        List<Map<String, Object>> passages = new ArrayList<>();
-        for (JsonNode q : JSON.readTree(OracleGoldTest.MUSIQUE.toFile())) {
-            for (JsonNode p : q.path("paragraphs")) passages.add(Map.of("title", p.path("title").asText(), "text", p.path("paragraph_text").asText()));
-        }
+        List<Map<String, Object>> passages = OracleGoldTest.musiquePassages();
         first = EvalCorpus.of(passages, 1);
         second = EvalCorpus.of(passages, 2);
         assertFalse(first.documents().equals(second.documents()), "two seeds, two orders");
         questions = ScoredQuestion.musique(OracleGoldTest.MUSIQUE, first);
         assertEquals(questions, ScoredQuestion.musique(OracleGoldTest.MUSIQUE, second), "gold ids do not depend on order");
-        Path file = Files.createTempDirectory("oracle").resolve("musique_oracle.json");
-        OracleGold.build(OracleGold.fromMusique(OracleGoldTest.MUSIQUE), file);
-        gold = OracleGold.load(file);
+        gold = OracleGoldTest.musiqueGold();
         for (String corpus : List.of("eval-a", "eval-b")) {
             OracleHarness.ingest(TestServer.db(), corpus, corpus.equals("eval-a") ? first : second, Map.of());
             TestServer.rows("CALL agrag.index({corpus: $c, relations: 'cooccurrence'})", Map.of("c", corpus));

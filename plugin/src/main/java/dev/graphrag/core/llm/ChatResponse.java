@@ -17,11 +17,6 @@ public record ChatResponse(String content, List<Map<String, Object>> toolCalls, 
                            long completionTokens, boolean tokensEstimated, int calls, boolean cached, long ms, String reasoning,
                            long reasoningTokens, int repairs) {
 
-    public ChatResponse(String content, List<Map<String, Object>> toolCalls, String finishReason, long promptTokens, long completionTokens,
-                        boolean tokensEstimated, int calls, boolean cached, long ms) {
-        this(content, toolCalls, finishReason, promptTokens, completionTokens, tokensEstimated, calls, cached, ms, null, 0, 0);
-    }
-
     public ChatResponse plus(ChatResponse earlier) {
         return new ChatResponse(content, toolCalls, finishReason, promptTokens + earlier.promptTokens,
                 completionTokens + earlier.completionTokens, tokensEstimated || earlier.tokensEstimated, calls + earlier.calls,

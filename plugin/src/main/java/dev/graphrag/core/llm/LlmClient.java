@@ -131,16 +131,6 @@ public final class LlmClient {
     }
 
     /**
-     * {@link #ask} with a prompt fitted to the window: {@code render} makes the messages from the first k of {@code items}
-     * ranked items and the largest k that fits (with the output's schema) is sent; what was left out is recorded under
-     * the step in {@code usage}.
-     */
-    public <T> T ask(LlmConfig cfg, String step, int items, java.util.function.IntFunction<List<Map<String, Object>>> render, StructuredOutput<T> out,
-                     UsageMeter usage, BooleanSupplier cancelled) {
-        return ask(cfg, step, PromptFit.fit(cfg, step, items, render, PromptFit.overhead(out), usage), out, usage, cancelled);
-    }
-
-    /**
      * A reply typed by {@code out}: sent with a json_schema response format where the endpoint takes one (learnt on
      * first use: an endpoint that refuses it gets json_object from then on), parsed, checked against the schema and
      * the output's own rule, with one repair turn naming what was wrong; then an error naming the step.
@@ -165,6 +155,8 @@ public final class LlmClient {
     /** How vLLM, llama.cpp and OpenAI word a prompt over the window. */
     private static final java.util.regex.Pattern CONTEXT_REFUSAL = java.util.regex.Pattern.compile(
             "maximum context length|context size|context length|context window|exceed_context", java.util.regex.Pattern.CASE_INSENSITIVE);
+    /** Ollama's /api/show lists a model's parameters one a line: "num_ctx 8192". */
+    private static final java.util.regex.Pattern NUM_CTX = java.util.regex.Pattern.compile("(?m)^\\s*num_ctx\\s+(\\d+)");
     private static final long MAX_RETRY_AFTER_MS = 60_000;
     /** The most of a remote error body an error message quotes. */
     static final int MAX_EXCERPT_CHARS = 200;
@@ -239,7 +231,8 @@ public final class LlmClient {
 
     /** One completion; a truncated reply comes back with finishReason "length" for the caller to report. */
     public ChatResponse chat(LlmConfig cfg, ChatRequest req, boolean useCache, BooleanSupplier cancelled) {
-        long sent = TokenCounter.prompt(req);
+        long read = TokenCounter.promptAsRead(req); // the messages, counted once: the window check and the cut check share it
+        long sent = read + TokenCounter.overhead(req);
         if (TokenCounter.withMargin(sent) > cfg.promptBudget()) throw PromptFit.tooLarge(cfg, req.step(), sent, 0);
         ObjectNode body = body(cfg, req);
         String cacheKey = null;
@@ -249,7 +242,7 @@ public final class LlmClient {
             ChatResponse hit = cache.getIfPresent(cacheKey);
             if (hit != null) return hit.asCached();
         }
-        ChatResponse r = exchange(cfg, req.step(), body, TokenCounter.promptAsRead(req), cancelled);
+        ChatResponse r = exchange(cfg, req.step(), body, read, cancelled);
         if (cacheKey != null && !"length".equals(r.finishReason())) cache.put(cacheKey, r);
         return r;
     }
@@ -346,8 +339,9 @@ public final class LlmClient {
         String models = get(cfg, cfg.endpoint() + "/models", null, cancelled);
         if (models == null) return new EndpointInfo(false, null, null);
         try {
-            for (JsonNode m : JSON.readTree(models).path("data")) {
-                if ((cfg.model().equals(m.path("id").asText()) || JSON.readTree(models).path("data").size() == 1) && m.path("max_model_len").isNumber()) {
+            JsonNode data = JSON.readTree(models).path("data");
+            for (JsonNode m : data) {
+                if ((cfg.model().equals(m.path("id").asText()) || data.size() == 1) && m.path("max_model_len").isNumber()) {
                     return new EndpointInfo(true, m.path("max_model_len").asLong(), "max_model_len (GET /models)");
                 }
             }
@@ -364,7 +358,7 @@ public final class LlmClient {
             String show = get(cfg, root + "/api/show", JSON.createObjectNode().put("model", cfg.model()).toString(), cancelled);
             if (show != null) {
                 JsonNode info = JSON.readTree(show);
-                java.util.regex.Matcher numCtx = java.util.regex.Pattern.compile("(?m)^\\s*num_ctx\\s+(\\d+)").matcher(info.path("parameters").asText(""));
+                java.util.regex.Matcher numCtx = NUM_CTX.matcher(info.path("parameters").asText(""));
                 if (numCtx.find()) return new EndpointInfo(true, Long.parseLong(numCtx.group(1)), "num_ctx (POST /api/show)");
                 var fields = info.path("model_info").fields();
                 while (fields.hasNext()) {

@@ -56,7 +56,7 @@ public final class PromptFit {
 
     /** The tokens a typed output adds to its request (its json_schema response format). */
     public static long overhead(StructuredOutput<?> out) {
-        return TokenCounter.count(TokenCounter.json(out.responseFormat()));
+        return TokenCounter.responseFormat(out.responseFormat());
     }
 
     /** Fits and records the trim under {@code step} in {@code usage}. */

@@ -61,6 +61,10 @@ public final class ReplyReader {
             .build();
 
     private static final Pattern OPEN = Pattern.compile("^\\s*<(think|thinking|reasoning)>", Pattern.CASE_INSENSITIVE);
+    private static final java.util.Map<String, Pattern> CLOSE = java.util.Map.of(
+            "think", Pattern.compile("</think>", Pattern.CASE_INSENSITIVE),
+            "thinking", Pattern.compile("</thinking>", Pattern.CASE_INSENSITIVE),
+            "reasoning", Pattern.compile("</reasoning>", Pattern.CASE_INSENSITIVE));
     private static final Pattern CLOSE_ONLY = Pattern.compile("</(think|thinking|reasoning)>", Pattern.CASE_INSENSITIVE);
     private static final Pattern FENCE = Pattern.compile("```[ \\t]*([A-Za-z0-9_+-]*)[ \\t]*\\r?\\n?(.*?)```", Pattern.DOTALL);
 
@@ -73,7 +77,7 @@ public final class ReplyReader {
         Matcher open = OPEN.matcher(content);
         if (open.find()) {
             String tag = open.group(1).toLowerCase(Locale.ROOT);
-            Matcher close = Pattern.compile("</" + tag + ">", Pattern.CASE_INSENSITIVE).matcher(content);
+            Matcher close = CLOSE.get(tag).matcher(content);
             if (!close.find(open.end())) {
                 if ("length".equals(finishReason)) {
                     throw new Problem("the reply was cut off at maxTokens=" + maxTokens + " while the model was still reasoning (an unterminated <"

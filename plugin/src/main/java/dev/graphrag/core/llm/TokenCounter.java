@@ -38,11 +38,23 @@ public final class TokenCounter {
         return (long) Math.ceil(raw * MARGIN);
     }
 
-    /** The prompt tokens of a request as sent: its messages, tool schemas and response format. */
+    /** The prompt tokens of a request as sent: its messages plus {@link #overhead}. */
     public static long prompt(ChatRequest req) {
-        return messages(req.messages()) + (req.tools().isEmpty() ? 0 : count(json(req.tools())))
-                + (req.responseFormat() instanceof Map<?, ?> m ? count(json(m)) : req.responseFormat() == null ? 0 : 6);
+        return promptAsRead(req) + overhead(req);
     }
+
+    /** What a request sends besides its messages: its tool schemas and its response format. */
+    public static long overhead(ChatRequest req) {
+        return (req.tools().isEmpty() ? 0 : count(json(req.tools()))) + responseFormat(req.responseFormat());
+    }
+
+    /** The tokens of a response format: a json_schema map counted as sent, json_object as its small object. */
+    public static long responseFormat(Object format) {
+        return format instanceof Map<?, ?> m ? count(json(m)) : format == null || "text".equals(format) ? 0 : JSON_OBJECT_TOKENS;
+    }
+
+    /** {"type": "json_object"} in cl100k_base. */
+    private static final long JSON_OBJECT_TOKENS = 6;
 
     /**
      * What a server counts as its prompt: messages and tool schemas (which chat templates render into the prompt), not

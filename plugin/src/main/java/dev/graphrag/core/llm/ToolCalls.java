@@ -26,18 +26,18 @@ record ToolCalls(List<Map<String, Object>> calls, int repairs, boolean fromConte
             for (JsonNode tc : message.path("tool_calls")) {
                 JsonNode fn = tc.path("function");
                 String id = tc.path("id").isTextual() && !tc.path("id").asText().isBlank() ? tc.path("id").asText() : null;
-                out.add(call(id, out.size(), fn.path("name").asText(""), fn.path("arguments")));
+                out.add(call(id, fn.path("name").asText(""), fn.path("arguments")));
             }
         } else if (message.path("function_call").isObject()) {
             JsonNode fn = message.path("function_call");
-            out.add(call(null, 0, fn.path("name").asText(""), fn.path("arguments")));
+            out.add(call(null, fn.path("name").asText(""), fn.path("arguments")));
         }
         if (!out.isEmpty() || content == null || !content.contains("<tool_call>")) return new ToolCalls(List.copyOf(out), 0, false, content);
         Matcher m = HERMES.matcher(content);
         while (m.find()) {
             try {
                 JsonNode c = ReplyReader.json(m.group(1)).value();
-                if (c.path("name").isTextual()) out.add(call(null, out.size(), c.path("name").asText(), c.path("arguments")));
+                if (c.path("name").isTextual()) out.add(call(null, c.path("name").asText(), c.path("arguments")));
             } catch (ReplyReader.Problem p) {
                 // not a call: left in the content for the loop to refuse
             }
@@ -47,7 +47,8 @@ record ToolCalls(List<Map<String, Object>> calls, int repairs, boolean fromConte
         return new ToolCalls(List.copyOf(out), 1, true, left);
     }
 
-    private static Map<String, Object> call(String id, int index, String name, JsonNode arguments) {
+    /** One call in the loop's shape; a null id gets one unique in the transcript. */
+    static Map<String, Object> call(String id, String name, JsonNode arguments) {
         String args = arguments.isTextual() ? arguments.asText() : arguments.isMissingNode() || arguments.isNull() ? "{}" : arguments.toString();
         Map<String, Object> fn = new LinkedHashMap<>();
         fn.put("name", name);

@@ -70,6 +70,9 @@ public final class ToolLoop {
     private final List<Tool> tools;
     private final Map<String, Tool> byName = new LinkedHashMap<>();
     private final Budget budget;
+    /** The tools as native calling sends them every round, and their tokens (the same every round). */
+    private final List<Map<String, Object>> schemas;
+    private final long schemaTokens;
     private final BooleanSupplier cancelled;
     private Function<Refusal, Object> refusals = r -> Map.of("ok", false, "error", r.message());
 
@@ -83,6 +86,8 @@ public final class ToolLoop {
         }
         if (byName.containsKey("final")) throw new IllegalArgumentException("'final' is reserved for the JSON-action answer");
         this.budget = budget;
+        this.schemas = this.tools.stream().map(Tool::openAi).toList();
+        this.schemaTokens = TokenCounter.count(TokenCounter.json(schemas));
         this.cancelled = cancelled;
     }
 
@@ -108,8 +113,7 @@ public final class ToolLoop {
             if (usage.usage().totalTokens() >= budget.maxTokens()) return new Outcome(null, calls, usage.usage(), "maxTokens", m, invalid);
             ChatResponse r;
             if (m == Mode.NATIVE) {
-                List<Map<String, Object>> schemas = tools.stream().map(Tool::openAi).toList();
-                fitTranscript(transcript, calls, TokenCounter.count(TokenCounter.json(schemas)), usage);
+                fitTranscript(transcript, calls, schemaTokens, usage);
                 try {
                     r = llm.chat(cfg, new ChatRequest(step, transcript, schemas, "auto", null, null), false, cancelled);
                     llm.noteNativeTools(cfg, true);
@@ -123,7 +127,7 @@ public final class ToolLoop {
                     continue;
                 }
             } else {
-                fitTranscript(transcript, calls, 6, usage);
+                fitTranscript(transcript, calls, TokenCounter.responseFormat("json_object"), usage);
                 r = llm.chat(cfg, new ChatRequest(step, transcript, null, null, "json_object", null), false, cancelled);
             }
             if (m == Mode.NATIVE) {
@@ -162,8 +166,10 @@ public final class ToolLoop {
                 try {
                     ReplyReader.Json j = ReplyReader.read(r.content(), r.finishReason(), cfg.maxTokens());
                     action = j.value();
-                    if (!j.repairs().isEmpty()) r = r.withRepairs(1);
-                    raw = action.toString(); // the transcript keeps the action alone, not the prose or reasoning around it
+                    if (!j.repairs().isEmpty()) {
+                        r = r.withRepairs(1);
+                        raw = action.toString(); // the transcript keeps the action alone, not the prose or reasoning around it
+                    }
                 } catch (ReplyReader.Problem e) {
                     action = null;
                 }
@@ -237,9 +243,7 @@ public final class ToolLoop {
         }
         String name = j.path("action").isTextual() ? j.path("action").asText() : j.path("name").isTextual() ? j.path("name").asText() : null;
         if (name == null || !byName.containsKey(name)) return null;
-        JsonNode args = j.path("arguments");
-        return Map.of("id", "call_written", "type", "function", "function",
-                Map.of("name", name, "arguments", args.isTextual() ? args.asText() : args.isMissingNode() ? "{}" : args.toString()));
+        return ToolCalls.call(null, name, j.path("arguments"));
     }
 
     /** Set by the last {@link #invoke} when its handler returned {@link Finished}. */

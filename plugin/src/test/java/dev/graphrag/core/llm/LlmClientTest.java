@@ -42,10 +42,9 @@ class LlmClientTest {
     }
 
     static PluginSettings settings(Map<String, String> extra) {
-        Map<String, String> s = new HashMap<>(Map.of("graphrag.llm.endpoint", LLM.endpoint(), "graphrag.llm.model", "stand-in",
-                "graphrag.llm.apiKey", KEY, "graphrag.llm.retryBaseMs", "5", "graphrag.llm.maxRetries", "3", "graphrag.llm.timeoutMs", "2000"));
+        Map<String, String> s = new HashMap<>(Map.of("graphrag.llm.apiKey", KEY, "graphrag.llm.maxRetries", "3", "graphrag.llm.timeoutMs", "2000"));
         s.putAll(extra);
-        return PluginSettings.fromStrings(s, "test");
+        return LLM.settings(s);
     }
 
     LlmClient client(PluginSettings s) {

@@ -39,8 +39,7 @@ class LlmKitTest {
     }
 
     static PluginSettings settings() {
-        return PluginSettings.fromStrings(Map.of("graphrag.llm.endpoint", LLM.endpoint(), "graphrag.llm.model", "stand-in",
-                "graphrag.llm.retryBaseMs", "5", "graphrag.llm.maxRetries", "0"), "test");
+        return LLM.settings(Map.of("graphrag.llm.maxRetries", "0"));
     }
 
     LlmClient client() {

@@ -2,7 +2,6 @@ package dev.graphrag.core.llm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.graphrag.core.RagException;
-import dev.graphrag.core.config.PluginSettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,17 +33,12 @@ class LlmRealRepliesTest {
         LLM.reset();
     }
 
-    static PluginSettings settings() {
-        return PluginSettings.fromStrings(Map.of("graphrag.llm.endpoint", LLM.endpoint(), "graphrag.llm.model", "stand-in",
-                "graphrag.llm.retryBaseMs", "5", "graphrag.llm.timeoutMs", "2000"), "test");
-    }
-
     LlmClient client() {
         return new LlmClient(4, 1000, false, 10, log::add);
     }
 
     static LlmConfig cfg(Map<String, Object> perCall) {
-        return LlmConfig.resolve(settings(), perCall, "test", Map.of());
+        return LlmConfig.resolve(LLM.settings(Map.of("graphrag.llm.timeoutMs", "2000")), perCall, "test", Map.of());
     }
 
     static List<Map<String, Object>> ask(String text) {
@@ -141,7 +135,9 @@ class LlmRealRepliesTest {
         List<String> passages = new ArrayList<>();
         for (int i = 0; i < 12; i++) passages.add("[P" + i + "] " + passage.substring(0, 400));
         UsageMeter usage = new UsageMeter();
-        client().ask(small, "judge", passages.size(), n -> ask("Passages:\n" + String.join("\n", passages.subList(0, n)) + "\nEnough?"), VERDICT, usage, () -> false);
+        List<Map<String, Object>> fitted = PromptFit.fit(small, "judge", passages.size(),
+                n -> ask("Passages:\n" + String.join("\n", passages.subList(0, n)) + "\nEnough?"), PromptFit.overhead(VERDICT), usage);
+        client().ask(small, "judge", fitted, VERDICT, usage, () -> false);
         Usage.Step s = usage.usage().byStep().get("judge");
         assertTrue(s.trimmed() > 0 && s.trimmed() < 12 && s.trimmedTokens() > 0, s.toString());
         String sent = LLM.requests().get(0).lastUserContent();

@@ -123,6 +123,14 @@ public final class StandInLlm implements AutoCloseable {
         }
     }
 
+    /** Server settings pointing at this stand-in (model "stand-in", 5 ms back-off), with {@code extra} on top. */
+    public dev.graphrag.core.config.PluginSettings settings(Map<String, String> extra) {
+        Map<String, String> s = new java.util.HashMap<>(Map.of("graphrag.llm.endpoint", endpoint(), "graphrag.llm.model", "stand-in",
+                "graphrag.llm.retryBaseMs", "5"));
+        s.putAll(extra);
+        return dev.graphrag.core.config.PluginSettings.fromStrings(s, "test");
+    }
+
     public String endpoint() {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
     }
