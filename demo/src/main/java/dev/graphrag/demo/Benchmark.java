@@ -90,6 +90,8 @@ public final class Benchmark {
     static boolean TUNE;
     static boolean TUNE_INDEX;
     static boolean INGEST_ONLY;
+    /** The command line (for the evaluation server: --dialect, --window, --context-tokens). */
+    static BenchmarkArgs ARGS = BenchmarkArgs.parse(new String[0]);
     /** --dump FILE: one JSON line per question and retriever (corpus, retriever, question, gold, documentIds) for error analysis. */
     static PrintStream DUMP;
     static long INGEST_BATCH = -1;
@@ -107,7 +109,8 @@ public final class Benchmark {
         PrintStream out = System.out;
         Path work = Files.createTempDirectory("graphrag-bench");
         // --data DIR keeps the store between runs, so latency work can skip the 2Wiki ingest and index
-        Path store = BenchmarkArgs.parse(argv).path("--data");
+        ARGS = BenchmarkArgs.parse(argv);
+        Path store = ARGS.path("--data");
         Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, store, "127.0.0.1", -1, -1));
         StringBuilder report = new StringBuilder();
         try {
@@ -264,7 +267,7 @@ public final class Benchmark {
         Map<String, java.util.function.Predicate<ScoredQuestion>> halves = new LinkedHashMap<>();
         halves.put("all", q -> true);
         if (corpus.equals("musique")) halves.put("report half", q -> !q.tuning());
-        try (EvalLlmServer server = EvalLlmServer.start()) {
+        try (EvalLlmServer server = ARGS.server()) {
             for (Map.Entry<String, java.util.function.Predicate<ScoredQuestion>> half : halves.entrySet()) {
                 List<Scores> rows = new ArrayList<>();
                 rows.add(h.ranked("rag.search dense", "dense", half.getValue()));
@@ -294,6 +297,9 @@ public final class Benchmark {
                     t.append(line).append('\n');
                 }
             }
+            String sizes = "\nLargest prompt per step (" + corpus + ", " + ARGS.serverLabel() + ")\n\n" + server.promptSizeReport();
+            out.println(sizes);
+            t.append(sizes);
         }
         report.append(t);
     }

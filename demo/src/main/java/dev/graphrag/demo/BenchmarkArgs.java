@@ -36,6 +36,28 @@ record BenchmarkArgs(Path data, int limit, boolean ablation, Map<String, Object>
         return i >= 0 && i + 1 < all.size() ? Path.of(all.get(i + 1)) : null;
     }
 
+    /** The word after {@code name}, or {@code dflt}. */
+    String string(String name, String dflt) {
+        int i = all.indexOf(name);
+        return i >= 0 && i + 1 < all.size() ? all.get(i + 1) : dflt;
+    }
+
+    /**
+     * The evaluation LLM server as the command line asks: {@code --dialect plain|reasoning|chatty|ollama|llamacpp|vllm}
+     * (real servers' reply shapes), {@code --window N} (the server's own window: longer prompts are cut or refused as that
+     * server does) and {@code --context-tokens N} (the plugin's window, passed as llm.contextTokens).
+     */
+    dev.graphrag.demo.eval.EvalLlmServer server() {
+        return dev.graphrag.demo.eval.EvalLlmServer.start().dialect(dev.graphrag.demo.eval.ServerDialect.of(string("--dialect", "plain")))
+                .window(option("--window", 0)).contextTokens(option("--context-tokens", 0));
+    }
+
+    /** What the server options were, for a report's heading. */
+    String serverLabel() {
+        return "dialect " + string("--dialect", "plain") + ", server window " + (option("--window", 0) == 0 ? "none" : option("--window", 0))
+                + ", contextTokens " + (option("--context-tokens", 0) == 0 ? "server setting" : option("--context-tokens", 0));
+    }
+
     boolean has(String flag) {
         return all.contains(flag);
     }

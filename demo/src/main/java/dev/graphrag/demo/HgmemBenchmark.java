@@ -51,7 +51,7 @@ public final class HgmemBenchmark {
         PASS_CONFIG.putAll(args.set());
         Path work = Files.createTempDirectory("graphrag-hgmem-bench");
         Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, null, "127.0.0.1", -1, -1));
-        try (EvalLlmServer server = EvalLlmServer.start()) {
+        try (EvalLlmServer server = args.server()) {
             GraphDatabaseService db = neo4j.defaultDatabaseService();
             if (args.has("--narrative")) {
                 HgmemBenchmark b = new HgmemBenchmark(db, server, null, System.out);
@@ -67,6 +67,7 @@ public final class HgmemBenchmark {
             OracleGold gold = Benchmark.sanitisedGold(OracleGold.fromMusique(dataset), "musique_hgmem");
             HgmemBenchmark b = new HgmemBenchmark(db, server, gold, System.out);
             b.run(corpus, questions, ablation);
+            b.say("\n## Largest prompt per step (" + args.serverLabel() + ")\n\n" + server.promptSizeReport());
             Files.createDirectories(Path.of("target"));
             Files.writeString(Path.of("target", "hgmem-results.md"), b.report.toString());
         } finally {

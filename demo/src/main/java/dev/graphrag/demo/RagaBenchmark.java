@@ -55,7 +55,7 @@ public final class RagaBenchmark {
         Path data = args.data();
         Path work = Files.createTempDirectory("graphrag-raga-bench");
         Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, args.path("--data"), "127.0.0.1", -1, -1));
-        try (EvalLlmServer server = EvalLlmServer.start()) {
+        try (EvalLlmServer server = args.server()) {
             RagaBenchmark b = new RagaBenchmark(neo4j.defaultDatabaseService(), server);
             server.on("raga.L4", r -> PolicyReply.jsonOf(Map.of("status", "todos_complete", "resolved", List.of(), "summary", "none")));
             // deep mode's query analysis by rule: the question's capitalised spans (no gold, no answer)
@@ -79,6 +79,7 @@ public final class RagaBenchmark {
                 EvalCorpus hotpot = EvalCorpus.of(CorpusFiles.read(data.resolve("hotpotqa/hotpotqa_train_corpus.json")), Benchmark.SEED);
                 b.hotpot(subset(hotpot, passages), ScoredQuestion.hotpot(data.resolve("hotpotqa/hotpotqa_train.json"), hotpot));
             }
+            b.say("\n## Largest prompt per step (" + args.serverLabel() + ")\n\n" + server.promptSizeReport());
             Files.createDirectories(Path.of("target"));
             Files.writeString(Path.of("target", "raga-results.md"), b.report.toString());
         } finally {

@@ -68,7 +68,7 @@ public final class RemindBenchmark {
         PrintStream out = System.out;
         Path work = Files.createTempDirectory("graphrag-remind-bench");
         Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, null, "127.0.0.1", -1, -1));
-        try (EvalLlmServer server = EvalLlmServer.start()) {
+        try (EvalLlmServer server = args.server()) {
             GraphDatabaseService db = neo4j.defaultDatabaseService();
             Path dataset = data.resolve("musique/musique_train.json");
             EvalCorpus corpus = EvalCorpus.of(CorpusFiles.read(data.resolve("musique/musique_train_corpus.json")), Benchmark.SEED);
@@ -98,6 +98,7 @@ public final class RemindBenchmark {
             } else {
                 b.run(corpus, questions, ScoredQuestion.musiqueHop1(dataset, corpus), ablation);
             }
+            b.say("\n## Largest prompt per step (" + args.serverLabel() + ")\n\n" + server.promptSizeReport());
             Files.createDirectories(Path.of("target"));
             Files.writeString(Path.of("target", "remind-results.md"), b.report.toString());
         } finally {

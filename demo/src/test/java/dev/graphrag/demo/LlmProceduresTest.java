@@ -17,6 +17,7 @@ import java.util.Map;
 import static dev.graphrag.demo.TestServer.assertFailsCleanly;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -101,5 +102,71 @@ class LlmProceduresTest {
         String msg = assertFailsCleanly(call, Map.of("m", List.of(Map.of("role", "user", "content", "x")),
                 "llm", Map.of("endpoint", LLM.endpoint(), "model", "m", "apiKey", KEY, "timeoutMs", 2000L)), "failed after 4 attempts", "HTTP 500");
         assertFalse(msg.contains(KEY));
+    }
+
+    Map<String, Object> llm(Map<String, Object> extra) {
+        Map<String, Object> m = new java.util.HashMap<>(llm());
+        m.putAll(extra);
+        return m;
+    }
+
+    @Test
+    void infoReportsTheWindowEachKindOfServerStatesAndWarnsWhenItIsSmaller() {
+        LLM.reset();
+        String info = "CALL rag.llm.info({llm: $llm}) YIELD contextTokens, serverContextTokens, windowSource, warning RETURN *";
+        // nothing stated: only the configured window
+        Map<String, Object> none = TestServer.rows(info, Map.of("llm", llm())).get(0);
+        assertEquals(16384L, none.get("contextTokens"));
+        assertNull(none.get("serverContextTokens"));
+        assertNull(none.get("warning"));
+        // vLLM: max_model_len in /v1/models, below the plugin's window
+        LLM.serve("/v1/models", "{\"object\":\"list\",\"data\":[{\"id\":\"stand-in\",\"object\":\"model\",\"max_model_len\":4096}]}");
+        Map<String, Object> vllm = TestServer.rows(info, Map.of("llm", llm())).get(0);
+        assertEquals(4096L, vllm.get("serverContextTokens"));
+        assertTrue(((String) vllm.get("windowSource")).contains("max_model_len"));
+        assertTrue(((String) vllm.get("warning")).contains("below contextTokens (16384)"), (String) vllm.get("warning"));
+        assertNull(TestServer.rows(info, Map.of("llm", llm(Map.of("contextTokens", 4096L)))).get(0).get("warning"), "a window that matches");
+        // llama.cpp: n_ctx in /props
+        LLM.reset();
+        LLM.serve("/props", "{\"default_generation_settings\": {\"n_ctx\": 8192}}");
+        assertEquals(8192L, TestServer.rows(info, Map.of("llm", llm())).get(0).get("serverContextTokens"));
+        // Ollama: num_ctx in /api/show; without it only the model's maximum, and a warning about Ollama's default
+        LLM.reset();
+        LLM.serve("/api/show", "{\"parameters\": \"temperature 0.7\\nnum_ctx 32768\", \"model_info\": {\"qwen2.context_length\": 32768}}");
+        Map<String, Object> ollama = TestServer.rows(info, Map.of("llm", llm())).get(0);
+        assertEquals(32768L, ollama.get("serverContextTokens"));
+        assertNull(ollama.get("warning"));
+        LLM.serve("/api/show", "{\"parameters\": \"temperature 0.7\", \"model_info\": {\"qwen2.context_length\": 32768}}");
+        Map<String, Object> unset = TestServer.rows(info, Map.of("llm", llm())).get(0);
+        assertNull(unset.get("serverContextTokens"));
+        assertTrue(((String) unset.get("warning")).contains("OLLAMA_CONTEXT_LENGTH"), (String) unset.get("warning"));
+        assertNull(LLM.requests().stream().filter(r -> r.path().equals("/api/show")).findFirst().orElseThrow().authorization(),
+                "the key goes to the endpoint's own path only, not to the server's root beside it");
+        assertEquals("Bearer " + KEY, LLM.requests().stream().filter(r -> r.path().equals("/v1/models")).findFirst().orElseThrow().authorization());
+    }
+
+    @Test
+    void aReasoningModelsThinkingComesApartFromItsAnswer() {
+        LLM.reset();
+        LLM.always().reply("<think>Xodar was a dator.</think>\nA dator of the First Born.");
+        Map<String, Object> r = TestServer.rows("CALL rag.llm.chat([{role: 'user', content: 'Who is Xodar?'}], {llm: $llm}) YIELD content, reasoning, reasoningTokens RETURN *",
+                Map.of("llm", llm())).get(0);
+        assertEquals("A dator of the First Born.", r.get("content"));
+        assertEquals("Xodar was a dator.", r.get("reasoning"));
+        assertTrue((Long) r.get("reasoningTokens") > 0);
+    }
+
+    @Test
+    void badWindowSettingsAreNamed() {
+        LLM.reset();
+        LLM.always().reply("fine");
+        String call = "CALL rag.llm.chat([{role: 'user', content: 'x'}], {llm: $llm}) YIELD content RETURN content";
+        assertFailsCleanly(call, Map.of("llm", llm(Map.of("contextTokens", 100L))), "contextTokens");
+        assertFailsCleanly(call, Map.of("llm", llm(Map.of("contextTokens", "big"))), "contextTokens");
+        assertFailsCleanly(call, Map.of("llm", llm(Map.of("contextTokens", 1024L, "maxTokens", 2000L))), "maxTokens (2000) must be below contextTokens (1024)");
+        String tooLong = "Dejah Thoris is the princess of Helium. ".repeat(400);
+        assertFailsCleanly("CALL rag.llm.chat([{role: 'user', content: $t}], {llm: $llm}) YIELD content RETURN content",
+                Map.of("t", tooLong, "llm", llm(Map.of("contextTokens", 2048L, "maxTokens", 256L))), "rag.llm.chat", "contextTokens=2048");
+        assertTrue(LLM.requests().isEmpty(), "nothing was sent");
     }
 }

@@ -14,6 +14,7 @@ import dev.graphrag.core.layer.LayerVersions;
 import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.lexical.LexicalGraph.ChunkRow;
 import dev.graphrag.core.llm.LlmConfig;
+import dev.graphrag.core.llm.PromptFit;
 import dev.graphrag.core.llm.Usage;
 import dev.graphrag.core.llm.UsageMeter;
 import org.neo4j.graphdb.Direction;
@@ -242,8 +243,10 @@ public final class HgmemIndexer {
                     + " and needs an LLM summary: " + LlmConfig.HOW_TO_CONFIGURE);
         }
         summarised[0]++;
-        String summary = llm.client().ask(llm.config(), BaseGraphExtraction.SUMMARISE, BaseGraphExtraction.summarise(name, descriptions),
-                BaseGraphExtraction.SUMMARY_OUT, usage, cancelled).summary().strip();
+        // a name mentioned in very many chunks: in a small window the last descriptions (in chunk order) are left out
+        List<Map<String, Object>> prompt = PromptFit.fit(llm.config(), BaseGraphExtraction.SUMMARISE, descriptions.size(),
+                n -> BaseGraphExtraction.summarise(name, descriptions.subList(0, n)), PromptFit.overhead(BaseGraphExtraction.SUMMARY_OUT), usage);
+        String summary = llm.client().ask(llm.config(), BaseGraphExtraction.SUMMARISE, prompt, BaseGraphExtraction.SUMMARY_OUT, usage, cancelled).summary().strip();
         return new String[] {summary, source};
     }
 

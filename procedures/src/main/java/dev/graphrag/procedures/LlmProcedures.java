@@ -22,9 +22,12 @@ public class LlmProcedures {
     @Context public GraphRagRuntime rag;
     @Context public TerminationGuard guard;
 
-    /** rag.llm.chat's row. toolCalls: [{id, type, function: {name, arguments}}]. */
-    public record ChatResult(String content, List<Map<String, Object>> toolCalls, String finishReason, long promptTokens,
-                             long completionTokens, boolean tokensEstimated, boolean cached, long ms) {}
+    /**
+     * rag.llm.chat's row. content is the answer, reasoning what a reasoning model thought before it (a leading think block
+     * or the server's reasoning field; null when none); toolCalls: [{id, type, function: {name, arguments}}].
+     */
+    public record ChatResult(String content, String reasoning, List<Map<String, Object>> toolCalls, String finishReason, long promptTokens,
+                             long completionTokens, long reasoningTokens, boolean tokensEstimated, boolean cached, long ms) {}
 
     /**
      * rag.llm.info's row: endpoint is scheme://host:port only; toolCalling native, json-action or unknown (until a tool
@@ -37,9 +40,10 @@ public class LlmProcedures {
                              String allowedEndpoints, long contextTokens, Long serverContextTokens, String windowSource, String warning, long ms) {}
 
     @Procedure(name = "rag.llm.chat", mode = Mode.READ)
-    @Description("rag.llm.chat(messages :: LIST<MAP>, config = {} :: MAP) :: (content :: STRING, toolCalls :: LIST<MAP>, finishReason :: STRING,"
-            + " promptTokens :: INTEGER, completionTokens :: INTEGER, tokensEstimated :: BOOLEAN, cached :: BOOLEAN, ms :: INTEGER)"
-            + " - one chat completion. Config: llm {endpoint, model, apiKey, temperature, seed, maxTokens, timeoutMs}, tools, toolChoice,"
+    @Description("rag.llm.chat(messages :: LIST<MAP>, config = {} :: MAP) :: (content :: STRING, reasoning :: STRING, toolCalls :: LIST<MAP>,"
+            + " finishReason :: STRING, promptTokens :: INTEGER, completionTokens :: INTEGER, reasoningTokens :: INTEGER, tokensEstimated :: BOOLEAN,"
+            + " cached :: BOOLEAN, ms :: INTEGER) - one chat completion; a reasoning model's thinking comes apart from its answer. Config: llm"
+            + " {endpoint, model, apiKey, temperature, seed, maxTokens, contextTokens, timeoutMs}, tools, toolChoice,"
             + " responseFormat ('json_object' or {name, schema}), stop, cache. An endpoint other than the configured one must be on"
             + " graphrag.llm.allowedEndpoints and gets only an apiKey given in the same call, never the server's.")
     public Stream<ChatResult> chat(@Name("messages") List<Map<String, Object>> messages,
@@ -55,8 +59,8 @@ public class LlmProcedures {
         List<Map<String, Object>> msgs = ChatRequest.checkMessages("rag.llm.chat", messages);
         LlmConfig cfg = rag.llmConfig(llmMap, "rag.llm.chat");
         ChatResponse resp = rag.llm().chat(cfg, new ChatRequest("rag.llm.chat", msgs, tools, toolChoice, responseFormat, stop), cache, Termination.of(guard));
-        return Stream.of(new ChatResult(resp.content(), resp.toolCalls(), resp.finishReason(), resp.promptTokens(), resp.completionTokens(),
-                resp.tokensEstimated(), resp.cached(), resp.ms()));
+        return Stream.of(new ChatResult(resp.content(), resp.reasoning(), resp.toolCalls(), resp.finishReason(), resp.promptTokens(),
+                resp.completionTokens(), resp.reasoningTokens(), resp.tokensEstimated(), resp.cached(), resp.ms()));
     }
 
     @Procedure(name = "rag.llm.info", mode = Mode.READ)

@@ -83,7 +83,35 @@ public final class EvalLlmServer implements AutoCloseable {
     public String endpoint() { return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1"; }
 
     /** The per-call {@code llm} map of a procedure config that points at this server. */
-    public Map<String, Object> llmConfig() { return Map.of("endpoint", endpoint(), "model", "oracle-policy"); }
+    public Map<String, Object> llmConfig() {
+        return contextTokens > 0 ? Map.of("endpoint", endpoint(), "model", "oracle-policy", "contextTokens", (long) contextTokens)
+                : Map.of("endpoint", endpoint(), "model", "oracle-policy");
+    }
+
+    private volatile int contextTokens;
+
+    /** The plugin's window ({@code llm.contextTokens}) in every config this server hands out; 0: the server setting. */
+    public EvalLlmServer contextTokens(int tokens) {
+        contextTokens = tokens;
+        return this;
+    }
+
+    /** Prompt tokens of every request answered since start, by step (never cleared by {@link #clearLog}). */
+    private final Map<String, List<Integer>> promptSizes = new ConcurrentHashMap<>();
+
+    /**
+     * The largest prompt each step sent (max and p95 of this server's count), with the number of requests: the table
+     * docs/benchmarks.md reports per benchmark and dialect.
+     */
+    public String promptSizeReport() {
+        StringBuilder b = new StringBuilder("| step | requests | max prompt tokens | p95 |\n|---|---|---|---|\n");
+        new TreeMap<>(promptSizes).forEach((step, sizes) -> {
+            List<Integer> sorted = sizes.stream().sorted().toList();
+            int p95 = sorted.get(Math.max(0, (int) Math.ceil(0.95 * sorted.size()) - 1));
+            b.append("| ").append(step).append(" | ").append(sorted.size()).append(" | ").append(sorted.get(sorted.size() - 1)).append(" | ").append(p95).append(" |\n");
+        });
+        return b.toString();
+    }
 
     /** A procedure's config: the corpus, this server as its {@code llm}, and further keys. */
     public Map<String, Object> config(String corpus, Map<String, Object> extra) {
@@ -181,6 +209,7 @@ public final class EvalLlmServer implements AutoCloseable {
             }
             int completion = completionTokens(message);
             log.add(new LoggedRequest(step, body, message, prompt, completion));
+            promptSizes.computeIfAbsent(step, k -> new CopyOnWriteArrayList<>()).add(prompt);
             ObjectNode root = JSON.createObjectNode();
             root.put("id", "chatcmpl-eval-" + log.size()).put("object", "chat.completion").put("model", body.path("model").asText("oracle-policy"));
             ObjectNode choice = root.putArray("choices").addObject();

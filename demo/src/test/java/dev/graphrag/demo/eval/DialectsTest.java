@@ -1,14 +1,9 @@
 package dev.graphrag.demo.eval;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.graphrag.demo.TestServer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +19,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * tokens may grow (the reasoning is billed), and nothing is reported as a repair that the plain server did not need.
  */
 class DialectsTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
     static EvalCorpus corpus;
     static List<ScoredQuestion> questions;
     static OracleGold gold;
@@ -34,16 +28,6 @@ class DialectsTest {
         corpus = EvalCorpus.of(OracleGoldTest.musiquePassages(), 1);
         questions = ScoredQuestion.musique(OracleGoldTest.MUSIQUE, corpus);
         gold = OracleGoldTest.musiqueGold();
-    }
-
-    /** The figures a benchmark row reports, less completion tokens and time. */
-    static String row(Scores s) {
-        return String.format("R@2 %.3f R@5 %.3f set %.3f all %.3f answered %.3f calls/q %.2f prompt/q %.1f", s.recall2(), s.recall5(), s.setRecall(),
-                s.allGold(), s.answerRate(), s.callsPerQuestion(), s.promptTokensPerQuestion());
-    }
-
-    @Test
-    void everyOracleRowIsTheSameUnderEveryDialect() {
         // one graph per method, built once: several corpora in one vector index change its approximate neighbours, so rows
         // are compared on the same graph (remind walks without memorising, so no walk changes the graph of the next)
         try (EvalLlmServer build = EvalLlmServer.start()) {
@@ -56,6 +40,18 @@ class DialectsTest {
             OracleHarness.ingest(TestServer.db(), "dialect-rm", corpus, Map.of("chunker", "sentences"));
             TestServer.rows("CALL remind.index({corpus: 'dialect-rm', llm: $llm})", Map.of("llm", build.llmConfig()));
         }
+    }
+
+    /** The figures a benchmark row reports, less completion tokens and time. */
+    static String row(Scores s) {
+        return String.format("R@2 %.3f R@5 %.3f set %.3f all %.3f answered %.3f calls/q %.2f prompt/q %.1f", s.recall2(), s.recall5(), s.setRecall(),
+                s.allGold(), s.answerRate(), s.callsPerQuestion(), s.promptTokensPerQuestion());
+    }
+
+    @Test
+    void everyOracleRowIsTheSameUnderEveryDialect() throws java.io.IOException {
+        StringBuilder report = new StringBuilder("| dialect | method | row | completion tok/q |\n|---|---|---|---|\n");
+        StringBuilder sizes = new StringBuilder("\nLargest prompt per step, plain server:\n\n");
         Map<String, String> plain = new LinkedHashMap<>();
         Map<String, Double> plainCompletion = new LinkedHashMap<>();
         for (ServerDialect d : ServerDialect.values()) {
@@ -68,6 +64,7 @@ class DialectsTest {
                 rows.put("remind.answer", new OracleHarness(TestServer.db(), "dialect-rm", questions, gold)
                         .method(new RemindEvaluation("P1", false, Map.of()), server, q -> true, new LinkedHashMap<>()));
                 for (Map.Entry<String, Scores> e : rows.entrySet()) {
+                    report.append(String.format("| %s | %s | %s | %.1f |%n", d.label(), e.getKey(), row(e.getValue()), e.getValue().completionTokensPerQuestion()));
                     if (d == ServerDialect.PLAIN) {
                         plain.put(e.getKey(), row(e.getValue()));
                         plainCompletion.put(e.getKey(), e.getValue().completionTokensPerQuestion());
@@ -83,8 +80,11 @@ class DialectsTest {
                                 e.getKey() + ": a dialect only adds completion tokens");
                     }
                 }
+                if (d == ServerDialect.PLAIN) sizes.append(server.promptSizeReport());
             }
         }
+        // the figures docs/benchmarks.md quotes (the six-question sample, so rows, not a benchmark)
+        java.nio.file.Files.writeString(java.nio.file.Path.of("target", "dialects-results.md"), report.append(sizes));
     }
 
     @Test
@@ -128,6 +128,93 @@ class DialectsTest {
                 assertTrue(((Number) census.get("e")).longValue() > 0, "the agent built entities: " + built);
                 if (plain == null) plain = built;
                 else assertEquals(plain, built, "the graph and the agent's calls under the " + d.label() + " dialect");
+            }
+        }
+    }
+
+    /** The largest prompt the server saw since its log was cleared. */
+    static int largestPrompt(EvalLlmServer server) {
+        return server.log().stream().mapToInt(EvalLlmServer.LoggedRequest::promptTokens).max().orElse(0);
+    }
+
+    @Test
+    void underOllamasDefaultWindowEveryMethodFitsWithTrimsOrNamesTheSetting() {
+        int window = 4096, budget = window - 1024; // maxTokens: the server default
+        try (EvalLlmServer server = EvalLlmServer.start().contextTokens(window)) {
+            Map<String, MethodEvaluation> methods = new LinkedHashMap<>();
+            methods.put("dialect-ag", new AgragAnswerEvaluation());
+            methods.put("dialect-hg", new HgmemEvaluation("hgmem", Map.of(), false));
+            methods.put("dialect-rm", new RemindEvaluation("P1", false, Map.of()));
+            for (Map.Entry<String, MethodEvaluation> m : methods.entrySet()) {
+                int largest = 0;
+                for (ScoredQuestion q : questions) {
+                    m.getValue().register(server, gold);
+                    server.clearLog();
+                    try {
+                        m.getValue().run(TestServer.db(), m.getKey(), q.text(), server.llmConfig());
+                    } catch (RuntimeException e) {
+                        assertTrue(e.getMessage().contains("contextTokens"), m.getKey() + " failed without naming the setting: " + e.getMessage());
+                    }
+                    largest = Math.max(largest, largestPrompt(server));
+                }
+                assertTrue(largest > 0 && largest <= budget, m.getKey() + ": the largest prompt sent, " + largest + ", fits " + budget);
+            }
+            // HGMem's entity summaries at index time: a name in many chunks has more descriptions than a small window holds (on
+            // this sample X1's largest prompt is 711 tokens and the summaries' 772: a window of 1050 less 200 holds the one, not the other)
+            OracleHarness.ingest(TestServer.db(), "dialect-hg-window", corpus, Map.of("chunkSize", 200L, "chunkOverlap", 50L));
+            Map<String, Object> small = Map.of("endpoint", server.endpoint(), "model", "oracle-policy", "contextTokens", 1050L, "maxTokens", 200L);
+            server.clearLog();
+            Map<String, Object> index = TestServer.rows("CALL hgmem.index({corpus: 'dialect-hg-window', summaryMaxTokens: 50, llm: $llm})"
+                    + " YIELD summarised, tokensByStep RETURN *", Map.of("llm", small)).get(0);
+            Map<?, ?> summarise = (Map<?, ?>) ((Map<?, ?>) index.get("tokensByStep")).get("hgmem summarise");
+            assertTrue((Long) summarise.get("trimmed") > 0, "descriptions were left out: " + summarise);
+            assertTrue(largestPrompt(server) <= 1050 - 200, "every index-time prompt fits: " + largestPrompt(server));
+            // RAGA's agent with the full toolset: its first round alone (17 tool schemas and the chunk) needs more than 4096 less
+            // the reply, so it fails naming the setting; with 6144 its transcript outgrows the window over a chunk's rounds and
+            // is compacted, oldest result first
+            server.on("raga.L3", new RagaConstructionPolicy(false, false));
+            server.on("raga.L4", r -> PolicyReply.jsonOf(Map.of("status", "todos_complete", "resolved", List.of(), "summary", "none")));
+            OracleHarness.ingest(TestServer.db(), "dialect-raga-window", corpus.documents().subList(0, 8), Map.of());
+            String ingest = "CALL raga.ingest([], {corpus: 'dialect-raga-window', bootstrapSchema: false, maxToolCallsPerChunk: 80, llm: $llm})";
+            TestServer.assertFails(ingest, Map.of("llm", server.llmConfig()), "raga.L3", "contextTokens=4096", "resumes from this chunk");
+            server.contextTokens(8192);
+            server.clearLog();
+            List<Map<String, Object>> rows = TestServer.rows(ingest, Map.of("llm", server.llmConfig()));
+            Map<?, ?> step = (Map<?, ?>) ((Map<?, ?>) rows.get(rows.size() - 1).get("tokensByStep")).get("raga.L3");
+            assertTrue((Long) step.get("trimmed") > 0 && (Long) step.get("trimmedTokens") > 0, "the transcript was compacted: " + step);
+            assertTrue(largestPrompt(server) <= 8192 - 1024, "every round fits: " + largestPrompt(server));
+            // the same graph as with no window: a compacted result's effect is in the graph, and the agent's calls stay
+            OracleHarness.ingest(TestServer.db(), "dialect-raga-free", corpus.documents().subList(0, 8), Map.of());
+            server.contextTokens(0);
+            TestServer.rows(ingest.replace("dialect-raga-window", "dialect-raga-free"), Map.of("llm", server.llmConfig()));
+            String census = "RETURN COUNT { (:RagaEntity {corpus: $c}) } AS e, COUNT { (:RagaEntity {corpus: $c})-[:RAGA_REL]->() } AS r";
+            assertEquals(TestServer.rows(census, Map.of("c", "dialect-raga-free")), TestServer.rows(census, Map.of("c", "dialect-raga-window")));
+        }
+    }
+
+    /**
+     * A window of 300 tokens cuts every answer prompt by well over a fifth: the client flags a server count under 80% of
+     * its own (a smaller cut is within what tokenizers differ by, and is not told apart).
+     */
+    @Test
+    void aServerThatCutsOrRefusesPromptsFailsEveryMethodNamingTheFixAndLeavesTheGraph() {
+        for (ServerDialect d : List.of(ServerDialect.OLLAMA, ServerDialect.VLLM)) {
+            try (EvalLlmServer server = EvalLlmServer.start().dialect(d).window(300)) {
+                new AgragAnswerEvaluation().register(server, gold);
+                new HgmemEvaluation("hgmem", Map.of(), false).register(server, gold);
+                new RemindEvaluation("P1", false, Map.of()).register(server, gold);
+                String fix = d == ServerDialect.OLLAMA ? "OLLAMA_CONTEXT_LENGTH" : "--max-model-len";
+                Map<String, Object> p = Map.of("q", gold.questions().get(0).question(), "llm", server.llmConfig());
+                TestServer.assertFailsCleanly("CALL agrag.answer($q, {corpus: 'dialect-ag', llm: $llm})", p, "agrag", fix);
+                TestServer.assertFailsCleanly("CALL remind.query($q, {corpus: 'dialect-rm', llm: $llm})", p, "remind", fix);
+                long sessions = (Long) TestServer.rows("RETURN COUNT { (:HgSession) } AS n").get(0).get("n");
+                TestServer.assertFails("CALL hgmem.answer($q, {corpus: 'dialect-hg', llm: $llm})", p, "hgmem", fix);
+                // a failed session is kept, as every hgmem failure keeps it (docs/hgmem.md): it can be resumed or dropped
+                assertTrue((Long) TestServer.rows("RETURN COUNT { (:HgSession) } AS n").get(0).get("n") <= sessions + 1);
+                // index-time: the extraction stops at the first chunk, nothing half-written, and a re-run resumes
+                String c = "dialect-cut-" + d.label();
+                OracleHarness.ingest(TestServer.db(), c, corpus.documents().subList(0, 3), Map.of());
+                TestServer.assertFailsCleanly("CALL hgmem.index({corpus: $c, llm: $llm})", Map.of("c", c, "llm", server.llmConfig()), "hgmem", fix);
             }
         }
     }

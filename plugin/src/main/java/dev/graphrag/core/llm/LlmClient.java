@@ -381,7 +381,8 @@ public final class LlmClient {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofMillis(timeout)).header(STEP_HEADER, "rag.llm.info");
         if (json == null) b.GET();
         else b.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json));
-        if (cfg.hasApiKey()) b.header("Authorization", "Bearer " + cfg.apiKey()); // the same server the key is configured for
+        // the key goes to the endpoint's own path only: /props and /api/show sit beside it, and get none
+        if (cfg.hasApiKey() && url.startsWith(cfg.endpoint() + "/")) b.header("Authorization", "Bearer " + cfg.apiKey());
         try {
             HttpResponse<byte[]> r = await(http().sendAsync(b.build(), capped()), timeout, cancelled, "rag.llm.info");
             return r.statusCode() / 100 == 2 ? new String(r.body(), StandardCharsets.UTF_8) : null;

@@ -92,6 +92,10 @@ public final class StandInLlm implements AutoCloseable {
     private final List<Rule> rules = new CopyOnWriteArrayList<>();
     private final List<Request> requests = new CopyOnWriteArrayList<>();
     private volatile long modelsDelayMs;
+    private final Map<String, String> served = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Answers GET /v1/models, GET /props or POST /api/show with this JSON body (until {@link #reset}). */
+    public void serve(String path, String json) { served.put(path, json); }
 
     static {
         // TCP_NODELAY on the JDK server: otherwise every reply waits ~40 ms for a delayed ACK
@@ -110,8 +114,18 @@ public final class StandInLlm implements AutoCloseable {
             requests.add(new Request(JSON.createObjectNode(), ex.getRequestHeaders().getFirst("Authorization"),
                     ex.getRequestHeaders().getFirst("X-Rag-Step"), ex.getRequestMethod(), ex.getRequestURI().getPath()));
             sleepQuietly(modelsDelayMs);
-            send(ex, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"stand-in\",\"object\":\"model\"}]}", null);
+            String body = served.get("/v1/models");
+            send(ex, 200, body != null ? body : "{\"object\":\"list\",\"data\":[{\"id\":\"stand-in\",\"object\":\"model\"}]}", null);
         });
+        // what servers say of their window beyond /v1/models: llama.cpp's /props, Ollama's /api/show (404 until served)
+        for (String path : List.of("/props", "/api/show")) {
+            server.createContext(path, ex -> {
+                requests.add(new Request(JSON.createObjectNode(), ex.getRequestHeaders().getFirst("Authorization"),
+                        ex.getRequestHeaders().getFirst("X-Rag-Step"), ex.getRequestMethod(), ex.getRequestURI().getPath()));
+                String body = served.get(path);
+                send(ex, body == null ? 404 : 200, body == null ? "{\"error\":\"not found\"}" : body, null);
+            });
+        }
         server.start();
     }
 
@@ -188,6 +202,7 @@ public final class StandInLlm implements AutoCloseable {
         modelsDelayMs = 0;
         window = 0;
         shape = null;
+        served.clear();
     }
 
     private static void sleepQuietly(long ms) {
