@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.TreeSet;
 
 import static dev.graphrag.core.llm.Prompts.arrayOf;
+import static dev.graphrag.core.llm.Prompts.fields;
 import static dev.graphrag.core.llm.Prompts.inputBlock;
 import static dev.graphrag.core.llm.Prompts.object;
 import static dev.graphrag.core.llm.Prompts.string;
@@ -85,7 +86,7 @@ public final class BaseGraphExtraction {
         return List.of(system("""
                 Merge the descriptions of the named entity (or pair of entities) into one coherent description in the third
                 person, keeping every fact and resolving contradictions. Reply with JSON {"summary": "..."}."""),
-                user(inputBlock(Map.of("name", name, "descriptions", descriptions))));
+                user(inputBlock(fields("name", name, "descriptions", descriptions))));
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();

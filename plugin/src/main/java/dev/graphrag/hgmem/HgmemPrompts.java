@@ -9,6 +9,7 @@ import java.util.Map;
 
 import static dev.graphrag.core.llm.Prompts.arrayOf;
 import static dev.graphrag.core.llm.Prompts.integer;
+import static dev.graphrag.core.llm.Prompts.fields;
 import static dev.graphrag.core.llm.Prompts.inputBlock;
 import static dev.graphrag.core.llm.Prompts.object;
 import static dev.graphrag.core.llm.Prompts.string;
@@ -103,7 +104,7 @@ public final class HgmemPrompts {
         block.put("mainQuery", query);
         block.put("memory", memory(listing));
         block.put("currentSubqueries", subqueries);
-        block.put("retrieved", Map.of("entities", tables.entities(), "relationships", tables.relationships(), "sources", tables.sources()));
+        block.put("retrieved", tables(tables));
         return List.of(system("""
                 You are resolving the main query with the help of external knowledge. Your memory holds points about what you
                 already know; the retrieved tables hold entities, relationships and source passages (with the title of the document
@@ -126,7 +127,7 @@ public final class HgmemPrompts {
                 details the main query needs. Points should cover distinct aspects; remove redundancy; leave standalone points out;
                 do not merge a point that already has far more entities than the others; never merge by force.
                 Reply with JSON {"merges": [{"indices": [1, 2], "description": "..."}]} ({"merges": []} when nothing should merge)."""),
-                user(inputBlock(Map.of("mainQuery", query, "memory", memory(listing)))));
+                user(inputBlock(fields("mainQuery", query, "memory", memory(listing)))));
     }
 
     static List<Map<String, Object>> plan(String query, List<MemoryUnit> listing, String hint, int n, Evolution.Strategy strategy) {
@@ -168,12 +169,17 @@ public final class HgmemPrompts {
                 text, no markup. Reply with JSON {"subqueries": ["...", "..."]}."""), user(inputBlock(block)));
     }
 
-    static List<Map<String, Object>> describe(List<String> names, List<List<String>> pairs, List<String> entityTypes, Object context) {
+    /** The retrieved tables as E1 and E2 show them. */
+    static Map<String, Object> tables(Evolution.Tables t) {
+        return fields("entities", t.entities(), "relationships", t.relationships(), "sources", t.sources());
+    }
+
+    static List<Map<String, Object>> describe(List<String> names, List<List<String>> pairs, List<String> entityTypes, Evolution.Tables context) {
         Map<String, Object> block = new LinkedHashMap<>();
         block.put("entities", names);
         block.put("pairs", pairs);
         block.put("entityTypes", entityTypes);
-        block.put("context", context);
+        block.put("context", tables(context));
         return List.of(system("""
                 Some names in memory are missing from the knowledge graph. For each target entity give a type from entityTypes and
                 a description drawn from the context; for each target pair, describe how the two relate, with a few keywords. Use

@@ -36,15 +36,8 @@ public final class LlmPlanner implements Evolution.Llm {
 
     @Override
     public Evolution.Evolved evolve(String query, List<MemoryUnit> listing, List<String> subqueries, Evolution.Retrieved retrieved) {
-        // a small window drops the retrieved rows from the end: the last sources first, then relationships, then entities
-        Evolution.Tables t = retrieved.tables();
-        List<Map<String, Object>> rows = new ArrayList<>(t.entities());
-        rows.addAll(t.relationships());
-        rows.addAll(t.sources());
-        int e = t.entities().size(), rl = t.relationships().size();
-        List<Map<String, Object>> messages = PromptFit.fit(cfg, HgmemPrompts.EVOLVE, rows.size(), n -> HgmemPrompts.evolve(query, listing, subqueries,
-                new Evolution.Tables(rows.subList(0, Math.min(n, e)), rows.subList(Math.min(n, e), Math.min(n, e + rl)), rows.subList(Math.min(n, e + rl), n))),
-                PromptFit.overhead(HgmemPrompts.EVOLVE_OUT), usage);
+        List<Map<String, Object>> messages = fitTables(HgmemPrompts.EVOLVE, retrieved.tables(), t -> HgmemPrompts.evolve(query, listing, subqueries, t),
+                HgmemPrompts.EVOLVE_OUT);
         HgmemPrompts.EvolveReply r = ask(HgmemPrompts.EVOLVE, messages, HgmemPrompts.EVOLVE_OUT);
         List<Evolution.Insert> ins = new ArrayList<>();
         for (HgmemPrompts.Point p : r.inserted()) ins.add(new Evolution.Insert(p.entities() == null ? List.of() : p.entities(), p.description()));
@@ -101,13 +94,16 @@ public final class LlmPlanner implements Evolution.Llm {
      * E2 (spec §2.7): describe the absent names and their pairs from the context, asking again only for what is still
      * missing, at most {@code maxAttempts} calls in all; names never described are returned for bare creation.
      */
-    public Described describeAbsent(List<String> names, List<List<String>> pairs, List<String> entityTypes, Object context, int maxAttempts) {
+    public Described describeAbsent(List<String> names, List<List<String>> pairs, List<String> entityTypes, Evolution.Tables context, int maxAttempts) {
         Map<String, HgmemPrompts.DescribedEntity> got = new LinkedHashMap<>();
         Map<String, HgmemPrompts.DescribedRelation> rels = new LinkedHashMap<>();
         List<String> missing = new ArrayList<>(names);
         List<List<String>> missingPairs = new ArrayList<>(pairs);
         for (int attempt = 0; attempt < maxAttempts && !(missing.isEmpty() && missingPairs.isEmpty()); attempt++) {
-            HgmemPrompts.DescribeReply r = ask(HgmemPrompts.DESCRIBE, HgmemPrompts.describe(missing, missingPairs, entityTypes, context), HgmemPrompts.DESCRIBE_OUT);
+            List<String> names0 = List.copyOf(missing);
+            List<List<String>> pairs0 = List.copyOf(missingPairs);
+            HgmemPrompts.DescribeReply r = ask(HgmemPrompts.DESCRIBE, fitTables(HgmemPrompts.DESCRIBE, context,
+                    t -> HgmemPrompts.describe(names0, pairs0, entityTypes, t), HgmemPrompts.DESCRIBE_OUT), HgmemPrompts.DESCRIBE_OUT);
             for (HgmemPrompts.DescribedEntity e : r.entities()) {
                 List<String> n = HypergraphMemory.resolve(Collections.singletonList(e.name()));
                 if (!n.isEmpty() && missing.contains(n.get(0))) got.putIfAbsent(n.get(0), new HgmemPrompts.DescribedEntity(n.get(0), e.type(), e.description()));
@@ -122,6 +118,20 @@ public final class LlmPlanner implements Evolution.Llm {
             missingPairs.removeIf(p -> rels.containsKey(key(p)));
         }
         return new Described(List.copyOf(got.values()), List.copyOf(rels.values()), List.copyOf(missing));
+    }
+
+    /**
+     * E1's and E2's prompt within the window: in a small one the retrieved rows go from the end, the last sources first,
+     * then relationships, then entities; what was left out is recorded under the step.
+     */
+    private List<Map<String, Object>> fitTables(String step, Evolution.Tables t, java.util.function.Function<Evolution.Tables, List<Map<String, Object>>> render,
+                                                StructuredOutput<?> out) {
+        List<Map<String, Object>> rows = new ArrayList<>(t.entities());
+        rows.addAll(t.relationships());
+        rows.addAll(t.sources());
+        int e = t.entities().size(), rl = t.relationships().size();
+        return PromptFit.fit(cfg, step, rows.size(), n -> render.apply(new Evolution.Tables(rows.subList(0, Math.min(n, e)),
+                rows.subList(Math.min(n, e), Math.min(n, e + rl)), rows.subList(Math.min(n, e + rl), n))), PromptFit.overhead(out), usage);
     }
 
     private static String key(List<String> pair) {

@@ -50,7 +50,7 @@ public final class Neo4jHypergraph implements Evolution.Graph {
     /** E2 (LlmPlanner.describeAbsent), null where the policy never describes. */
     @FunctionalInterface
     public interface Describer {
-        LlmPlanner.Described describe(List<String> names, List<List<String>> pairs, List<String> entityTypes, Object context);
+        LlmPlanner.Described describe(List<String> names, List<List<String>> pairs, List<String> entityTypes, Evolution.Tables context);
     }
 
     public Neo4jHypergraph(Transaction tx, String corpus, EmbeddingService embeddings, HgmemConfig.Retrieval cfg, List<String> entityTypes, Describer describer) {
@@ -244,8 +244,7 @@ public final class Neo4jHypergraph implements Evolution.Graph {
         Map<String, HgmemPrompts.DescribedRelation> relDescribed = new HashMap<>();
         if (describe && describer != null) {
             Evolution.Tables t = context.tables();
-            LlmPlanner.Described d = describer.describe(List.copyOf(names), pairs, entityTypes,
-                    Map.of("entities", t.entities(), "relationships", t.relationships(), "sources", t.sources()));
+            LlmPlanner.Described d = describer.describe(List.copyOf(names), pairs, entityTypes, t);
             for (HgmemPrompts.DescribedEntity e : d.entities()) described.put(e.name(), e);
             for (HgmemPrompts.DescribedRelation r : d.relations()) {
                 List<String> p = HypergraphMemory.resolve(java.util.Arrays.asList(r.source(), r.target()));

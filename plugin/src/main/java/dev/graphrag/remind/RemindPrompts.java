@@ -5,6 +5,7 @@ import dev.graphrag.core.llm.StructuredOutput;
 import static dev.graphrag.core.llm.Prompts.object;
 import static dev.graphrag.core.llm.Prompts.strings;
 import static dev.graphrag.core.llm.Prompts.system;
+import static dev.graphrag.core.llm.Prompts.fields;
 import static dev.graphrag.core.llm.Prompts.inputBlock;
 import static dev.graphrag.core.llm.Prompts.user;
 
@@ -95,7 +96,7 @@ public final class RemindPrompts {
                 Example: passage "Marie Curie won the Nobel Prize in Physics with Pierre Curie.", entities ["Marie Curie",
                 "Nobel Prize in Physics", "Pierre Curie"] -> {"triples": [{"subject": "Marie Curie", "sentence": "Marie Curie won the
                 Nobel Prize in Physics.", "object": "Nobel Prize in Physics"}, {"subject": "Marie Curie", "sentence": "Marie Curie shared
-                the prize with Pierre Curie.", "object": "Pierre Curie"}]}"""), user(inputBlock(Map.of("passage", chunk, "entities", entities))));
+                the prize with Pierre Curie.", "object": "Pierre Curie"}]}"""), user(inputBlock(fields("passage", chunk, "entities", entities))));
     }
 
     static List<Map<String, Object>> title(String chunk) {

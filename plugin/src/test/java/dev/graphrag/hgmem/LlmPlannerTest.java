@@ -105,7 +105,7 @@ class LlmPlannerTest {
                 "relationships", List.of(Map.of("source", "Xodar", "target", "Degradation", "description", "Xodar suffers it.", "keywords", "fall"))));
         LLM.when(r -> HgmemPrompts.DESCRIBE.equals(r.step())).replyJson(Map.of("entities", List.of(), "relationships", List.of()));
         LlmPlanner.Described d = planner(new UsageMeter()).describeAbsent(List.of("DEGRADATION", "SLAVERY"), List.of(List.of("DEGRADATION", "XODAR")),
-                List.of("event", "concept"), Map.of("sources", List.of()), 3);
+                List.of("event", "concept"), Evolution.Tables.EMPTY, 3);
         assertEquals(List.of("DEGRADATION"), d.entities().stream().map(HgmemPrompts.DescribedEntity::name).toList());
         assertEquals(1, d.relations().size(), "the pair matches in either order");
         assertEquals(List.of("SLAVERY"), d.undescribed());

@@ -24,6 +24,17 @@ public final class Prompts {
         return Map.of("role", "user", "content", text);
     }
 
+    /**
+     * An input block's fields in the order given ({@code Map.of} iterates in an order that changes from one JVM to the
+     * next, and a prompt must be the same bytes every time: for its token count, and for servers' prefix caches).
+     */
+    public static Map<String, Object> fields(Object... keysAndValues) {
+        if (keysAndValues.length % 2 != 0) throw new IllegalArgumentException("fields come in key, value pairs");
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) m.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        return m;
+    }
+
     /** "Input:" and the block as a fenced json code block: what every structured prompt ends with. */
     public static String inputBlock(Map<String, Object> block) {
         return "Input:\n```json\n" + json(block) + "\n```";
