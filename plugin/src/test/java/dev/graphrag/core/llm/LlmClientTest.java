@@ -3,9 +3,8 @@ package dev.graphrag.core.llm;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.PluginSettings;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,19 +26,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LlmClientTest {
     static final String KEY = "sk-test-SECRET-4242";
+    @RegisterExtension
     static final StandInLlm LLM = StandInLlm.start();
     final List<String> log = new CopyOnWriteArrayList<>();
-
-    @AfterAll
-    static void stop() {
-        LLM.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        LLM.reset();
-        log.clear();
-    }
 
     static PluginSettings settings(Map<String, String> extra) {
         Map<String, String> s = new HashMap<>(Map.of("graphrag.llm.apiKey", KEY, "graphrag.llm.maxRetries", "3", "graphrag.llm.timeoutMs", "2000"));

@@ -3,9 +3,8 @@ package dev.graphrag.core.llm;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.PluginSettings;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -22,21 +21,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The core LLM kit against the stand-in server: usage by step, typed outputs with a repair turn, the tool loop in both modes. */
 class LlmKitTest {
+    @RegisterExtension
     static final StandInLlm LLM = StandInLlm.start();
     final List<String> log = new CopyOnWriteArrayList<>();
     final List<String> searched = new CopyOnWriteArrayList<>();
-
-    @AfterAll
-    static void stop() {
-        LLM.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        LLM.reset();
-        log.clear();
-        searched.clear();
-    }
 
     static PluginSettings settings() {
         return LLM.settings(Map.of("graphrag.llm.maxRetries", "0"));

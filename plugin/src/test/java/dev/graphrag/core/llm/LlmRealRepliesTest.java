@@ -2,8 +2,7 @@ package dev.graphrag.core.llm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.graphrag.core.RagException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -20,18 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (vLLM), and prompts that cannot fit the configured window.
  */
 class LlmRealRepliesTest {
+    @RegisterExtension
     static final StandInLlm LLM = StandInLlm.start();
     final List<String> log = new ArrayList<>();
-
-    @AfterAll
-    static void stop() {
-        LLM.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        LLM.reset();
-    }
 
     LlmClient client() {
         return new LlmClient(4, 1000, false, 10, log::add);

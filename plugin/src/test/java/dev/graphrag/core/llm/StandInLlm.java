@@ -29,7 +29,8 @@ import java.util.function.Predicate;
  *   llm.always().toolCalls(StandInLlm.toolCall("c1", "search", "{\"q\":\"x\"}"));
  * </pre>
  */
-public final class StandInLlm implements AutoCloseable {
+public final class StandInLlm implements AutoCloseable, org.junit.jupiter.api.extension.BeforeEachCallback,
+        org.junit.jupiter.api.extension.AfterAllCallback {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final com.knuddels.jtokkit.api.Encoding CL100K = com.knuddels.jtokkit.Encodings.newLazyEncodingRegistry()
             .getEncoding(com.knuddels.jtokkit.api.EncodingType.CL100K_BASE);
@@ -304,6 +305,18 @@ public final class StandInLlm implements AutoCloseable {
         ex.sendResponseHeaders(status, bytes.length);
         ex.getResponseBody().write(bytes);
         ex.close();
+    }
+
+    /** As a JUnit extension ({@code @RegisterExtension static final StandInLlm LLM = StandInLlm.start();}): reset before each test. */
+    @Override
+    public void beforeEach(org.junit.jupiter.api.extension.ExtensionContext context) {
+        reset();
+    }
+
+    /** ...and closed after the class. */
+    @Override
+    public void afterAll(org.junit.jupiter.api.extension.ExtensionContext context) {
+        close();
     }
 
     @Override
