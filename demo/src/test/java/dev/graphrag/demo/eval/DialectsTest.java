@@ -87,6 +87,25 @@ class DialectsTest {
         java.nio.file.Files.writeString(java.nio.file.Path.of("target", "dialects-results.md"), report.append(sizes));
     }
 
+    /** ReMind's memorising passes (L9's filter, then the repeat replayed from memory), the memory reset between dialects. */
+    @Test
+    void remindsMemorisedRepeatIsTheSameUnderEveryDialect() {
+        String plain = null;
+        for (ServerDialect d : ServerDialect.values()) {
+            try (EvalLlmServer server = EvalLlmServer.start().dialect(d)) {
+                OracleHarness h = new OracleHarness(TestServer.db(), "dialect-rm", questions, gold);
+                Scores p1 = h.method(new RemindEvaluation("P1", true, Map.of()), server, q -> true, new LinkedHashMap<>());
+                Scores p2 = h.method(new RemindEvaluation("P2", true, Map.of()), server, q -> true, new LinkedHashMap<>());
+                String rows = row(p1) + " / " + row(p2);
+                assertTrue(p2.callsPerQuestion() < p1.callsPerQuestion(), "the repeat is replayed from memory: " + rows);
+                if (plain == null) plain = rows;
+                else assertEquals(plain, rows, "P1 and P2 under the " + d.label() + " dialect");
+            } finally {
+                TestServer.rows("CALL remind.memory.reset({corpus: 'dialect-rm'})", Map.of());
+            }
+        }
+    }
+
     @Test
     void indexTimeExtractionBuildsTheSameLayersUnderEveryDialect() {
         List<Map<String, Object>> docs = corpus.documents().subList(0, 12);
@@ -128,6 +147,29 @@ class DialectsTest {
                 assertTrue(((Number) census.get("e")).longValue() > 0, "the agent built entities: " + built);
                 if (plain == null) plain = built;
                 else assertEquals(plain, built, "the graph and the agent's calls under the " + d.label() + " dialect");
+            }
+        }
+        // raga.answer in deep mode (L5 query analysis, L6 answer) over the graph the plain server built: the same answers,
+        // evidence and shown chunks under every dialect
+        List<String> plainAnswers = null;
+        for (ServerDialect d : ServerDialect.values()) {
+            try (EvalLlmServer server = EvalLlmServer.start().dialect(d)) {
+                server.on("raga.L5", r -> PolicyReply.jsonOf(Map.of("entities", RuleExtractor.entities(null,
+                        RemindExtractionPolicies.block(r).path("question").asText()), "keywords", List.of(), "sub_questions", List.of())));
+                server.on("raga.L6", r -> {
+                    List<String> cited = new java.util.ArrayList<>();
+                    for (com.fasterxml.jackson.databind.JsonNode c : RemindExtractionPolicies.block(r).path("chunks")) cited.add(c.path("id").asText());
+                    return PolicyReply.jsonOf(Map.of("answer", "shown " + cited.size(), "answer_type", "extractive", "evidence_chunk_ids", cited.subList(0, Math.min(2, cited.size()))));
+                });
+                List<String> answers = new java.util.ArrayList<>();
+                for (ScoredQuestion q : questions) {
+                    Map<String, Object> a = TestServer.rows("CALL raga.answer($q, {corpus: 'dialect-raga-plain', mode: 'deep', llm: $llm})"
+                            + " YIELD answer, evidence, retrieved, llmCalls, tokensByStep RETURN *", Map.of("q", q.text(), "llm", server.llmConfig())).get(0);
+                    assertEquals(2L, a.get("llmCalls"), "L5 and L6");
+                    answers.add(a.get("answer") + " " + ((List<?>) a.get("evidence")).size() + " " + a.get("retrieved"));
+                }
+                if (plainAnswers == null) plainAnswers = answers;
+                else assertEquals(plainAnswers, answers, "raga.answer under the " + d.label() + " dialect");
             }
         }
     }
