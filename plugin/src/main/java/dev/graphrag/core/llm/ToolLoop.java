@@ -201,7 +201,7 @@ public final class ToolLoop {
     private final List<int[]> results = new ArrayList<>();
 
     /**
-     * Keeps the next request within the window: the oldest tool results are shortened to a digest (their effect
+     * Keeps the next request within the window: the oldest tool results are replaced by a one-line note (their effect
      * is in the graph, and the calls that made them stay in the transcript) until the transcript fits; what was left out
      * is recorded as trimmed under the step. The system and task messages are never touched.
      */
@@ -215,7 +215,7 @@ public final class ToolLoop {
             if (!compacted.add(r[0])) continue;
             Map<String, Object> msg = transcript.get(r[0]);
             Call c = calls.get(r[1]);
-            String note = digest(c);
+            String note = "{\"compacted\": \"the result of " + c.tool() + " was left out to fit the context window; the call " + (c.ok() ? "succeeded" : "failed") + "\"}";
             Map<String, Object> shorter = new LinkedHashMap<>(msg);
             shorter.put("content", "tool".equals(msg.get("role")) ? note : "Result of " + c.tool() + ": " + note);
             long before = TokenCounter.messages(List.of(msg)), after = TokenCounter.messages(List.of(shorter));
@@ -227,38 +227,6 @@ public final class ToolLoop {
         }
         usage.trimmed(step, trimmed, saved);
         // what still does not fit fails in the client's own check, before any request, naming the step and the setting
-    }
-
-    /** Scalars of a digest longer than this are cut. */
-    static final int DIGEST_STRING_CHARS = 80;
-
-    /**
-     * A tool result shortened to what later rounds refer to: its scalar fields (ok, ids, names, codes) and those of its
-     * nested objects, each list replaced by its length, long strings cut; marked compacted. A result that is not a JSON
-     * object becomes a one-line note.
-     */
-    static String digest(Call c) {
-        JsonNode result;
-        try {
-            result = JSON.readTree(c.result());
-        } catch (JsonProcessingException e) {
-            result = null;
-        }
-        com.fasterxml.jackson.databind.node.ObjectNode d = JSON.createObjectNode();
-        d.put("compacted", "the result of " + c.tool() + " was shortened to fit the context window; the call " + (c.ok() ? "succeeded" : "failed"));
-        if (result != null && result.isObject()) digestInto(result, d, 0);
-        return d.toString();
-    }
-
-    private static void digestInto(JsonNode from, com.fasterxml.jackson.databind.node.ObjectNode to, int depth) {
-        from.fields().forEachRemaining(f -> {
-            JsonNode v = f.getValue();
-            if (v.isArray()) to.put(f.getKey(), v.size() + " items left out");
-            else if (v.isObject()) {
-                if (depth < 1) digestInto(v, to.putObject(f.getKey()), depth + 1);
-            } else if (v.isTextual() && v.asText().length() > DIGEST_STRING_CHARS) to.put(f.getKey(), v.asText().substring(0, DIGEST_STRING_CHARS) + "...");
-            else to.set(f.getKey(), v);
-        });
     }
 
     /** Transcript positions already compacted. */
