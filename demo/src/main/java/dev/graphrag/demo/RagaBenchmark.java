@@ -31,7 +31,7 @@ import java.util.function.Predicate;
  * Checks on a subset: a run with about 20% corrupted tool calls builds the clean run's graph exactly, and an ingest
  * terminated mid-way and resumed does too; every entity and relation has provenance whose quote is the chunk text at
  * its offsets. Writes target/raga-results.md. Options: --passages N (a shuffled subset, for quick runs), --subset N
- * (the fault and resume subset, default 300), --no-hotpot, --hotpot-only (HotpotQA alone, with the fusion setting a MuSiQue run
+ * (the fault and resume subset, default 300; 0 skips those checks), --construction-only (no retrieval tables), --no-hotpot, --hotpot-only (HotpotQA alone, with the fusion setting a MuSiQue run
  * chose given as --tuned-hops, --tuned-anchor-chunks, --tuned-semantic-filter-percent and --tuned-page-anchors; defaults 1, 3, 50
  * and 1: sessions 14's and 20's choices),
  * --data DIR (keep the store; a later run with the same DIR reuses the graphs it holds and skips their construction and
@@ -57,6 +57,7 @@ public final class RagaBenchmark {
         Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, args.path("--data"), "127.0.0.1", -1, -1));
         try (EvalLlmServer server = args.server()) {
             RagaBenchmark b = new RagaBenchmark(neo4j.defaultDatabaseService(), server);
+            b.constructionOnly = args.has("--construction-only");
             server.on("raga.L4", r -> PolicyReply.jsonOf(Map.of("status", "todos_complete", "resolved", List.of(), "summary", "none")));
             // deep mode's query analysis by rule: the question's capitalised spans (no gold, no answer)
             server.on("raga.L5", r -> PolicyReply.jsonOf(Map.of("entities", first(RuleExtractor.entities(null,
@@ -100,6 +101,9 @@ public final class RagaBenchmark {
         report.append(line).append('\n');
     }
 
+    /** --construction-only: the construction rows (and the fault and resume checks) without the retrieval tables. */
+    private boolean constructionOnly;
+
     /** Settings the tuning chose (MuSiQue tuning half), then used unchanged on HotpotQA. */
     private Map<String, Object> tuned = new LinkedHashMap<>();
     private Map<String, Object> tunedKg = new LinkedHashMap<>();
@@ -122,9 +126,11 @@ public final class RagaBenchmark {
             build("mq-raga-batch", new RagaConstructionPolicy(true, false), "batch toolset");
             say("");
         }
-        retrieval("mq-raga", questions, true);
-        retrievalRow("batch-toolset graph, fusion (tuned)", "mq-raga-batch", questions, q -> !q.tuning(), modeConfig("fusion", tuned));
-        if (!reused) faultsAndResume(first(docs, subsetSize));
+        if (!constructionOnly) {
+            retrieval("mq-raga", questions, true);
+            retrievalRow("batch-toolset graph, fusion (tuned)", "mq-raga-batch", questions, q -> !q.tuning(), modeConfig("fusion", tuned));
+        }
+        if (!reused && subsetSize > 0) faultsAndResume(first(docs, subsetSize));
     }
 
     void hotpot(List<Map<String, Object>> docs, List<ScoredQuestion> questions) {
@@ -181,6 +187,8 @@ public final class RagaBenchmark {
     List<Map<String, Object>> ingest(String corpus) {
         Map<String, Object> cfg = new LinkedHashMap<>();
         cfg.put("corpus", corpus);
+        // the batch policy gets the batch toolset's schemas (before session 24 it was sent the full toolset's)
+        if (corpus.endsWith("-batch")) cfg.put("toolset", "batch");
         cfg.put("bootstrapSchema", false);
         cfg.put("maxToolCallsPerChunk", 80L);
         cfg.put("llm", server.llmConfig());

@@ -240,22 +240,24 @@ public final class RagaIngest {
         for (ToolSchemas.Spec s : ToolSchemas.ALL) if (!cfg.batchToolset() || ToolSchemas.BATCH_TOOLSET.contains(s.name())) specs.add(s);
         specs.add(ToolSchemas.CHUNK_COMPLETE);
         long[] callNo = {0};
+        Observation shown = new Observation(ctx.currentChunkId);
         for (ToolSchemas.Spec s : specs) {
+            Map<String, Object> shownSchema = s.name().equals("batch_kg_ops") && !cfg.batchToolset() ? ToolSchemas.BATCH_BY_REFERENCE : null;
             tools.add(new ToolLoop.Tool(s.name(), s.description(), s.parameters(), args -> {
                 ctx.toolCallId = sessionId + "#" + (++callNo[0]);
                 ToolResult r = runTool(ctx, s.name(), args);
                 if (!r.ok()) remember(s.name(), r);
-                Map<String, Object> env = observation(r.envelope());
+                Map<String, Object> env = observation(shown.of(r.envelope()));
                 if (s.name().equals(ToolSchemas.CHUNK_COMPLETE.name()) && r.ok()) return new ToolLoop.Finished(env);
                 return r.ok() ? env : new ToolLoop.Refused(env);
-            }));
+            }).shownAs(shownSchema).digestedBy(s.name().equals("search_kg") || s.name().equals("batch_kg_ops") ? Observation::digest : null));
         }
         ToolLoop.Budget budget = new ToolLoop.Budget(maxRounds, cfg.maxToolCallsPerChunk(), cfg.tokenBudgetPerChunk());
         return new ToolLoop(llm, llmConfig, step, tools, budget, call.cancelled()).refusalsAs(ref -> {
             String code = ref.kind() == ToolLoop.RefusalKind.UNKNOWN_TOOL ? "UNKNOWN_TOOL" : "INVALID_ARGUMENTS";
             ToolResult r = ToolResult.failure(ref.tool(), new ToolError(code, ref.message(), ref.field(), "fix the call to match the tool's schema", null));
             remember(ref.tool(), r);
-            return r.envelope();
+            return shown.of(r.envelope());
         });
     }
 
@@ -285,7 +287,6 @@ public final class RagaIngest {
         if (json.length() <= cfg.maxObservationChars()) return env;
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("ok", env.get("ok"));
-        m.put("tool", env.get("tool"));
         m.put("truncated", true);
         m.put("text", json.substring(0, cfg.maxObservationChars()));
         return m;
@@ -340,18 +341,37 @@ public final class RagaIngest {
         Map<String, Object> m = new LinkedHashMap<>();
         long n = cfg.promptTypes();
         for (String[] kind : new String[][] {{"RagaEntityType", "entity_types"}, {"RagaRelationType", "relation_types"}}) {
-            List<String> types = new ArrayList<>();
+            // by status, then (relations) by domain -> range: each signature and status is written once, not per type
+            Map<String, Object> byStatus = new LinkedHashMap<>();
+            long listed = 0;
             try (Result r = tx.execute("MATCH (t:" + kind[0] + " {corpus: $c}) WHERE t.status <> 'REJECTED' WITH t ORDER BY t.status = 'ACTIVE' DESC, t.createdAt DESC, t.name"
                     + " LIMIT $n RETURN t.name AS name, t.status AS status, t.domain AS domain, t.range AS range", Map.of("c", cfg.corpus(), "n", n))) {
-                r.forEachRemaining(row -> types.add(row.get("name") + (row.get("domain") == null ? "" : " (" + row.get("domain") + " -> " + row.get("range") + ")")
-                        + ("PROPOSED".equals(row.get("status")) ? " (proposed)" : "")));
+                while (r.hasNext()) {
+                    Map<String, Object> row = r.next();
+                    String status = "PROPOSED".equals(row.get("status")) ? "proposed" : "active";
+                    String name = (String) row.get("name");
+                    if (kind[0].equals("RagaEntityType")) {
+                        asList(byStatus.computeIfAbsent(status, k -> new ArrayList<String>())).add(name);
+                    } else {
+                        @SuppressWarnings("unchecked")
+                        Map<String, Object> bySignature = (Map<String, Object>) byStatus.computeIfAbsent(status, k -> new LinkedHashMap<String, Object>());
+                        String signature = (row.get("domain") == null ? "Any" : row.get("domain")) + " -> " + (row.get("range") == null ? "Any" : row.get("range"));
+                        asList(bySignature.computeIfAbsent(signature, k -> new ArrayList<String>())).add(name);
+                    }
+                    listed++;
+                }
             }
-            m.put(kind[1], types);
+            m.put(kind[1], byStatus);
             long all = ((Number) tx.execute("MATCH (t:" + kind[0] + " {corpus: $c}) WHERE t.status <> 'REJECTED' RETURN count(t) AS n", Map.of("c", cfg.corpus()))
                     .next().get("n")).longValue();
-            if (all > types.size()) m.put(kind[1].replace("_types", "_types_not_shown"), all - types.size());
+            if (all > listed) m.put(kind[1].replace("_types", "_types_not_shown"), all - listed);
         }
         return m;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> asList(Object o) {
+        return (List<String>) o;
     }
 
     private Map<String, Object> workingMemory(Transaction tx, long idx, long totalChunks) {

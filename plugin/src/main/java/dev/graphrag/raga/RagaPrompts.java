@@ -41,33 +41,39 @@ public final class RagaPrompts {
             When a tool returns ok:false, read its code and hint and fix the call; never repeat an identical failed call.
             Finish with chunk_complete and a one-sentence summary.""";
 
-    /** L3: the system prompt (rebuilt for every chunk) and the paragraph, with its document's title when it has one. */
+    /**
+     * L3: the fixed instructions as the system message, the same bytes for every chunk and every round (with the tool
+     * schemas, the prefix a server's cache reuses), then one user message: the schema in force, the working memory and
+     * the paragraph, with its document's title when it has one.
+     */
     public static List<Map<String, Object>> read(Map<String, Object> schema, Map<String, Object> workingMemory, String chunkId, String title, long index,
                                                  long total, String text, String before, String after) {
-        Map<String, Object> blocks = new LinkedHashMap<>();
-        blocks.put("active_schema", schema);
-        blocks.put("working_memory", workingMemory);
         Map<String, Object> paragraph = new LinkedHashMap<>();
         paragraph.put("chunk_id", chunkId);
         if (title != null) paragraph.put("title", title);
         paragraph.put("index", index);
         paragraph.put("total", total);
         paragraph.put("text", text);
-        Map<String, Object> adjacent = new LinkedHashMap<>();
-        adjacent.put("previous_end", before);
-        adjacent.put("next_start", after);
         Map<String, Object> user = new LinkedHashMap<>();
+        user.put("active_schema", schema);
+        user.put("working_memory", workingMemory);
         user.put("current_paragraph", paragraph);
-        user.put("adjacent_context", adjacent);
-        return List.of(Prompts.system(READER + "\n" + Prompts.inputBlock(blocks)), Prompts.user(Prompts.inputBlock(user)));
+        if (!before.isEmpty() || !after.isEmpty()) {
+            Map<String, Object> adjacent = new LinkedHashMap<>();
+            adjacent.put("previous_end", before);
+            adjacent.put("next_start", after);
+            user.put("adjacent_context", adjacent);
+        }
+        return List.of(Prompts.system(READER), Prompts.user(Prompts.inputBlock(user)));
     }
 
-    /** L4: the open todos this paragraph triggered. */
+    static final String TODO_READER = READER + "\nYou are now resolving open todos. Use the tools, then answer with the JSON "
+            + "{\"status\":\"todos_complete\",\"resolved\":[{\"todo_id\":...,\"outcome\":\"DONE\" or \"DROPPED\",\"resolution\":...}],"
+            + "\"summary\":...}; todos you do not list stay open.";
+
+    /** L4: the open todos this paragraph triggered, after the same fixed instructions. */
     public static List<Map<String, Object>> todos(Map<String, Object> schema, List<Map<String, Object>> todos) {
-        return List.of(Prompts.system(READER + "\nYou are now resolving open todos. Use the tools, then answer with the JSON "
-                        + "{\"status\":\"todos_complete\",\"resolved\":[{\"todo_id\":...,\"outcome\":\"DONE\" or \"DROPPED\",\"resolution\":...}],"
-                        + "\"summary\":...}; todos you do not list stay open.\n" + Prompts.inputBlock(Map.of("active_schema", schema))),
-                Prompts.user(Prompts.inputBlock(Map.of("todos", todos))));
+        return List.of(Prompts.system(TODO_READER), Prompts.user(Prompts.inputBlock(Prompts.fields("active_schema", schema, "todos", todos))));
     }
 
     /** L2: schema discovery from sample text. */

@@ -98,6 +98,22 @@ public final class ToolSchemas {
     public static final Spec CHUNK_COMPLETE = new Spec("chunk_complete", "CONTROL", false, "Ends the work on this paragraph with a short summary.",
             obj("summary*", text(), "entities_touched", strings(), "open_questions", strings()));
 
+    /** An array whose items are the arguments of the named single tool, which the same toolset describes in full. */
+    static Map<String, Object> itemsOf(String tool) {
+        return Map.of("type", "array", "items", Map.of("type", "object", "description", "the arguments of " + tool));
+    }
+
+    /**
+     * batch_kg_ops as a toolset that also holds the single tools shows it: each operation's items point at the single
+     * tool whose arguments they take instead of repeating its schema (a third of the full toolset's tokens, sent every
+     * round). Calls are still checked against the full nested schema.
+     */
+    static final Map<String, Object> BATCH_BY_REFERENCE = obj("searches", itemsOf("search_kg"),
+            "creates", obj("entities", itemsOf("create_entity"), "relations", itemsOf("create_relation")),
+            "updates", obj("entities", itemsOf("update_entity"), "relations", itemsOf("update_relation")),
+            "merges", obj("entities", itemsOf("merge_entity"), "relations", itemsOf("merge_relation")),
+            "deletes", obj("entities", itemsOf("delete_entity"), "relations", itemsOf("delete_relation")), "atomic", bool());
+
     /** The batch toolset (the paper's §4 setup): read and search tools plus batch_kg_ops, mark_for_review, create_todo, get_progress. */
     public static final List<String> BATCH_TOOLSET = List.of("read_paragraph", "browse_context", "search_kg", "explore_fusion", "batch_kg_ops",
             "mark_for_review", "create_todo", "get_progress");

@@ -96,21 +96,75 @@ public final class EvalLlmServer implements AutoCloseable {
         return this;
     }
 
-    /** Prompt tokens of every request answered since start, by step (never cleared by {@link #clearLog}). */
-    private final Map<String, List<Integer>> promptSizes = new ConcurrentHashMap<>();
+    /** The parts of every request answered since start, by step (never cleared by {@link #clearLog}). */
+    private final Map<String, List<Anatomy>> anatomies = new ConcurrentHashMap<>();
+    /** The last requests of each step as a server's prompt cache would hold them (rendered), for the shared prefix. */
+    private final Map<String, java.util.Deque<String>> recent = new ConcurrentHashMap<>();
+    private static final int CACHED_PROMPTS = 32;
 
     /**
-     * The largest prompt each step sent (max and p95 of this server's count), with the number of requests: the table
+     * Where one request's prompt tokens go: the tool schemas, system messages, the task (user messages before the
+     * first reply), the transcript (replies, tool results and later user turns) and the response format; and how many
+     * of its leading tokens equal the start of an earlier request of the same step (the part a server's prefix cache
+     * would reuse).
+     */
+    public record Anatomy(int total, int tools, int system, int task, int transcript, int sharedPrefix) {}
+
+    /**
+     * The largest prompt each step sent (max and p95 of this server's count), with the number of requests, the mean
+     * size of each part of a prompt and the share of prompt tokens that repeat an earlier prompt's prefix: the table
      * docs/benchmarks.md reports per benchmark and dialect.
      */
     public String promptSizeReport() {
-        StringBuilder b = new StringBuilder("| step | requests | max prompt tokens | p95 |\n|---|---|---|---|\n");
-        new TreeMap<>(promptSizes).forEach((step, sizes) -> {
-            List<Integer> sorted = sizes.stream().sorted().toList();
+        StringBuilder b = new StringBuilder("| step | requests | max prompt tokens | p95 | mean | tools | system | task | transcript | shared prefix |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|\n");
+        new TreeMap<>(anatomies).forEach((step, list) -> {
+            List<Integer> sorted = list.stream().map(Anatomy::total).sorted().toList();
             int p95 = sorted.get(Math.max(0, (int) Math.ceil(0.95 * sorted.size()) - 1));
-            b.append("| ").append(step).append(" | ").append(sorted.size()).append(" | ").append(sorted.get(sorted.size() - 1)).append(" | ").append(p95).append(" |\n");
+            long total = list.stream().mapToLong(Anatomy::total).sum();
+            b.append("| ").append(step).append(" | ").append(sorted.size()).append(" | ").append(sorted.get(sorted.size() - 1)).append(" | ").append(p95)
+                    .append(" | ").append(Math.round((double) total / list.size()))
+                    .append(" | ").append(mean(list, Anatomy::tools)).append(" | ").append(mean(list, Anatomy::system))
+                    .append(" | ").append(mean(list, Anatomy::task)).append(" | ").append(mean(list, Anatomy::transcript))
+                    .append(" | ").append(String.format(java.util.Locale.ROOT, "%.0f%%", total == 0 ? 0.0 : 100.0 * list.stream().mapToLong(Anatomy::sharedPrefix).sum() / total))
+                    .append(" |\n");
         });
         return b.toString();
+    }
+
+    private static long mean(List<Anatomy> list, java.util.function.ToIntFunction<Anatomy> part) {
+        return Math.round(list.stream().mapToInt(part).average().orElse(0));
+    }
+
+    /** The parts of a request, and its shared prefix with the last requests of its step. */
+    private Anatomy anatomy(String step, JsonNode body, int total) {
+        int tools = body.has("tools") ? CL100K.countTokens(body.get("tools").toString()) : 0;
+        int system = 0, task = 0, transcript = 0;
+        boolean replied = false;
+        StringBuilder rendered = new StringBuilder(body.has("tools") ? body.get("tools").toString() : "");
+        for (JsonNode m : body.path("messages")) {
+            String role = m.path("role").asText("");
+            int n = messageTokens(m);
+            if ("assistant".equals(role)) replied = true;
+            if ("system".equals(role) && !replied) system += n;
+            else if ("user".equals(role) && !replied) task += n;
+            else transcript += n;
+            rendered.append('\u0000').append(role).append('\u0000').append(m.path("content").isTextual() ? m.get("content").asText() : m.path("content").toString());
+            if (m.has("tool_calls")) rendered.append(m.get("tool_calls").toString());
+            if (m.has("tool_call_id")) rendered.append(m.get("tool_call_id").asText());
+        }
+        String now = rendered.toString();
+        java.util.Deque<String> cache = recent.computeIfAbsent(step, k -> new java.util.concurrent.ConcurrentLinkedDeque<>());
+        int longest = 0;
+        for (String earlier : cache) {
+            int n = Math.min(earlier.length(), now.length()), i = 0;
+            while (i < n && earlier.charAt(i) == now.charAt(i)) i++;
+            longest = Math.max(longest, i);
+        }
+        cache.addFirst(now);
+        while (cache.size() > CACHED_PROMPTS) cache.pollLast();
+        int shared = longest == 0 ? 0 : Math.min(total, CL100K.countTokens(now.substring(0, longest)));
+        return new Anatomy(total, tools, system, task, transcript, shared);
     }
 
     /** A procedure's config: the corpus, this server as its {@code llm}, and further keys. */
@@ -209,7 +263,7 @@ public final class EvalLlmServer implements AutoCloseable {
             }
             int completion = completionTokens(message);
             log.add(new LoggedRequest(step, body, message, prompt, completion));
-            promptSizes.computeIfAbsent(step, k -> new CopyOnWriteArrayList<>()).add(prompt);
+            anatomies.computeIfAbsent(step, k -> new CopyOnWriteArrayList<>()).add(anatomy(step, body, prompt));
             ObjectNode root = JSON.createObjectNode();
             root.put("id", "chatcmpl-eval-" + log.size()).put("object", "chat.completion").put("model", body.path("model").asText("oracle-policy"));
             ObjectNode choice = root.putArray("choices").addObject();
@@ -245,17 +299,20 @@ public final class EvalLlmServer implements AutoCloseable {
     /** The OpenAI chat formula over cl100k_base, plus the tool schemas and the response format sent. */
     static int promptTokens(JsonNode body) {
         int n = 3;
-        for (JsonNode m : body.path("messages")) {
-            n += 3 + CL100K.countTokens(m.path("role").asText(""));
-            JsonNode content = m.path("content");
-            if (content.isTextual()) n += CL100K.countTokens(content.asText());
-            else if (!content.isMissingNode() && !content.isNull()) n += CL100K.countTokens(content.toString());
-            if (m.has("tool_calls")) n += CL100K.countTokens(m.get("tool_calls").toString());
-            if (m.has("tool_call_id")) n += CL100K.countTokens(m.get("tool_call_id").asText());
-            if (m.has("name")) n += 1 + CL100K.countTokens(m.get("name").asText());
-        }
+        for (JsonNode m : body.path("messages")) n += messageTokens(m);
         if (body.has("tools")) n += CL100K.countTokens(body.get("tools").toString());
         if (body.has("response_format")) n += CL100K.countTokens(body.get("response_format").toString());
+        return n;
+    }
+
+    private static int messageTokens(JsonNode m) {
+        int n = 3 + CL100K.countTokens(m.path("role").asText(""));
+        JsonNode content = m.path("content");
+        if (content.isTextual()) n += CL100K.countTokens(content.asText());
+        else if (!content.isMissingNode() && !content.isNull()) n += CL100K.countTokens(content.toString());
+        if (m.has("tool_calls")) n += CL100K.countTokens(m.get("tool_calls").toString());
+        if (m.has("tool_call_id")) n += CL100K.countTokens(m.get("tool_call_id").asText());
+        if (m.has("name")) n += 1 + CL100K.countTokens(m.get("name").asText());
         return n;
     }
 

@@ -211,24 +211,28 @@ class DialectsTest {
             Map<?, ?> summarise = (Map<?, ?>) ((Map<?, ?>) index.get("tokensByStep")).get("hgmem summarise");
             assertTrue((Long) summarise.get("trimmed") > 0, "descriptions were left out: " + summarise);
             assertTrue(largestPrompt(server) <= 1050 - 200, "every index-time prompt fits: " + largestPrompt(server));
-            // RAGA's agent with the full toolset: its first round alone (17 tool schemas and the chunk) needs more than 4096 less
-            // the reply, so it fails naming the setting; with 6144 its transcript outgrows the window over a chunk's rounds and
-            // is compacted, oldest result first
+            // RAGA's agent with the full toolset: its first round alone (17 tool schemas, the instructions and the chunk) needs
+            // more than 3072 less the reply, so it fails naming the setting; with a window 8% short of the largest round
+            // without one, its transcript is compacted, oldest result first, and it builds the same graph
             server.on("raga.L3", new RagaConstructionPolicy(false, false));
             server.on("raga.L4", r -> PolicyReply.jsonOf(Map.of("status", "todos_complete", "resolved", List.of(), "summary", "none")));
-            OracleHarness.ingest(TestServer.db(), "dialect-raga-window", corpus.documents().subList(0, 8), Map.of());
-            String ingest = "CALL raga.ingest([], {corpus: 'dialect-raga-window', bootstrapSchema: false, maxToolCallsPerChunk: 80, llm: $llm})";
-            TestServer.assertFails(ingest, Map.of("llm", server.llmConfig()), "raga.L3", "contextTokens=4096", "resumes from this chunk");
-            server.contextTokens(8192);
-            server.clearLog();
-            List<Map<String, Object>> rows = TestServer.rows(ingest, Map.of("llm", server.llmConfig()));
-            Map<?, ?> step = (Map<?, ?>) ((Map<?, ?>) rows.get(rows.size() - 1).get("tokensByStep")).get("raga.L3");
-            assertTrue((Long) step.get("trimmed") > 0 && (Long) step.get("trimmedTokens") > 0, "the transcript was compacted: " + step);
-            assertTrue(largestPrompt(server) <= 8192 - 1024, "every round fits: " + largestPrompt(server));
-            // the same graph as with no window: a compacted result's effect is in the graph, and the agent's calls stay
+            String ingest = "CALL raga.ingest([], {corpus: $c, bootstrapSchema: false, maxToolCallsPerChunk: 80, llm: $llm})";
             OracleHarness.ingest(TestServer.db(), "dialect-raga-free", corpus.documents().subList(0, 8), Map.of());
             server.contextTokens(0);
-            TestServer.rows(ingest.replace("dialect-raga-window", "dialect-raga-free"), Map.of("llm", server.llmConfig()));
+            server.clearLog();
+            TestServer.rows(ingest, Map.of("c", "dialect-raga-free", "llm", server.llmConfig()));
+            int largestFree = largestPrompt(server);
+            OracleHarness.ingest(TestServer.db(), "dialect-raga-window", corpus.documents().subList(0, 8), Map.of());
+            server.contextTokens(3072);
+            TestServer.assertFails(ingest, Map.of("c", "dialect-raga-window", "llm", server.llmConfig()), "raga.L3", "contextTokens=3072", "resumes from this chunk");
+            int tight = 1024 + (int) (largestFree * 1.15 * 0.92);
+            server.contextTokens(tight);
+            server.clearLog();
+            List<Map<String, Object>> rows = TestServer.rows(ingest, Map.of("c", "dialect-raga-window", "llm", server.llmConfig()));
+            Map<?, ?> step = (Map<?, ?>) ((Map<?, ?>) rows.get(rows.size() - 1).get("tokensByStep")).get("raga.L3");
+            assertTrue((Long) step.get("trimmed") > 0 && (Long) step.get("trimmedTokens") > 0, "the transcript was compacted at " + tight + ": " + step);
+            assertTrue(largestPrompt(server) <= tight - 1024, "every round fits: " + largestPrompt(server));
+            // the same graph as with no window: a compacted result's effect is in the graph, and the agent's calls stay
             String census = "RETURN COUNT { (:RagaEntity {corpus: $c}) } AS e, COUNT { (:RagaEntity {corpus: $c})-[:RAGA_REL]->() } AS r";
             assertEquals(TestServer.rows(census, Map.of("c", "dialect-raga-free")), TestServer.rows(census, Map.of("c", "dialect-raga-window")));
         }

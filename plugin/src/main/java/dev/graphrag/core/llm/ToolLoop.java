@@ -22,15 +22,70 @@ import java.util.function.Function;
  * several tool calls run them one after another, in the order given.
  */
 public final class ToolLoop {
-    /** A tool: name, description, JSON schema of its arguments, and the handler that runs it. */
-    public record Tool(String name, String description, Map<String, Object> parameters, Function<JsonNode, Object> handler) {
+    /**
+     * A tool: name, description, JSON schema of its arguments (what every call is checked against), the handler that
+     * runs it, and the schema the model is shown when it should differ from the checked one (null: the checked schema
+     * without validation-only keywords, {@link #modelView}).
+     */
+    public record Tool(String name, String description, Map<String, Object> parameters, Function<JsonNode, Object> handler, Map<String, Object> shown,
+                       Function<JsonNode, Object> digest) {
         public Tool {
             if (!name.matches("[A-Za-z0-9_-]{1,64}")) throw new IllegalArgumentException("tool name must be 1-64 of [A-Za-z0-9_-]: " + name);
         }
 
-        Map<String, Object> openAi() {
-            return Map.of("type", "function", "function", Map.of("name", name, "description", description, "parameters", parameters));
+        public Tool(String name, String description, Map<String, Object> parameters, Function<JsonNode, Object> handler) {
+            this(name, description, parameters, handler, null, null);
         }
+
+        /** The same tool shown to the model with this schema (calls are still checked against {@code parameters}). */
+        public Tool shownAs(Map<String, Object> schema) {
+            return new Tool(name, description, parameters, handler, schema, digest);
+        }
+
+        /**
+         * The same tool whose results, once the model has read them in full for one round, are sent in later rounds as
+         * {@code digest} gives them (null: unchanged): what a result still contributes after the model acted on it.
+         */
+        public Tool digestedBy(Function<JsonNode, Object> digest) {
+            return new Tool(name, description, parameters, handler, shown, digest);
+        }
+
+        Object shownParameters() {
+            return modelView(shown != null ? shown : parameters);
+        }
+
+        Map<String, Object> openAi() {
+            Map<String, Object> fn = new LinkedHashMap<>();
+            fn.put("name", name);
+            fn.put("description", description);
+            fn.put("parameters", shownParameters());
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("type", "function");
+            m.put("function", fn);
+            return m;
+        }
+    }
+
+    /**
+     * A schema as the model is shown it: without the keywords only the local check needs ({@code additionalProperties:
+     * false}, {@code minLength: 1}), which are a fifth of a typical toolset's tokens and are sent again every round.
+     * Arguments are still checked against the full schema before any handler runs. Maps without an order of their own
+     * ({@code Map.of}, whose order changes from one JVM to the next) are sorted by key, so the bytes sent are the same
+     * after a restart and a server's prefix cache still matches.
+     */
+    static Object modelView(Object schema) {
+        if (schema instanceof Map<?, ?> map) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            Map<?, ?> ordered = map instanceof LinkedHashMap<?, ?> || map instanceof java.util.SortedMap<?, ?> ? map : new java.util.TreeMap<>(map);
+            ordered.forEach((k, v) -> {
+                if ("additionalProperties".equals(k) && Boolean.FALSE.equals(v)) return;
+                if ("minLength".equals(k) && v instanceof Number n && n.intValue() == 1) return;
+                out.put((String) k, modelView(v));
+            });
+            return out;
+        }
+        if (schema instanceof List<?> list) return list.stream().map(ToolLoop::modelView).toList();
+        return schema;
     }
 
     /** A handler's refusal: its body goes back to the model as the tool's result, and the call counts as invalid. */
@@ -105,6 +160,7 @@ public final class ToolLoop {
         List<Call> calls = new ArrayList<>();
         results.clear();
         compacted.clear();
+        digested.clear();
         UsageMeter usage = new UsageMeter();
         int invalid = 0;
         for (int round = 1; ; round++) {
@@ -112,6 +168,7 @@ public final class ToolLoop {
             if (round > budget.maxRounds()) return new Outcome(null, calls, usage.usage(), "maxRounds", m, invalid);
             if (usage.usage().totalTokens() >= budget.maxTokens()) return new Outcome(null, calls, usage.usage(), "maxTokens", m, invalid);
             ChatResponse r;
+            digestOlderThan(round - 1, transcript, calls);
             if (m == Mode.NATIVE) {
                 fitTranscript(transcript, calls, schemaTokens, usage);
                 try {
@@ -123,6 +180,8 @@ public final class ToolLoop {
                     m = Mode.JSON;
                     transcript = withGuide(transcript);
                     results.forEach(p -> p[0]++); // the guide went in first
+                    shift(compacted);
+                    shift(digested);
                     round--;
                     continue;
                 }
@@ -145,7 +204,9 @@ public final class ToolLoop {
                 usage.add(step, r);
                 Map<String, Object> assistant = new LinkedHashMap<>();
                 assistant.put("role", "assistant");
-                assistant.put("content", r.content() == null || r.toolCalls().isEmpty() ? "" : r.content());
+                // the calls alone: prose or thinking beside them is not sent again every round (reasoning models' chat
+                // templates drop earlier thinking too), and the calls and their results are what later rounds need
+                assistant.put("content", "");
                 assistant.put("tool_calls", toolCalls);
                 transcript.add(assistant);
                 for (Map<String, Object> tc : toolCalls) {
@@ -196,6 +257,38 @@ public final class ToolLoop {
             }
         }
     }
+
+    /**
+     * Results of calls made before {@code round} whose tool has a digest are sent as the digest from now on: the model
+     * read each in full in the round after its call. A refused call's result (its error and hint) is never digested.
+     */
+    private void digestOlderThan(int round, List<Map<String, Object>> transcript, List<Call> calls) {
+        for (int[] r : results) {
+            Call c = calls.get(r[1]);
+            Tool t = byName.get(c.tool());
+            if (c.round() >= round || !c.ok() || t == null || t.digest() == null || !digested.add(r[0]) || compacted.contains(r[0])) continue;
+            Object d;
+            try {
+                d = t.digest().apply(JSON.readTree(c.result()));
+                if (d == null) continue;
+                String text = JSON.writeValueAsString(d);
+                Map<String, Object> msg = new LinkedHashMap<>(transcript.get(r[0]));
+                msg.put("content", "tool".equals(msg.get("role")) ? text : "Result of " + c.tool() + ": " + text);
+                transcript.set(r[0], msg);
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("tool " + c.tool() + " gave a result or digest that is not JSON", e);
+            }
+        }
+    }
+
+    private static void shift(java.util.Set<Integer> positions) {
+        List<Integer> moved = positions.stream().map(i -> i + 1).toList();
+        positions.clear();
+        positions.addAll(moved);
+    }
+
+    /** Transcript positions already digested. */
+    private final java.util.Set<Integer> digested = new java.util.HashSet<>();
 
     /** Transcript positions of tool results ({message index, call index}), oldest first: what compaction may shorten. */
     private final List<int[]> results = new ArrayList<>();
@@ -303,7 +396,7 @@ public final class ToolLoop {
         for (Tool t : tools) {
             try {
                 b.append("- ").append(t.name()).append(": ").append(t.description()).append(" Arguments: ")
-                        .append(JSON.writeValueAsString(t.parameters())).append('\n');
+                        .append(JSON.writeValueAsString(t.shownParameters())).append('\n');
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException(e);
             }

@@ -205,4 +205,37 @@ class LlmRealRepliesTest {
         assertTrue(last.get(2).path("content").asText().contains("left out to fit the context window"), "the oldest result was compacted");
         assertTrue(last.get(last.size() - 1).path("content").asText().contains("Thark"), "the newest result is whole");
     }
+
+    /**
+     * What every round re-sends is kept to what the model needs: schemas without the keywords only the local check uses
+     * (calls are still checked against them), a tool's result in full for the round after its call and as the tool's
+     * digest from then on (never a refused call's error), and no prose beside earlier calls.
+     */
+    @Test
+    void resultsAreDigestedAfterTheRoundThatReadThemAndSchemasLeaveOutCheckOnlyKeywords() {
+        Map<String, Object> strict = Map.of("type", "object", "required", List.of("q"), "additionalProperties", false,
+                "properties", Map.of("q", Map.of("type", "string", "minLength", 1)));
+        List<String> seen = new ArrayList<>();
+        ToolLoop.Tool search = new ToolLoop.Tool("search", "Finds passages.", strict, a -> {
+            seen.add(a.path("q").asText());
+            return Map.of("hits", List.of(Map.of("name", "Thark", "snippet", "The Thark horde rode across the dead sea bottom.")));
+        }).digestedBy(r -> Map.of("hits", List.of(r.path("hits").get(0).path("name").asText())));
+        LLM.when(r -> r.body().path("messages").size() == 1).reply("Let me search first.").toolCalls(StandInLlm.toolCall("c1", "search", "{\"q\": \"a\"}"));
+        LLM.when(r -> r.body().path("messages").size() == 3).toolCalls(StandInLlm.toolCall("c2", "search", "{\"q\": \"\"}"),
+                StandInLlm.toolCall("c3", "search", "{\"q\": \"b\"}"));
+        LLM.always().reply("done");
+        ToolLoop.Outcome o = new ToolLoop(client(), cfg(null), "agent", List.of(search), new ToolLoop.Budget(6, 10, 1_000_000), () -> false)
+                .run(ask("find"), ToolLoop.Mode.NATIVE);
+        assertEquals("done", o.content());
+        assertEquals(List.of("a", "b"), seen, "the empty query was refused by the full schema's minLength");
+        assertEquals(1, o.invalidCalls());
+        JsonNode params = LLM.requests().get(0).body().path("tools").get(0).path("function").path("parameters");
+        assertTrue(!params.has("additionalProperties") && !params.path("properties").path("q").has("minLength"), "sent: " + params);
+        JsonNode second = LLM.requests().get(1).body().path("messages"), third = LLM.requests().get(2).body().path("messages");
+        assertEquals("", second.get(1).path("content").asText(), "the prose beside the call is not sent again");
+        assertTrue(second.get(2).path("content").asText().contains("dead sea bottom"), "the round after the call reads the result in full");
+        assertEquals("{\"hits\":[\"Thark\"]}", third.get(2).path("content").asText(), "a round later it reads the digest");
+        assertTrue(third.get(4).path("content").asText().contains("error"), "a refusal is never digested: " + third.get(4));
+        assertTrue(third.get(5).path("content").asText().contains("dead sea bottom"), "the newest result is whole");
+    }
 }
