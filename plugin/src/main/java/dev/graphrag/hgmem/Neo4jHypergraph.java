@@ -182,31 +182,30 @@ public final class Neo4jHypergraph implements Evolution.Graph {
         return out;
     }
 
-    /** retrievedInfo: the Entities, Relationships and Sources tables of spec §2.3 (descriptions cut to descriptionTokens). */
+    /**
+     * retrievedInfo: the Entities, Relationships and Sources tables of spec §2.3 (descriptions cut to
+     * descriptionTokens), in rank order. Rows carry what the reader uses: names, type, description, keywords when there
+     * are any; the spec's row number, rank and weight columns are not sent (the order already is the rank, and no reply
+     * refers to a row by number), which is a fifth of an entity or relationship row.
+     */
     Evolution.Tables tables(Iterable<String> entityNames, Iterable<String> relIds, List<String> chunkIds) {
         List<Map<String, Object>> ents = new ArrayList<>(), rels = new ArrayList<>(), sources = new ArrayList<>();
-        long i = 0;
         for (String name : entityNames) {
             Node n = entity(name);
             Map<String, Object> row = new LinkedHashMap<>();
-            row.put("id", i++);
             row.put("entity", name);
             row.put("type", n.getProperty("type", "UNKNOWN"));
             row.put("description", cut((String) n.getProperty("description", "")));
-            row.put("rank", (long) n.getDegree(HgmemGraph.RELATED));
             ents.add(row);
         }
-        i = 0;
         for (String id : relIds) {
             Relationship r = tx.getRelationshipByElementId(id);
             Map<String, Object> row = new LinkedHashMap<>();
-            row.put("id", i++);
             row.put("source", r.getStartNode().getProperty("name"));
             row.put("target", r.getEndNode().getProperty("name"));
             row.put("description", cut((String) r.getProperty("description", "")));
-            row.put("keywords", r.getProperty("keywords", ""));
-            row.put("weight", r.getProperty("weight", 1.0));
-            row.put("rank", rank(r));
+            Object keywords = r.getProperty("keywords", "");
+            if (keywords instanceof String k && !k.isBlank()) row.put("keywords", k);
             rels.add(row);
         }
         for (String c : chunkIds) sources.add(source(c));
@@ -243,7 +242,9 @@ public final class Neo4jHypergraph implements Evolution.Graph {
         Map<String, HgmemPrompts.DescribedEntity> described = new HashMap<>();
         Map<String, HgmemPrompts.DescribedRelation> relDescribed = new HashMap<>();
         if (describe && describer != null) {
-            Evolution.Tables t = context.tables();
+            // only the step's rows that name a target: E1 has just read the whole tables, and a row that names none of the
+            // absent names cannot describe them or their pairs (each pair holds one of them)
+            Evolution.Tables t = naming(context.tables(), names);
             LlmPlanner.Described d = describer.describe(List.copyOf(names), pairs, entityTypes, t);
             for (HgmemPrompts.DescribedEntity e : d.entities()) described.put(e.name(), e);
             for (HgmemPrompts.DescribedRelation r : d.relations()) {
@@ -269,6 +270,25 @@ public final class Neo4jHypergraph implements Evolution.Graph {
             pendingRelations.putIfAbsent(a + "\u0000" + b, new PendingRelation(a, b, r == null || r.description() == null ? "" : r.description().trim(),
                     r == null || r.keywords() == null ? "" : r.keywords().trim()));
         }
+    }
+
+    /** The rows of the tables whose text names one of {@code names} (as whole words, case, accents and articles aside). */
+    static Evolution.Tables naming(Evolution.Tables t, Set<String> names) {
+        List<String> keys = names.stream().map(Neo4jHypergraph::folded).filter(k -> !k.isBlank()).toList();
+        java.util.function.Predicate<Map<String, Object>> names0 = row -> {
+            String text = " " + folded(String.join(" ", row.values().stream().map(String::valueOf).toList())) + " ";
+            for (String k : keys) if (text.contains(" " + k + " ")) return true;
+            return false;
+        };
+        return new Evolution.Tables(t.entities().stream().filter(names0).toList(), t.relationships().stream().filter(names0).toList(),
+                t.sources().stream().filter(names0).toList());
+    }
+
+    /** Accents folded, lower case, punctuation to spaces, articles dropped, spaces collapsed. */
+    static String folded(String s) {
+        String t = java.text.Normalizer.normalize(s, java.text.Normalizer.Form.NFD).replaceAll("\\p{M}+", "").toLowerCase(java.util.Locale.ROOT);
+        t = (" " + t.replaceAll("[^\\p{L}\\p{N}]+", " ") + " ").replaceAll(" (a|an|the)(?= )", " ");
+        return t.trim().replaceAll("\\s+", " ");
     }
 
     /** The extended-info hint (spec §2.5): graph neighbours of memory outside it, nearest the question, rendered for E4 and E5. */

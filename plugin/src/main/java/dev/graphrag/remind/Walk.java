@@ -128,7 +128,8 @@ public final class Walk {
             } else {
                 cur = nextNode; // backward: no edge, no jump
             }
-            enough = guide.sufficient(s);
+            // L7 judges S; a backward move leaves S as the last judgement saw it, so that "no" stands (not asked again)
+            if (toChunk || via != null) enough = guide.sufficient(s);
             iterations++;
             if (enough) stop = StopReason.SUFFICIENT;
             else if (jumps >= settings.maxJumps()) stop = StopReason.MAX_JUMPS;

@@ -134,15 +134,17 @@ class RemindHandWorkedTest {
     }
 
     @Test
-    void t4ScriptedColdTraversalTakesThirteenCallsAndConfirmsTheUsefulPaths() {
+    void t4ScriptedColdTraversalTakesElevenCallsAndConfirmsTheUsefulPaths() {
         ToyGraph g = t4();
         double[] q = {0.5, 0.5, 0.7071};
-        Script script = new Script().judge(false, false, false, false, false, false, false, true)
+        // the spec's thirteen calls less the two L7 judgements after the backward moves, which leave S as the last
+        // judgement saw it (docs/remind.md, where this differs from the spec)
+        Script script = new Script().judge(false, false, false, false, false, true)
                 .move("A2").move("A2").move("CA").move("CB").move("A9");
         Walk.Outcome o = walk(g, q, List.of("SD", "CB"), script, WALK);
         assertEquals(Walk.StopReason.SUFFICIENT, o.stopReason());
         assertEquals(List.of("SD>A2", "A2>C2", "A2>CA", "CB>A9", "A9>C9"), path(o.subgraph()));
-        assertEquals(8, script.l7);
+        assertEquals(6, script.l7);
         assertEquals(5, script.l8);
         assertEquals(5, o.jumps());
         assertEquals(List.of("forward", "forced", "backward", "forward", "backward", "forward", "forced"),
