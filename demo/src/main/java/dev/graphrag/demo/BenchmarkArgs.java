@@ -45,11 +45,13 @@ record BenchmarkArgs(Path data, int limit, boolean ablation, Map<String, Object>
     /**
      * The evaluation LLM server as the command line asks: {@code --dialect plain|reasoning|chatty|ollama|llamacpp|vllm}
      * (real servers' reply shapes), {@code --window N} (the server's own window: longer prompts are cut or refused as that
-     * server does) and {@code --context-tokens N} (the plugin's window, passed as llm.contextTokens).
+     * server does), {@code --context-tokens N} (the plugin's window, passed as llm.contextTokens) and
+     * {@code --prompt-samples DIR} (each step's largest and a typical prompt, as sent, written there with the report).
      */
     dev.graphrag.demo.eval.EvalLlmServer server() {
-        return dev.graphrag.demo.eval.EvalLlmServer.start().dialect(dev.graphrag.demo.eval.ServerDialect.of(string("--dialect", "plain")))
+        dev.graphrag.demo.eval.EvalLlmServer s = dev.graphrag.demo.eval.EvalLlmServer.start().dialect(dev.graphrag.demo.eval.ServerDialect.of(string("--dialect", "plain")))
                 .window(option("--window", 0)).contextTokens(option("--context-tokens", 0));
+        return path("--prompt-samples") == null ? s : s.promptSamples(path("--prompt-samples"));
     }
 
     /** What the server options were, for a report's heading. */

@@ -1,5 +1,6 @@
 package dev.graphrag.demo;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.graphrag.demo.eval.EvalCorpus;
 import dev.graphrag.demo.eval.EvalLlmServer;
 import dev.graphrag.demo.eval.OracleHarness;
@@ -126,6 +127,7 @@ public final class RagaBenchmark {
             build("mq-raga-batch", new RagaConstructionPolicy(true, false), "batch toolset");
             say("");
         }
+        answerCost("mq-raga", questions);
         if (!constructionOnly) {
             retrieval("mq-raga", questions, true);
             retrievalRow("batch-toolset graph, fusion (tuned)", "mq-raga-batch", questions, q -> !q.tuning(), modeConfig("fusion", tuned));
@@ -146,6 +148,28 @@ public final class RagaBenchmark {
             say("");
         }
         retrieval("hp-raga", questions, false);
+    }
+
+    /**
+     * What raga.answer sends a question (fusion with the defaults): L6 answered by a scripted reply that cites the first
+     * chunk shown (no gold, no quality figure: the row is the prompt's cost). Deep mode's L5 is not used.
+     */
+    void answerCost(String corpus, List<ScoredQuestion> questions) {
+        server.on("raga.L6", r -> {
+            JsonNode chunks = dev.graphrag.demo.eval.RemindExtractionPolicies.block(r).path("chunks");
+            List<String> cited = chunks.isEmpty() ? List.of() : List.of(chunks.get(0).path("id").asText());
+            return PolicyReply.jsonOf(Map.of("answer", "scripted answer", "answer_type", "extractive", "evidence_chunk_ids", cited));
+        });
+        server.clearLog();
+        for (ScoredQuestion q : questions) {
+            Map<String, Object> cfg = new LinkedHashMap<>();
+            cfg.put("corpus", corpus);
+            cfg.put("llm", server.llmConfig());
+            db.executeTransactionally("CALL raga.answer($q, $cfg) YIELD answer RETURN answer", Map.of("q", q.text(), "cfg", cfg), r -> r.stream().count());
+        }
+        EvalLlmServer.StepTotal t = server.totals().get("raga.L6");
+        say(String.format("raga.answer (fusion, defaults; L6 scripted, cites the first chunk shown): %d questions, %.2f LLM calls/q, %.0f prompt tok/q%n",
+                questions.size(), t.calls() / (double) questions.size(), t.promptTokens() / (double) questions.size()));
     }
 
     // ---- construction

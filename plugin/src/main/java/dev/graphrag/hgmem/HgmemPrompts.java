@@ -169,9 +169,46 @@ public final class HgmemPrompts {
                 text, no markup. Reply with JSON {"subqueries": ["...", "..."]}."""), user(inputBlock(block)));
     }
 
-    /** The retrieved tables as E1 and E2 show them. */
+    /** The retrieved tables as E1 and E2 show them: descriptions without the sentences the sources shown already hold. */
     static Map<String, Object> tables(Evolution.Tables t) {
-        return fields("entities", t.entities(), "relationships", t.relationships(), "sources", t.sources());
+        return fields("entities", withoutQuoted(t.entities(), t.sources()), "relationships", withoutQuoted(t.relationships(), t.sources()), "sources", t.sources());
+    }
+
+    /**
+     * Rows whose description sentences appear word for word in a source of the same prompt lose those sentences (a
+     * description written from a passage often quotes it, and the passage is in the prompt); a row whose description
+     * is then empty keeps its names alone.
+     */
+    static List<Map<String, Object>> withoutQuoted(List<Map<String, Object>> rows, List<Map<String, Object>> sources) {
+        if (sources.isEmpty()) return rows;
+        List<String> texts = new ArrayList<>();
+        for (Map<String, Object> s : sources) texts.add(spaced(String.valueOf(s.getOrDefault("content", ""))));
+        List<Map<String, Object>> out = new ArrayList<>(rows.size());
+        for (Map<String, Object> row : rows) {
+            if (!(row.get("description") instanceof String d) || d.isBlank()) {
+                out.add(row);
+                continue;
+            }
+            StringBuilder kept = new StringBuilder();
+            for (String sentence : d.split("(?<=[.!?])\\s+")) {
+                String key = spaced(sentence);
+                boolean quoted = key.length() >= 20 && texts.stream().anyMatch(x -> x.contains(key));
+                if (!quoted) kept.append(kept.length() == 0 ? "" : " ").append(sentence.strip());
+            }
+            if (kept.length() == d.strip().length()) {
+                out.add(row);
+                continue;
+            }
+            Map<String, Object> r = new LinkedHashMap<>(row);
+            if (kept.length() == 0) r.remove("description");
+            else r.put("description", kept.toString());
+            out.add(r);
+        }
+        return out;
+    }
+
+    private static String spaced(String s) {
+        return s.strip().replaceAll("\\s+", " ");
     }
 
     static List<Map<String, Object>> describe(List<String> names, List<List<String>> pairs, List<String> entityTypes, Evolution.Tables context) {
@@ -193,7 +230,7 @@ public final class HgmemPrompts {
         Map<String, Object> block = new LinkedHashMap<>();
         block.put("mainQuery", query);
         block.put("memory", memory(listing));
-        block.put("entities", entities);
+        block.put("entities", withoutQuoted(entities, sources));
         block.put("sources", sources);
         block.put("responseType", responseType);
         return List.of(system("""

@@ -116,6 +116,7 @@ public final class EvalLlmServer implements AutoCloseable {
      * docs/benchmarks.md reports per benchmark and dialect.
      */
     public String promptSizeReport() {
+        if (samples != null) writeSamples();
         StringBuilder b = new StringBuilder("| step | requests | max prompt tokens | p95 | mean | tools | system | task | transcript | shared prefix |\n"
                 + "|---|---|---|---|---|---|---|---|---|---|\n");
         new TreeMap<>(anatomies).forEach((step, list) -> {
@@ -130,6 +131,40 @@ public final class EvalLlmServer implements AutoCloseable {
                     .append(" |\n");
         });
         return b.toString();
+    }
+
+    private volatile java.nio.file.Path samples;
+    /** Per step: the largest request, and the latest request within 10% of the step's running mean size. */
+    private final Map<String, JsonNode[]> sampleBodies = new ConcurrentHashMap<>();
+
+    /** Writes each step's largest and a typical request body (the prompt as sent) to {@code dir} with the report. */
+    public EvalLlmServer promptSamples(java.nio.file.Path dir) {
+        samples = dir;
+        return this;
+    }
+
+    private void keepSample(String step, JsonNode body, int total) {
+        if (samples == null) return;
+        List<Anatomy> list = anatomies.getOrDefault(step, List.of());
+        double mean = list.stream().mapToInt(Anatomy::total).average().orElse(total);
+        JsonNode[] kept = sampleBodies.computeIfAbsent(step, k -> new JsonNode[2]);
+        synchronized (kept) {
+            if (kept[0] == null || total > promptTokens(kept[0])) kept[0] = body;
+            if (Math.abs(total - mean) <= 0.1 * mean) kept[1] = body;
+        }
+    }
+
+    private void writeSamples() {
+        try {
+            java.nio.file.Files.createDirectories(samples);
+            for (Map.Entry<String, JsonNode[]> e : sampleBodies.entrySet()) {
+                String name = e.getKey().replaceAll("[^A-Za-z0-9.]+", "-");
+                if (e.getValue()[0] != null) java.nio.file.Files.writeString(samples.resolve(name + ".largest.json"), e.getValue()[0].toPrettyString());
+                if (e.getValue()[1] != null) java.nio.file.Files.writeString(samples.resolve(name + ".typical.json"), e.getValue()[1].toPrettyString());
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot write prompt samples to " + samples, e);
+        }
     }
 
     private static long mean(List<Anatomy> list, java.util.function.ToIntFunction<Anatomy> part) {
@@ -263,6 +298,7 @@ public final class EvalLlmServer implements AutoCloseable {
             }
             int completion = completionTokens(message);
             log.add(new LoggedRequest(step, body, message, prompt, completion));
+            keepSample(step, body, prompt);
             anatomies.computeIfAbsent(step, k -> new CopyOnWriteArrayList<>()).add(anatomy(step, body, prompt));
             ObjectNode root = JSON.createObjectNode();
             root.put("id", "chatcmpl-eval-" + log.size()).put("object", "chat.completion").put("model", body.path("model").asText("oracle-policy"));
