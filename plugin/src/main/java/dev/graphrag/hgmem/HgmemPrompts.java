@@ -169,9 +169,18 @@ public final class HgmemPrompts {
                 text, no markup. Reply with JSON {"subqueries": ["...", "..."]}."""), user(inputBlock(block)));
     }
 
-    /** The retrieved tables as E1 and E2 show them: descriptions without the sentences the sources shown already hold. */
+    /**
+     * The retrieved tables as E1 and E2 show them: descriptions without the sentences the sources shown already hold,
+     * and sources as title and content (no reply of theirs cites a source; E6, which does, gets the ids).
+     */
     static Map<String, Object> tables(Evolution.Tables t) {
-        return fields("entities", withoutQuoted(t.entities(), t.sources()), "relationships", withoutQuoted(t.relationships(), t.sources()), "sources", t.sources());
+        List<Map<String, Object>> sources = new ArrayList<>(t.sources().size());
+        for (Map<String, Object> src : t.sources()) {
+            Map<String, Object> row = new LinkedHashMap<>(src);
+            row.remove("id");
+            sources.add(row);
+        }
+        return fields("entities", withoutQuoted(t.entities(), t.sources()), "relationships", withoutQuoted(t.relationships(), t.sources()), "sources", sources);
     }
 
     /**
@@ -190,12 +199,14 @@ public final class HgmemPrompts {
                 continue;
             }
             StringBuilder kept = new StringBuilder();
-            for (String sentence : d.split("(?<=[.!?])\\s+")) {
+            boolean removed = false;
+            for (String sentence : d.split("<SEP>|(?<=[.!?])\\s+")) { // <SEP>: between descriptions merged at index time
                 String key = spaced(sentence);
                 boolean quoted = key.length() >= 20 && texts.stream().anyMatch(x -> x.contains(key));
-                if (!quoted) kept.append(kept.length() == 0 ? "" : " ").append(sentence.strip());
+                removed |= quoted;
+                if (!quoted && !sentence.isBlank()) kept.append(kept.length() == 0 ? "" : " ").append(sentence.strip());
             }
-            if (kept.length() == d.strip().length()) {
+            if (!removed) {
                 out.add(row);
                 continue;
             }

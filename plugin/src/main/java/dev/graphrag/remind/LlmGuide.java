@@ -41,7 +41,7 @@ final class LlmGuide implements Walk.Guide {
 
     @Override
     public boolean sufficient(Subgraph s) {
-        return ask(RemindPrompts.SUFFICIENT, RemindPrompts.sufficiency(prompts.fit(prompts.block(s))), RemindPrompts.SUFFICIENT_OUT).sufficient();
+        return ask(RemindPrompts.SUFFICIENT, RemindPrompts.sufficiency(prompts.withoutQuotedEdges(prompts.fit(prompts.block(s)))), RemindPrompts.SUFFICIENT_OUT).sufficient();
     }
 
     @Override
@@ -58,7 +58,7 @@ final class LlmGuide implements Walk.Guide {
     public String summary(Subgraph s, String chunk) {
         String text = graph.chunkText(chunk);
         if (graph.chunkTokens(chunk) < summaryThreshold) return text;
-        Map<String, Object> block = prompts.fit(prompts.block(s));
+        Map<String, Object> block = prompts.withoutQuotedEdges(prompts.fit(prompts.block(s)));
         Map<String, Object> newChunk = new java.util.LinkedHashMap<>();
         newChunk.put("id", prompts.handle(chunk));
         String document = graph.chunkDocumentTitle(chunk);

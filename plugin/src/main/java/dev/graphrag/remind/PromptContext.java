@@ -137,7 +137,28 @@ final class PromptContext {
         }
         b.put("unvisitedChunks", unvisited);
         b.put("history", history.stream().map(this::handle).toList());
-        return fit(b);
+        return withoutQuotedEdges(fit(b));
+    }
+
+    /**
+     * The walk's view of S (L6 summary, L7 sufficiency, L8 next node): a path edge's text is left out when it is empty
+     * or when a chunk shown in the same block holds it word for word (an entity relation's text is a sentence of its
+     * passage, and an anchor's edge to its chunk carries the passage's opening words), so the same sentence is not
+     * sent twice or three times each step. L9 and L10, which mark and cite edges by their text, read the whole block.
+     */
+    @SuppressWarnings("unchecked")
+    Map<String, Object> withoutQuotedEdges(Map<String, Object> b) {
+        List<String> texts = new ArrayList<>();
+        for (Map<String, Object> c : (List<Map<String, Object>>) b.get("chunks")) texts.add(spaced((String) c.get("text")));
+        for (Map<String, Object> e : (List<Map<String, Object>>) b.get("edges")) {
+            String t = spaced((String) e.getOrDefault("text", ""));
+            if (t.isEmpty() || texts.stream().anyMatch(x -> x.contains(t))) e.remove("text");
+        }
+        return b;
+    }
+
+    private static String spaced(String s) {
+        return s == null ? "" : s.strip().replaceAll("\\s+", " ");
     }
 
     /**
