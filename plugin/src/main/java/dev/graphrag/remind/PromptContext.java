@@ -143,16 +143,17 @@ final class PromptContext {
     /**
      * The walk's view of S (L6 summary, L7 sufficiency, L8 next node): a path edge's text is left out when it is empty
      * or when a chunk shown in the same block holds it word for word (an entity relation's text is a sentence of its
-     * passage, and an anchor's edge to its chunk carries the passage's opening words), so the same sentence is not
-     * sent twice or three times each step. L9 and L10, which mark and cite edges by their text, read the whole block.
+     * passage, and an anchor's edge to its chunk carries the passage's opening words) or an earlier edge of the block
+     * has the same text (a sentence naming three entities links them twice), so a sentence is sent once each step. L9 and L10, which mark and cite edges by their text, read the whole block.
      */
     @SuppressWarnings("unchecked")
     Map<String, Object> withoutQuotedEdges(Map<String, Object> b) {
         List<String> texts = new ArrayList<>();
         for (Map<String, Object> c : (List<Map<String, Object>>) b.get("chunks")) texts.add(spaced((String) c.get("text")));
+        java.util.Set<String> shown = new java.util.HashSet<>();
         for (Map<String, Object> e : (List<Map<String, Object>>) b.get("edges")) {
             String t = spaced((String) e.getOrDefault("text", ""));
-            if (t.isEmpty() || texts.stream().anyMatch(x -> x.contains(t))) e.remove("text");
+            if (t.isEmpty() || !shown.add(t) || texts.stream().anyMatch(x -> x.contains(t))) e.remove("text");
         }
         return b;
     }

@@ -1,0 +1,35 @@
+package dev.graphrag.remind;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** What the walk's prompts (L6-L8) show of S's path edges (docs/remind.md). */
+class WalkPromptTest {
+    static Map<String, Object> m(Object... kv) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) out.put((String) kv[i], kv[i + 1]);
+        return out;
+    }
+
+    @Test
+    void edgeTextsAChunkHoldsOrAnEarlierEdgeRepeatsAreSentOnce() {
+        String sentence = "Xodar was degraded by Issus to a slave of slaves.";
+        Map<String, Object> block = m("question", "Who degraded Xodar?",
+                "chunks", List.of(m("id", "C1", "text", "The First Born.  Xodar was degraded by Issus\nto a slave of slaves. Carter freed him.")),
+                "edges", new ArrayList<>(List.of(m("id", "R1", "from", "A1", "to", "C1", "text", "The First Born."),
+                        m("id", "R2", "from", "A1", "to", "E1", "text", ""),
+                        m("id", "R3", "from", "E1", "to", "E2", "text", sentence),
+                        m("id", "R4", "from", "E2", "to", "E3", "text", "Issus rules the First Born from her temple."),
+                        m("id", "R5", "from", "E3", "to", "E4", "text", "Issus rules the First Born from her temple."))));
+        Map<String, Object> shown = new PromptContext(null, "Who degraded Xodar?", 6000).withoutQuotedEdges(block);
+        assertEquals(List.of(m("id", "R1", "from", "A1", "to", "C1"), m("id", "R2", "from", "A1", "to", "E1"), m("id", "R3", "from", "E1", "to", "E2"),
+                m("id", "R4", "from", "E2", "to", "E3", "text", "Issus rules the First Born from her temple."), m("id", "R5", "from", "E3", "to", "E4")),
+                shown.get("edges"), "held by the chunk (spacing aside), empty, or said by an earlier edge: left out");
+    }
+}
