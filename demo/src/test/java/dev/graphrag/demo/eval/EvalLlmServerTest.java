@@ -64,6 +64,35 @@ class EvalLlmServerTest {
         }
     }
 
+    /**
+     * The report splits each step's prompts into tool schemas, system, task and transcript, and counts the tokens that
+     * repeat an earlier prompt's start (a second round that extends the first shares all of the first).
+     */
+    @Test
+    void theReportSaysWherePromptTokensGoAndWhatRepeatsAnEarlierPrefix(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        try (EvalLlmServer server = EvalLlmServer.start().promptSamples(dir)) {
+            server.on("agent", r -> PolicyReply.json("{\"ok\":true}"));
+            String tools = "[{\"type\":\"function\",\"function\":{\"name\":\"search\",\"parameters\":{\"type\":\"object\"}}}]";
+            String first = "{\"tools\":" + tools + ",\"messages\":[{\"role\":\"system\",\"content\":\"You search.\"},{\"role\":\"user\",\"content\":\"Find Brand.\"}]}";
+            String second = "{\"tools\":" + tools + ",\"messages\":[{\"role\":\"system\",\"content\":\"You search.\"},{\"role\":\"user\",\"content\":\"Find Brand.\"},"
+                    + "{\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"search\",\"arguments\":\"{}\"}}]},"
+                    + "{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"Brand is a play by Ibsen.\"}]}";
+            int p1 = post(server, "agent", first, 200).path("usage").path("prompt_tokens").asInt();
+            int p2 = post(server, "agent", second, 200).path("usage").path("prompt_tokens").asInt();
+            String row = server.promptSizeReport().lines().filter(l -> l.startsWith("| agent |")).findFirst().orElseThrow();
+            List<String> cells = java.util.Arrays.stream(row.split("\\|")).map(String::strip).filter(c -> !c.isEmpty()).toList();
+            int toolTokens = CL100K.countTokens(JSON.readTree(tools).toString());
+            int system = 3 + CL100K.countTokens("system") + CL100K.countTokens("You search.");
+            int task = 3 + CL100K.countTokens("user") + CL100K.countTokens("Find Brand.");
+            assertEquals(List.of("agent", "2", String.valueOf(p2), String.valueOf(p2), String.valueOf(Math.round((p1 + p2) / 2.0)), String.valueOf(toolTokens),
+                    String.valueOf(system), String.valueOf(task), String.valueOf(Math.round((p2 - 3 - toolTokens - system - task) / 2.0))), cells.subList(0, 9));
+            double share = Double.parseDouble(cells.get(9).replace("%", "")) / 100;
+            assertTrue(share > (p1 - 10) / (double) (p1 + p2) - 0.01 && share < (double) p1 / (p1 + p2) + 0.05,
+                    "about the first prompt's tokens repeat, as the second's start: " + cells.get(9));
+            assertTrue(java.nio.file.Files.readString(dir.resolve("agent.largest.json")).contains("Ibsen"), "the largest prompt is written as sent");
+        }
+    }
+
     static JsonNode post(EvalLlmServer server, String step, String body, int status) throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.endpoint() + "/chat/completions"))
                 .header("Content-Type", "application/json").header("X-Rag-Step", step).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
