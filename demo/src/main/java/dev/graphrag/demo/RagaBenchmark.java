@@ -195,7 +195,7 @@ public final class RagaBenchmark {
         server.on("raga.L3", policy);
         long t0 = System.nanoTime();
         double standIn0 = server.handlerMillis();
-        List<Map<String, Object>> rows = ingest(corpus);
+        List<Map<String, Object>> rows = ingest(corpus, policy.batch());
         double s = (System.nanoTime() - t0) / 1e9;
         double standIn = (server.handlerMillis() - standIn0) / 1e3;
         Map<String, Object> sum = rows.get(rows.size() - 1);
@@ -209,10 +209,14 @@ public final class RagaBenchmark {
     }
 
     List<Map<String, Object>> ingest(String corpus) {
+        return ingest(corpus, false);
+    }
+
+    /** batch: the batch toolset's schemas, for the batch policy (before session 24 it was sent the full toolset's). */
+    List<Map<String, Object>> ingest(String corpus, boolean batch) {
         Map<String, Object> cfg = new LinkedHashMap<>();
         cfg.put("corpus", corpus);
-        // the batch policy gets the batch toolset's schemas (before session 24 it was sent the full toolset's)
-        if (corpus.endsWith("-batch")) cfg.put("toolset", "batch");
+        if (batch) cfg.put("toolset", "batch");
         cfg.put("bootstrapSchema", false);
         cfg.put("maxToolCallsPerChunk", 80L);
         cfg.put("llm", server.llmConfig());

@@ -1,6 +1,7 @@
 package dev.graphrag.hgmem;
 
 import dev.graphrag.core.llm.StructuredOutput;
+import dev.graphrag.core.text.Verbatim;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -190,8 +191,9 @@ public final class HgmemPrompts {
      */
     static List<Map<String, Object>> withoutQuoted(List<Map<String, Object>> rows, List<Map<String, Object>> sources) {
         if (sources.isEmpty()) return rows;
-        List<String> texts = new ArrayList<>();
-        for (Map<String, Object> s : sources) texts.add(spaced(String.valueOf(s.getOrDefault("content", ""))));
+        List<String> contents = new ArrayList<>();
+        for (Map<String, Object> src : sources) contents.add(String.valueOf(src.getOrDefault("content", "")));
+        Verbatim shown = new Verbatim(contents);
         List<Map<String, Object>> out = new ArrayList<>(rows.size());
         for (Map<String, Object> row : rows) {
             if (!(row.get("description") instanceof String d) || d.isBlank()) {
@@ -201,8 +203,7 @@ public final class HgmemPrompts {
             StringBuilder kept = new StringBuilder();
             boolean removed = false;
             for (String sentence : d.split("<SEP>|(?<=[.!?])\\s+")) { // <SEP>: between descriptions merged at index time
-                String key = spaced(sentence);
-                boolean quoted = key.length() >= 20 && texts.stream().anyMatch(x -> x.contains(key));
+                boolean quoted = Verbatim.spaced(sentence).length() >= 20 && shown.holds(sentence);
                 removed |= quoted;
                 if (!quoted && !sentence.isBlank()) kept.append(kept.length() == 0 ? "" : " ").append(sentence.strip());
             }
@@ -216,10 +217,6 @@ public final class HgmemPrompts {
             out.add(r);
         }
         return out;
-    }
-
-    private static String spaced(String s) {
-        return s.strip().replaceAll("\\s+", " ");
     }
 
     static List<Map<String, Object>> describe(List<String> names, List<List<String>> pairs, List<String> entityTypes, Evolution.Tables context) {

@@ -42,7 +42,6 @@ final class Observation {
     private Object compact(String key, Object v) {
         if (v == null) return null;
         if (v instanceof Map<?, ?> m) {
-            if (key.equals("evidence_span")) return span((Map<String, Object>) m);
             if (key.equals("counters")) {
                 Map<String, Object> nonZero = new LinkedHashMap<>();
                 m.forEach((ck, cv) -> {

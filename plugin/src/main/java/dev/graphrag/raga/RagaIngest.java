@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * raga.ingest's reading loop (spec §2.3, §2.4): per chunk of the given documents, in order, an agent reads through
@@ -340,38 +341,25 @@ public final class RagaIngest {
     private Map<String, Object> schemaBlock(Transaction tx) {
         Map<String, Object> m = new LinkedHashMap<>();
         long n = cfg.promptTypes();
+        record Type(String name, String status, String signature) {}
         for (String[] kind : new String[][] {{"RagaEntityType", "entity_types"}, {"RagaRelationType", "relation_types"}}) {
             // by status, then (relations) by domain -> range: each signature and status is written once, not per type
-            Map<String, Object> byStatus = new LinkedHashMap<>();
-            long listed = 0;
+            List<Type> listed = new ArrayList<>();
             try (Result r = tx.execute("MATCH (t:" + kind[0] + " {corpus: $c}) WHERE t.status <> 'REJECTED' WITH t ORDER BY t.status = 'ACTIVE' DESC, t.createdAt DESC, t.name"
                     + " LIMIT $n RETURN t.name AS name, t.status AS status, t.domain AS domain, t.range AS range", Map.of("c", cfg.corpus(), "n", n))) {
-                while (r.hasNext()) {
-                    Map<String, Object> row = r.next();
-                    String status = "PROPOSED".equals(row.get("status")) ? "proposed" : "active";
-                    String name = (String) row.get("name");
-                    if (kind[0].equals("RagaEntityType")) {
-                        asList(byStatus.computeIfAbsent(status, k -> new ArrayList<String>())).add(name);
-                    } else {
-                        @SuppressWarnings("unchecked")
-                        Map<String, Object> bySignature = (Map<String, Object>) byStatus.computeIfAbsent(status, k -> new LinkedHashMap<String, Object>());
-                        String signature = (row.get("domain") == null ? "Any" : row.get("domain")) + " -> " + (row.get("range") == null ? "Any" : row.get("range"));
-                        asList(bySignature.computeIfAbsent(signature, k -> new ArrayList<String>())).add(name);
-                    }
-                    listed++;
-                }
+                r.forEachRemaining(row -> listed.add(new Type((String) row.get("name"), "PROPOSED".equals(row.get("status")) ? "proposed" : "active",
+                        (row.get("domain") == null ? "Any" : row.get("domain")) + " -> " + (row.get("range") == null ? "Any" : row.get("range")))));
             }
+            Map<String, ?> byStatus = kind[0].equals("RagaEntityType")
+                    ? listed.stream().collect(Collectors.groupingBy(Type::status, LinkedHashMap::new, Collectors.mapping(Type::name, Collectors.toList())))
+                    : listed.stream().collect(Collectors.groupingBy(Type::status, LinkedHashMap::new,
+                            Collectors.groupingBy(Type::signature, LinkedHashMap::new, Collectors.mapping(Type::name, Collectors.toList()))));
             m.put(kind[1], byStatus);
             long all = ((Number) tx.execute("MATCH (t:" + kind[0] + " {corpus: $c}) WHERE t.status <> 'REJECTED' RETURN count(t) AS n", Map.of("c", cfg.corpus()))
                     .next().get("n")).longValue();
-            if (all > listed) m.put(kind[1].replace("_types", "_types_not_shown"), all - listed);
+            if (all > listed.size()) m.put(kind[1].replace("_types", "_types_not_shown"), all - listed.size());
         }
         return m;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<String> asList(Object o) {
-        return (List<String>) o;
     }
 
     private Map<String, Object> workingMemory(Transaction tx, long idx, long totalChunks) {

@@ -67,13 +67,13 @@ public final class RagaPrompts {
         return List.of(Prompts.system(READER), Prompts.user(Prompts.inputBlock(user)));
     }
 
-    static final String TODO_READER = READER + "\nYou are now resolving open todos. Use the tools, then answer with the JSON "
+    static final String FOLLOW_UPS_READER = READER + "\nYou are now resolving open todos. Use the tools, then answer with the JSON "
             + "{\"status\":\"todos_complete\",\"resolved\":[{\"todo_id\":...,\"outcome\":\"DONE\" or \"DROPPED\",\"resolution\":...}],"
             + "\"summary\":...}; todos you do not list stay open.";
 
     /** L4: the open todos this paragraph triggered, after the same fixed instructions. */
     public static List<Map<String, Object>> todos(Map<String, Object> schema, List<Map<String, Object>> todos) {
-        return List.of(Prompts.system(TODO_READER), Prompts.user(Prompts.inputBlock(Prompts.fields("active_schema", schema, "todos", todos))));
+        return List.of(Prompts.system(FOLLOW_UPS_READER), Prompts.user(Prompts.inputBlock(Prompts.fields("active_schema", schema, "todos", todos))));
     }
 
     /** L2: schema discovery from sample text. */

@@ -1,5 +1,7 @@
 package dev.graphrag.remind;
 
+import dev.graphrag.core.text.Verbatim;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -149,18 +151,16 @@ final class PromptContext {
     @SuppressWarnings("unchecked")
     Map<String, Object> withoutQuotedEdges(Map<String, Object> b) {
         List<String> texts = new ArrayList<>();
-        for (Map<String, Object> c : (List<Map<String, Object>>) b.get("chunks")) texts.add(spaced((String) c.get("text")));
-        java.util.Set<String> shown = new java.util.HashSet<>();
+        for (Map<String, Object> c : (List<Map<String, Object>>) b.get("chunks")) texts.add((String) c.get("text"));
+        Verbatim chunks = new Verbatim(texts);
+        java.util.Set<String> said = new java.util.HashSet<>();
         for (Map<String, Object> e : (List<Map<String, Object>>) b.get("edges")) {
-            String t = spaced((String) e.getOrDefault("text", ""));
-            if (t.isEmpty() || !shown.add(t) || texts.stream().anyMatch(x -> x.contains(t))) e.remove("text");
+            String t = Verbatim.spaced((String) e.get("text"));
+            if (t.isEmpty() || !said.add(t) || chunks.holds(t)) e.remove("text");
         }
         return b;
     }
 
-    private static String spaced(String s) {
-        return s == null ? "" : s.strip().replaceAll("\\s+", " ");
-    }
 
     /**
      * Shortens the longest chunk texts, then drops the weakest candidates, until the block fits the token budget and the

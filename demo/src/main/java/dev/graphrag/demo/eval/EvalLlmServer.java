@@ -104,8 +104,8 @@ public final class EvalLlmServer implements AutoCloseable {
 
     /**
      * Where one request's prompt tokens go: the tool schemas, system messages, the task (user messages before the
-     * first reply), the transcript (replies, tool results and later user turns) and the response format; and how many
-     * of its leading tokens equal the start of an earlier request of the same step (the part a server's prefix cache
+     * first reply) and the transcript (replies, tool results and later user turns), out of the total (which also holds
+     * the response format and the reply's priming); and how many of its leading tokens equal the start of an earlier request of the same step (the part a server's prefix cache
      * would reuse).
      */
     public record Anatomy(int total, int tools, int system, int task, int transcript, int sharedPrefix) {}
@@ -134,8 +134,14 @@ public final class EvalLlmServer implements AutoCloseable {
     }
 
     private volatile java.nio.file.Path samples;
-    /** Per step: the largest request, and the latest request within 10% of the step's running mean size. */
-    private final Map<String, JsonNode[]> sampleBodies = new ConcurrentHashMap<>();
+    /** Per step: the largest request and the latest one within 10% of the step's running mean size. */
+    private final Map<String, Sample> sampleBodies = new ConcurrentHashMap<>();
+
+    private static final class Sample {
+        JsonNode largest, typical;
+        int largestTokens;
+        long sum, count;
+    }
 
     /** Writes each step's largest and a typical request body (the prompt as sent) to {@code dir} with the report. */
     public EvalLlmServer promptSamples(java.nio.file.Path dir) {
@@ -145,22 +151,29 @@ public final class EvalLlmServer implements AutoCloseable {
 
     private void keepSample(String step, JsonNode body, int total) {
         if (samples == null) return;
-        List<Anatomy> list = anatomies.getOrDefault(step, List.of());
-        double mean = list.stream().mapToInt(Anatomy::total).average().orElse(total);
-        JsonNode[] kept = sampleBodies.computeIfAbsent(step, k -> new JsonNode[2]);
+        Sample kept = sampleBodies.computeIfAbsent(step, k -> new Sample());
         synchronized (kept) {
-            if (kept[0] == null || total > promptTokens(kept[0])) kept[0] = body;
-            if (Math.abs(total - mean) <= 0.1 * mean) kept[1] = body;
+            kept.sum += total;
+            kept.count++;
+            if (kept.largest == null || total > kept.largestTokens) {
+                kept.largest = body;
+                kept.largestTokens = total;
+            }
+            double mean = (double) kept.sum / kept.count;
+            if (Math.abs(total - mean) <= 0.1 * mean) kept.typical = body;
         }
     }
 
     private void writeSamples() {
         try {
             java.nio.file.Files.createDirectories(samples);
-            for (Map.Entry<String, JsonNode[]> e : sampleBodies.entrySet()) {
+            for (Map.Entry<String, Sample> e : sampleBodies.entrySet()) {
                 String name = e.getKey().replaceAll("[^A-Za-z0-9.]+", "-");
-                if (e.getValue()[0] != null) java.nio.file.Files.writeString(samples.resolve(name + ".largest.json"), e.getValue()[0].toPrettyString());
-                if (e.getValue()[1] != null) java.nio.file.Files.writeString(samples.resolve(name + ".typical.json"), e.getValue()[1].toPrettyString());
+                Sample kept = e.getValue();
+                synchronized (kept) {
+                    if (kept.largest != null) java.nio.file.Files.writeString(samples.resolve(name + ".largest.json"), kept.largest.toPrettyString());
+                    if (kept.typical != null) java.nio.file.Files.writeString(samples.resolve(name + ".typical.json"), kept.typical.toPrettyString());
+                }
             }
         } catch (IOException e) {
             throw new IllegalStateException("cannot write prompt samples to " + samples, e);
@@ -171,20 +184,12 @@ public final class EvalLlmServer implements AutoCloseable {
         return Math.round(list.stream().mapToInt(part).average().orElse(0));
     }
 
-    /** The parts of a request, and its shared prefix with the last requests of its step. */
-    private Anatomy anatomy(String step, JsonNode body, int total) {
-        int tools = body.has("tools") ? CL100K.countTokens(body.get("tools").toString()) : 0;
-        int system = 0, task = 0, transcript = 0;
-        boolean replied = false;
+    /** A request's parts (counted once, in {@link #parts}) and its shared prefix with the last requests of its step. */
+    private Anatomy anatomy(String step, JsonNode body, Parts parts, int total) {
         StringBuilder rendered = new StringBuilder(body.has("tools") ? body.get("tools").toString() : "");
         for (JsonNode m : body.path("messages")) {
-            String role = m.path("role").asText("");
-            int n = messageTokens(m);
-            if ("assistant".equals(role)) replied = true;
-            if ("system".equals(role) && !replied) system += n;
-            else if ("user".equals(role) && !replied) task += n;
-            else transcript += n;
-            rendered.append('\u0000').append(role).append('\u0000').append(m.path("content").isTextual() ? m.get("content").asText() : m.path("content").toString());
+            rendered.append('\u0000').append(m.path("role").asText("")).append('\u0000')
+                    .append(m.path("content").isTextual() ? m.get("content").asText() : m.path("content").toString());
             if (m.has("tool_calls")) rendered.append(m.get("tool_calls").toString());
             if (m.has("tool_call_id")) rendered.append(m.get("tool_call_id").asText());
         }
@@ -199,7 +204,7 @@ public final class EvalLlmServer implements AutoCloseable {
         cache.addFirst(now);
         while (cache.size() > CACHED_PROMPTS) cache.pollLast();
         int shared = longest == 0 ? 0 : Math.min(total, CL100K.countTokens(now.substring(0, longest)));
-        return new Anatomy(total, tools, system, task, transcript, shared);
+        return new Anatomy(total, parts.tools(), parts.system(), parts.task(), parts.transcript(), shared);
     }
 
     /** A procedure's config: the corpus, this server as its {@code llm}, and further keys. */
@@ -279,7 +284,8 @@ public final class EvalLlmServer implements AutoCloseable {
                 send(ex, 400, error("the evaluation server has no policy for the step '" + step + "' (policies: " + new TreeMap<>(policies).keySet() + ")"));
                 return;
             }
-            int prompt = promptTokens(body);
+            Parts parts = parts(body);
+            int prompt = parts.total();
             ServerDialect d = dialect;
             if (window > 0 && prompt > window) {
                 String refusal = d.refusal(prompt, window, body.path("max_tokens").asInt(0));
@@ -299,7 +305,7 @@ public final class EvalLlmServer implements AutoCloseable {
             int completion = completionTokens(message);
             log.add(new LoggedRequest(step, body, message, prompt, completion));
             keepSample(step, body, prompt);
-            anatomies.computeIfAbsent(step, k -> new CopyOnWriteArrayList<>()).add(anatomy(step, body, prompt));
+            anatomies.computeIfAbsent(step, k -> new CopyOnWriteArrayList<>()).add(anatomy(step, body, parts, prompt));
             ObjectNode root = JSON.createObjectNode();
             root.put("id", "chatcmpl-eval-" + log.size()).put("object", "chat.completion").put("model", body.path("model").asText("oracle-policy"));
             ObjectNode choice = root.putArray("choices").addObject();
@@ -332,13 +338,30 @@ public final class EvalLlmServer implements AutoCloseable {
         return msg;
     }
 
-    /** The OpenAI chat formula over cl100k_base, plus the tool schemas and the response format sent. */
-    static int promptTokens(JsonNode body) {
-        int n = 3;
-        for (JsonNode m : body.path("messages")) n += messageTokens(m);
-        if (body.has("tools")) n += CL100K.countTokens(body.get("tools").toString());
-        if (body.has("response_format")) n += CL100K.countTokens(body.get("response_format").toString());
-        return n;
+    /**
+     * A request's prompt tokens by part: tool schemas, system messages and user messages before the first reply (the
+     * task), everything after it (the transcript), and the response format.
+     */
+    record Parts(int tools, int system, int task, int transcript, int responseFormat) {
+        /** The OpenAI chat formula over cl100k_base (3 to prime the reply), plus the tool schemas and response format. */
+        int total() {
+            return 3 + tools + system + task + transcript + responseFormat;
+        }
+    }
+
+    static Parts parts(JsonNode body) {
+        int system = 0, task = 0, transcript = 0;
+        boolean replied = false;
+        for (JsonNode m : body.path("messages")) {
+            String role = m.path("role").asText("");
+            int n = messageTokens(m);
+            if ("assistant".equals(role)) replied = true;
+            if ("system".equals(role) && !replied) system += n;
+            else if ("user".equals(role) && !replied) task += n;
+            else transcript += n;
+        }
+        return new Parts(body.has("tools") ? CL100K.countTokens(body.get("tools").toString()) : 0, system, task, transcript,
+                body.has("response_format") ? CL100K.countTokens(body.get("response_format").toString()) : 0);
     }
 
     private static int messageTokens(JsonNode m) {

@@ -42,6 +42,11 @@ public final class RagaConstructionPolicy implements Policy {
         this.faults = faults;
     }
 
+    /** Whether this policy answers with batch_kg_ops (the batch toolset). */
+    public boolean batch() {
+        return batch;
+    }
+
     /** The calls one chunk plans, by round; what the policy answers is a function of these and the results so far. */
     record Plan(List<String> names, Map<String, String> evidence, List<RuleExtractor.Relation> relations) {}
 
