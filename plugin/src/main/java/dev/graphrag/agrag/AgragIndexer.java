@@ -6,7 +6,7 @@ import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.extract.ChunkExtraction;
 import dev.graphrag.core.layer.BatchWriter;
-import dev.graphrag.core.layer.LayerVersions;
+import dev.graphrag.core.layer.LayerBuild;
 import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.llm.ChatRequest;
 import dev.graphrag.core.llm.LlmClient;
@@ -23,7 +23,6 @@ import org.neo4j.graphdb.Transaction;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.text.BreakIterator;
-import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -92,9 +91,8 @@ public final class AgragIndexer {
         long t0 = System.nanoTime();
         List<ChunkRow> chunks = new ArrayList<>();
         Map<String, String> titles = new HashMap<>();
-        long lexicalVersion;
+        LayerBuild build = AgragLayer.SPEC.begin(db, cfg.corpus(), embeddings);
         try (Transaction tx = db.beginTx()) {
-            lexicalVersion = LayerVersions.lexical(LexicalGraph.requireCorpus(tx, cfg.corpus()));
             try (Result r = tx.execute("MATCH (c:Chunk {corpus: $corpus}) RETURN c.id AS id, c.documentId AS doc, c.text AS text ORDER BY id",
                     Map.of("corpus", cfg.corpus()))) {
                 while (r.hasNext()) {
@@ -130,33 +128,24 @@ public final class AgragIndexer {
         log.accept(String.format("agrag.index corpus=%s: %d entities, %d facts derived (%.1f s); syncing the graph", cfg.corpus(), entities.size(),
                 facts.size(), (System.nanoTime() - t0) / 1e9));
         // schema only once extraction succeeded: a failed run changes nothing of the layer or the schema
-        AgragGraph.setup(db, embeddings.dimensions());
-        boolean resumed = markBuilding(cfg.corpus());
+        boolean resumed = build.start();
+        if (resumed) log.accept("agrag.index corpus=" + cfg.corpus() + ": the last build did not finish; resuming it (synonyms of all entities are searched again)");
         progress.phase("writing the layer", entities.size() + facts.size() + chunks.size());
         long synonyms = sync(cfg, entities, facts, occurrences, contains, resumed);
         long containsEdges = contains.values().stream().mapToLong(Set::size).sum();
         progress.phase("title links", chunks.size());
         long titleLinks = syncTitleLinks(cfg, links);
-        try (Transaction tx = db.beginTx()) {
-            Node meta = tx.findNode(AgragGraph.META, "corpus", cfg.corpus());
-            Node corpusNode = LexicalGraph.requireCorpus(tx, cfg.corpus());
-            // from the corpus's counter: a rebuild after agrag.drop never reuses a version a cache may still hold
-            meta.setProperty("version", LayerVersions.next(tx, corpusNode));
-            meta.setProperty("state", AgragGraph.READY);
-            meta.setProperty("lexicalVersion", lexicalVersion);
-            meta.setProperty("relations", cfg.relations().name().toLowerCase(Locale.ROOT));
-            meta.setProperty("embeddingModel", embeddings.modelName());
-            meta.setProperty("chunks", (long) chunks.size());
-            meta.setProperty("entities", (long) entities.size());
-            meta.setProperty("facts", (long) facts.size());
-            meta.setProperty("containsEdges", containsEdges);
-            meta.setProperty("titleLinks", titleLinks);
-            meta.setProperty("synonymThreshold", cfg.synonymThreshold());
-            meta.setProperty("maxSynonymsPerNode", (long) cfg.maxSynonymsPerNode());
-            meta.setProperty("synonymMethod", SYNONYM_METHOD);
-            meta.setProperty("indexedAt", ZonedDateTime.now());
-            tx.commit();
-        }
+        Map<String, Object> recorded = new LinkedHashMap<>();
+        recorded.put("relations", cfg.relations().name().toLowerCase(Locale.ROOT));
+        recorded.put("chunks", (long) chunks.size());
+        recorded.put("entities", (long) entities.size());
+        recorded.put("facts", (long) facts.size());
+        recorded.put("containsEdges", containsEdges);
+        recorded.put("titleLinks", titleLinks);
+        recorded.put("synonymThreshold", cfg.synonymThreshold());
+        recorded.put("maxSynonymsPerNode", (long) cfg.maxSynonymsPerNode());
+        recorded.put("synonymMethod", SYNONYM_METHOD);
+        build.finish(recorded);
         // without project the old projection would be stale: drop it (queries re-project it on demand)
         if (cfg.project()) AgragProjection.project(db, cfg.corpus());
         else AgragProjection.drop(db, cfg.corpus());
@@ -164,16 +153,6 @@ public final class AgragIndexer {
                 synonyms, usage.usage().calls()));
         return new Stats(chunks.size(), newChunks, entities.size(), facts.size(), containsEdges, synonyms, titleLinks, failedChunks, usage.usage(),
                 (System.nanoTime() - t0) / 1_000_000);
-    }
-
-    /**
-     * Marks the layer as being built before its first write; true when the last build never finished (killed,
-     * terminated, failed), whose synonym searches must then be redone for all entities to equal a rebuild.
-     */
-    private boolean markBuilding(String corpus) {
-        boolean resumed = dev.graphrag.core.layer.LayerState.markBuilding(db, AgragGraph.META, corpus);
-        if (resumed) log.accept("agrag.index corpus=" + corpus + ": the last build did not finish; resuming it (synonyms of all entities are searched again)");
-        return resumed;
     }
 
     /** Entity pairs named in one sentence, the sentence kept as evidence (zero LLM calls). */

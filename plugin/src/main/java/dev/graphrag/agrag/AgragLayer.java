@@ -2,37 +2,53 @@ package dev.graphrag.agrag;
 
 import dev.graphrag.core.layer.LayerCache;
 import dev.graphrag.core.layer.LayerDrop;
+import dev.graphrag.core.layer.LayerDrop.Step;
+import dev.graphrag.core.layer.LayerInfo;
+import dev.graphrag.core.layer.LayerSchema;
+import dev.graphrag.core.layer.LayerSpec;
+import dev.graphrag.core.lexical.LexicalGraph;
 import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.Transaction;
 
-import java.util.List;
 import java.util.function.BooleanSupplier;
 
-/**
- * agrag.drop's work: the corpus's AGRAG layer removed in batches, in any state, its caches and projection with it.
- * (Each step's zero columns are aggregates, count(..) * 0: a literal next to an aggregate would group, and give no row.)
- */
+/** The AGRAG layer of a corpus as a whole: its frame (schema, drop order), its info, and a drop that takes its caches and projection along. */
 public final class AgragLayer {
-    private static final List<LayerDrop.Step> STEPS = List.of(
-            LayerDrop.Step.nodes("entities", AgragGraph.ENTITY),
-            new LayerDrop.Step("title links", """
-                    MATCH (:Chunk {corpus: $corpus})-[l:AG_LINKS]->() WITH l LIMIT $batch DELETE l
-                    RETURN count(*) AS done, count(*) * 0 AS nodes, count(*) AS relationships"""),
-            new LayerDrop.Step("stored triples", """
-                    MATCH (c:Chunk {corpus: $corpus}) WHERE c.agragTriples IS NOT NULL WITH c LIMIT $batch
-                    REMOVE c.agragTriples, c.agragTriplesModel RETURN count(c) AS done, count(c) * 0 AS nodes, count(c) * 0 AS relationships"""),
-            new LayerDrop.Step("meta node", """
-                    MATCH (m:AgMeta {corpus: $corpus}) DELETE m RETURN count(m) AS done, count(m) AS nodes, count(m) * 0 AS relationships"""));
+    public static final LayerSpec SPEC = LayerSpec.of("agrag", "AGRAG index", AgragGraph.META)
+            .schema(dimensions -> new LayerSchema()
+                    .unique("agrag_entity_key", AgragGraph.ENTITY, "key")
+                    .index("agrag_entity_corpus", AgragGraph.ENTITY, "corpus")
+                    .index("agrag_fact_id", AgragGraph.REL, "factId")
+                    .vector(AgragGraph.ENTITY_INDEX, AgragGraph.ENTITY, "embedding", dimensions)
+                    .vector(AgragGraph.FACT_INDEX, AgragGraph.REL, "embedding", dimensions))
+            .drop(Step.nodes("entities", AgragGraph.ENTITY), Step.relationships("title links", LexicalGraph.CHUNK, AgragGraph.LINKS),
+                    Step.properties("stored triples", LexicalGraph.CHUNK, AgragIndexer.TRIPLES, AgragIndexer.TRIPLES_MODEL))
+            .build();
+
+    /**
+     * agrag.info's row. relations: how facts were made (llm or cooccurrence); synonymEdges counted live, the rest as the
+     * last complete build recorded; projected: the corpus has a GDS projection now.
+     */
+    public record Info(String corpus, long version, String state, boolean chunksChanged, String relations, long chunks, long entities,
+                       long facts, long synonymEdges, long containsEdges, long titleLinks, String embeddingModel, boolean projected) {}
 
     private AgragLayer() {}
 
+    public static Info info(Transaction tx, String corpus) {
+        LayerInfo i = SPEC.info(tx, corpus);
+        long synonyms = LayerSpec.counts(tx, "RETURN COUNT { (:AgEntity {corpus: $c})-[:AG_SYNONYM]->() } AS n", corpus).get("n");
+        boolean projected = AgragProjection.gdsAvailable(tx) && AgragProjection.exists(tx, corpus);
+        return new Info(corpus, i.version(), i.state(), i.chunksChanged(), (String) i.meta().getProperty("relations", null), i.recorded("chunks"),
+                i.recorded("entities"), i.recorded("facts"), synonyms, i.recorded("containsEdges"), i.recorded("titleLinks"), i.embeddingModel(), projected);
+    }
+
     /**
-     * Drops the layer: first the meta node says "dropping" (queries then refuse instead of reading a layer going
-     * away), then entities, title links and stored triples go in batches, the meta node last. Returns {nodes, relationships}.
+     * Drops the layer (the frame's order: the meta node says "dropping", entities, title links and stored triples go in
+     * batches, the meta node last) with the corpus's cached snapshot before and after, and its GDS projection.
      */
-    public static LayerDrop.Counts drop(GraphDatabaseService db, String databaseName, LayerCache cache, String corpus, BooleanSupplier cancelled) {
-        dev.graphrag.core.layer.LayerState.markDropping(db, AgragGraph.META, corpus);
+    public static LayerDrop.Dropped drop(GraphDatabaseService db, String databaseName, LayerCache cache, String corpus, BooleanSupplier cancelled) {
         AgragRetriever.invalidate(cache, databaseName, corpus);
-        LayerDrop.Counts n = LayerDrop.run(db, "agrag.drop", corpus, STEPS, 2000, cancelled);
+        LayerDrop.Dropped n = SPEC.drop(db, corpus, cancelled);
         AgragProjection.drop(db, corpus);
         AgragRetriever.invalidate(cache, databaseName, corpus);
         return n;

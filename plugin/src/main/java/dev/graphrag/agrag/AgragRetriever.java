@@ -4,7 +4,7 @@ import dev.graphrag.core.Forked;
 import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.layer.LayerCache;
-import dev.graphrag.core.layer.LayerVersions;
+import dev.graphrag.core.lexical.LayerVersions;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.embed.VectorMatrix;
 import dev.graphrag.core.lexical.LexicalGraph;
@@ -87,7 +87,7 @@ public final class AgragRetriever {
 
     private AgragSnapshot snapshot(String corpus) {
         Node corpusNode = LexicalGraph.requireCorpus(tx, corpus);
-        Node meta = AgragGraph.requireBuilt(tx, corpus);
+        Node meta = AgragLayer.SPEC.requireBuilt(tx, corpus);
         long version = ((Number) meta.getProperty("version")).longValue();
         return cache.get(databaseName, corpus, LAYER, LayerVersions.key(corpusNode, version), () -> AgragSnapshot.load(tx, corpus, version));
     }

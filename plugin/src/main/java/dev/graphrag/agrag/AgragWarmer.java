@@ -2,7 +2,7 @@ package dev.graphrag.agrag;
 
 import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.RagCall;
-import dev.graphrag.core.layer.LayerWarmer;
+import dev.graphrag.core.LayerWarmer;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Transaction;
 

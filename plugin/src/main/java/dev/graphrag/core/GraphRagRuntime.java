@@ -4,7 +4,6 @@ import dev.graphrag.core.config.PluginSettings;
 import dev.graphrag.core.embed.Device;
 import dev.graphrag.core.layer.LayerCache;
 import dev.graphrag.core.layer.LayerLocks;
-import dev.graphrag.core.layer.LayerWarmer;
 import dev.graphrag.core.embed.EmbeddingModel;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.embed.ModelSpec;
@@ -34,7 +33,6 @@ public final class GraphRagRuntime implements AutoCloseable {
     private final LayerLocks layerLocks = new LayerLocks();
     private final LayerCache layerCache = new LayerCache(16);
     private final Jobs jobs = new Jobs();
-    private final java.util.List<LayerWarmer> warmers = new java.util.concurrent.CopyOnWriteArrayList<>();
     /**
      * The plugin's one pool for work a call spreads over threads (synonym search, ingest writes): daemon threads,
      * created on demand and ended when idle; callers bound their own parallelism by how many tasks they submit.
@@ -82,15 +80,6 @@ public final class GraphRagRuntime implements AutoCloseable {
     /** The shared worker pool (see the field). */
     public java.util.concurrent.ExecutorService executor() {
         return executor;
-    }
-
-    /** Methods register what warms their layers after a restart. */
-    public void register(LayerWarmer warmer) {
-        warmers.add(warmer);
-    }
-
-    public java.util.List<LayerWarmer> warmers() {
-        return java.util.List.copyOf(warmers);
     }
 
     /** The long-running calls of this member, for rag.progress(). */

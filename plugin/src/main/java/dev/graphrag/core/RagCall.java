@@ -1,6 +1,7 @@
 package dev.graphrag.core;
 
 import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.lexical.Ingestor;
 import dev.graphrag.core.llm.LlmClient;
 import dev.graphrag.core.llm.LlmConfig;
 import org.neo4j.graphdb.GraphDatabaseService;
@@ -9,6 +10,8 @@ import org.neo4j.graphdb.Transaction;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Everything one procedure call hands the engine, built once in the procedure class: the database (for work
@@ -32,6 +35,28 @@ public record RagCall(GraphDatabaseService db, Transaction tx, GraphRagRuntime r
     /** The server's LLM under the call's {@code llm} map (errors name the owner); for procedures that need an LLM. */
     public BoundLlm llm(Map<String, Object> perCall, String owner) {
         return new BoundLlm(runtime.llm(), runtime.llmConfig(perCall, owner));
+    }
+
+    /** The lexical graph's writer for this call; {@code embeddings} null where nothing is embedded (rag.delete). */
+    public Ingestor ingestor(EmbeddingService embeddings) {
+        return new Ingestor(db, embeddings, log, cancelled, progress, runtime.executor());
+    }
+
+    /**
+     * A layer build as a job of rag.progress(), run while no other build or drop of the corpus's {@code layer} runs on
+     * this member (it waits for one that does); {@code work} gets the call reporting into the job.
+     */
+    public <T> T build(String layer, String owner, String corpus, Function<RagCall, T> work) {
+        try (var job = runtime.jobs().start(owner, database(), corpus)) {
+            job.phase("waiting for another build", 0);
+            RagCall c = reportingTo(job);
+            return runtime.layerLocks().exclusive(database(), corpus, layer, owner, cancelled, log, () -> work.apply(c));
+        }
+    }
+
+    /** {@code work} while no build or drop of the corpus's {@code layer} runs on this member. */
+    public <T> T exclusive(String layer, String owner, String corpus, Supplier<T> work) {
+        return runtime.layerLocks().exclusive(database(), corpus, layer, owner, cancelled, log, work);
     }
 
     /** The same call reporting into a job of rag.progress(). */

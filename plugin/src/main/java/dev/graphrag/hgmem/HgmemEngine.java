@@ -114,7 +114,7 @@ public final class HgmemEngine {
             p.stored = new java.util.LinkedHashMap<>(l.config());
             p.stored.putAll(p.cfg.stored()); // the call's keys over the session's; keys this use does not read are kept, not dropped
         }
-        p.meta = HgmemGraph.requireBuilt(tx, p.corpus, embeddings);
+        p.meta = HgmemLayer.SPEC.requireBuilt(tx, p.corpus, embeddings);
         if (llm == null) throw new RagException(owner + ": HGMem needs an LLM: " + LlmConfig.HOW_TO_CONFIGURE);
         return p;
     }
@@ -373,7 +373,7 @@ public final class HgmemEngine {
         } else if (cfg0.get("targets") != null) {
             throw new RagException(owner + ": targets belongs to mode 'local'");
         }
-        HgmemGraph.requireBuilt(tx, corpus, embeddings);
+        HgmemLayer.SPEC.requireBuilt(tx, corpus, embeddings);
         Neo4jHypergraph g = new Neo4jHypergraph(tx, corpus, embeddings, cfg.retrieval(), List.of(), null);
         Neo4jHypergraph.TaskRetrieval r = g.retrieveOne(subquery, targets, memory);
         candidates[0] = r.candidates();

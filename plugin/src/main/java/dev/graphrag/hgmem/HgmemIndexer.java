@@ -1,16 +1,11 @@
 package dev.graphrag.hgmem;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.graphrag.core.Progress;
 import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.EmbeddingService;
-import dev.graphrag.core.embed.ModelIdentity;
 import dev.graphrag.core.extract.ChunkExtraction;
 import dev.graphrag.core.layer.BatchWriter;
-import dev.graphrag.core.layer.LayerState;
-import dev.graphrag.core.layer.LayerVersions;
+import dev.graphrag.core.layer.LayerBuild;
 import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.lexical.LexicalGraph.ChunkRow;
 import dev.graphrag.core.llm.LlmConfig;
@@ -27,7 +22,6 @@ import org.neo4j.graphdb.Transaction;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -36,8 +30,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 
 /**
  * hgmem.index: the HGMem base graph of a corpus (spec §2.1). X1 per chunk through core's resumable extraction
@@ -53,50 +45,43 @@ public final class HgmemIndexer {
 
     static final String STORE = "hgmemExtraction";
     static final String STORE_KEY = "hgmemExtractionModel";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    static final ChunkExtraction.Store<BaseGraphExtraction.Extraction> EXTRACTIONS =
+            ChunkExtraction.Store.json(STORE, STORE_KEY, BaseGraphExtraction.Extraction.class, "hgmem");
 
+    private final RagCall call;
     private final GraphDatabaseService db;
     private final EmbeddingService embeddings;
     private final RagCall.BoundLlm llm;
-    private final Consumer<String> log;
-    private final BooleanSupplier cancelled;
-    private final Progress progress;
 
     public HgmemIndexer(RagCall call, RagCall.BoundLlm llm) {
+        this.call = call;
         this.db = call.db();
         this.embeddings = call.embeddings();
         this.llm = llm;
-        this.log = call.log();
-        this.cancelled = call.cancelled();
-        this.progress = call.progress();
     }
 
     public Stats index(HgmemIndexConfig cfg) {
         long t0 = System.nanoTime();
         String corpus = cfg.corpus();
-        List<ChunkRow> chunks = new ArrayList<>();
-        long lexicalVersion;
+        LayerBuild build = HgmemLayer.SPEC.begin(db, corpus, embeddings);
+        List<ChunkRow> chunks;
         try (Transaction tx = db.beginTx()) {
-            lexicalVersion = LayerVersions.lexical(LexicalGraph.requireCorpus(tx, corpus));
-            Node meta = tx.findNode(HgmemGraph.META, "corpus", corpus);
-            if (meta != null && meta.hasProperty("version")) HgmemGraph.requireSameModel(meta, corpus, embeddings);
-            chunks.addAll(LexicalGraph.chunks(tx, corpus, false));
+            chunks = LexicalGraph.chunks(tx, corpus, false);
         }
         UsageMeter usage = new UsageMeter();
         ChunkExtraction.Result<BaseGraphExtraction.Extraction> x = extract(cfg, chunks, usage);
-        if (cancelled.getAsBoolean()) throw new RagException("hgmem.index: terminated before writing the graph");
+        if (call.cancelled().getAsBoolean()) throw new RagException("hgmem.index: terminated before writing the graph");
         Map<String, BaseGraphExtraction.Extraction> ordered = new LinkedHashMap<>();
         for (ChunkRow c : chunks) if (x.byChunk().containsKey(c.id())) ordered.put(c.id(), x.byChunk().get(c.id()));
         BaseGraphExtraction.Merged merged = BaseGraphExtraction.merge(ordered);
 
-        HgmemGraph.setup(db, embeddings.dimensions());
-        LayerState.markBuilding(db, HgmemGraph.META, corpus);
+        build.start();
         Existing existing = Existing.load(db, corpus);
         Map<String, String> chunkIds = new HashMap<>();
         for (ChunkRow c : chunks) chunkIds.put(c.id(), c.elementId());
 
         // descriptions: joined, or summarised by X2 once they reach summaryMaxTokens (a stored summary of the same sources is kept)
-        progress.phase("describing entities and relations", merged.entities().size() + merged.relations().size());
+        call.progress().phase("describing entities and relations", merged.entities().size() + merged.relations().size());
         long[] summarised = {0};
         Map<String, String[]> entityText = new LinkedHashMap<>();   // name -> {description, source hash}
         for (BaseGraphExtraction.MergedEntity e : merged.entities().values()) {
@@ -114,8 +99,8 @@ public final class HgmemIndexer {
             return r.source() + " -- " + r.target() + " | " + r.keywordText() + "\n" + relText.get(k)[0];
         }, existing.relations);
 
-        BatchWriter batch = new BatchWriter(db, cfg.batchSize(), cancelled, progress, "hgmem.index");
-        progress.phase("writing the base graph", merged.entities().size() + merged.relations().size());
+        BatchWriter batch = new BatchWriter(db, cfg.batchSize(), call.cancelled(), call.progress(), "hgmem.index");
+        call.progress().phase("writing the base graph", merged.entities().size() + merged.relations().size());
         Map<String, String> ids = new HashMap<>();
         for (BaseGraphExtraction.MergedEntity e : merged.entities().values()) {
             String[] d = entityText.get(e.name());
@@ -177,22 +162,16 @@ public final class HgmemIndexer {
         }
         batch.commit();
         long stale = removeStale(corpus, merged, existing, batch);
-        Map<String, Long> counts = counts(corpus);
-        try (Transaction tx = db.beginTx()) {
-            Node meta = tx.findNode(HgmemGraph.META, "corpus", corpus);
-            Node corpusNode = LexicalGraph.requireCorpus(tx, corpus);
-            meta.setProperty("version", LayerVersions.next(tx, corpusNode));
-            meta.setProperty("state", LayerState.READY);
-            meta.setProperty("lexicalVersion", lexicalVersion);
-            ModelIdentity.record(meta, embeddings);
-            meta.setProperty("entityTypes", cfg.entityTypes().toArray(String[]::new));
-            meta.setProperty("summaryMaxTokens", (long) cfg.summaryMaxTokens());
-            counts.forEach(meta::setProperty);
-            meta.setProperty("indexedAt", ZonedDateTime.now());
-            tx.commit();
-        }
+        Map<String, Long> counts = build.count("""
+                RETURN COUNT { (:HgEntity {corpus: $c}) } AS entities, COUNT { (:HgEntity {corpus: $c})-[:HG_RELATED]->() } AS relations,
+                       COUNT { (:Chunk {corpus: $c})-[:HG_MENTIONS]->() } AS mentions,
+                       COUNT { (e:HgEntity {corpus: $c}) WHERE e.provisional } AS provisionalEntities""");
+        Map<String, Object> recorded = new LinkedHashMap<>(counts);
+        recorded.put("entityTypes", cfg.entityTypes().toArray(String[]::new));
+        recorded.put("summaryMaxTokens", (long) cfg.summaryMaxTokens());
+        build.finish(recorded);
         Usage u = usage.usage();
-        log.accept(String.format("hgmem.index corpus=%s: %d chunks (%d extracted, %d reused), %d entities, %d relations (%.1f s, %d LLM calls)", corpus,
+        call.log().accept(String.format("hgmem.index corpus=%s: %d chunks (%d extracted, %d reused), %d entities, %d relations (%.1f s, %d LLM calls)", corpus,
                 chunks.size(), x.extracted(), x.reused(), counts.get("entities"), counts.get("relations"), (System.nanoTime() - t0) / 1e9, u.calls()));
         return new Stats(chunks.size(), x.extracted(), x.reused(), x.failedChunks().size(), counts.get("entities"), counts.get("relations"),
                 counts.get("mentions"), summarised[0], stale, u, (System.nanoTime() - t0) / 1_000_000);
@@ -207,7 +186,7 @@ public final class HgmemIndexer {
                 for (ChunkRow c : chunks) {
                     Object v = tx.getNodeByElementId(c.elementId()).getProperty(STORE, null);
                     if (v == null) missing.add(c.id());
-                    else stored.put(c.id(), decode(v));
+                    else stored.put(c.id(), EXTRACTIONS.decode().apply(v));
                 }
             }
             if (!missing.isEmpty()) {
@@ -223,11 +202,11 @@ public final class HgmemIndexer {
             titles = LexicalGraph.documentTitles(tx, cfg.corpus());
         }
         ChunkExtraction.Result<BaseGraphExtraction.Extraction> r = new ChunkExtraction<>(db,
-                new ChunkExtraction.Store<>(STORE, STORE_KEY, HgmemIndexer::encode, HgmemIndexer::decode),
+                EXTRACTIONS,
                 (chunk, meter) -> llm.client().ask(llm.config(), BaseGraphExtraction.EXTRACT, BaseGraphExtraction.extract(chunk.text(), titles.get(chunk.chunkId()), cfg.entityTypes()),
-                        BaseGraphExtraction.EXTRACT_OUT, meter, cancelled),
+                        BaseGraphExtraction.EXTRACT_OUT, meter, call.cancelled()),
                 new ChunkExtraction.Settings("hgmem.index", key, cfg.extractionConcurrency(), 20, cfg.skipExtractionErrors()),
-                cancelled, log).reportingTo(progress).run(chunks.stream().map(c -> new ChunkExtraction.Input(c.id(), c.text())).toList());
+                call.cancelled(), call.log()).reportingTo(call.progress()).run(chunks.stream().map(c -> new ChunkExtraction.Input(c.id(), c.text())).toList());
         usage.add(r.usage());
         return r;
     }
@@ -246,7 +225,7 @@ public final class HgmemIndexer {
         // a name mentioned in very many chunks: in a small window the last descriptions (in chunk order) are left out
         List<Map<String, Object>> prompt = PromptFit.fit(llm.config(), BaseGraphExtraction.SUMMARISE, descriptions.size(),
                 n -> BaseGraphExtraction.summarise(name, descriptions.subList(0, n)), PromptFit.overhead(BaseGraphExtraction.SUMMARY_OUT), usage);
-        String summary = llm.client().ask(llm.config(), BaseGraphExtraction.SUMMARISE, prompt, BaseGraphExtraction.SUMMARY_OUT, usage, cancelled).summary().strip();
+        String summary = llm.client().ask(llm.config(), BaseGraphExtraction.SUMMARISE, prompt, BaseGraphExtraction.SUMMARY_OUT, usage, call.cancelled()).summary().strip();
         return new String[] {summary, source};
     }
 
@@ -266,13 +245,13 @@ public final class HgmemIndexer {
             }
         }
         Map<String, float[]> out = new HashMap<>();
-        progress.phase("embedding", todo.size());
+        call.progress().phase("embedding", todo.size());
         for (int i = 0; i < todo.size(); i += 256) {
-            if (cancelled.getAsBoolean()) throw new RagException("hgmem.index: terminated while embedding");
+            if (call.cancelled().getAsBoolean()) throw new RagException("hgmem.index: terminated while embedding");
             List<String> part = texts.subList(i, Math.min(texts.size(), i + 256));
             float[][] v = embeddings.embedAll(part, false); // batched: no structure hangs on a threshold here, unlike synonym merging
             for (int j = 0; j < part.size(); j++) out.put(todo.get(i + j), v[j]);
-            progress.advance(part.size());
+            call.progress().advance(part.size());
         }
         return out;
     }
@@ -303,17 +282,6 @@ public final class HgmemIndexer {
         }
         batch.commit();
         return n;
-    }
-
-    private Map<String, Long> counts(String corpus) {
-        return db.executeTransactionally("""
-                RETURN COUNT { (:HgEntity {corpus: $c}) } AS entities, COUNT { (:HgEntity {corpus: $c})-[:HG_RELATED]->() } AS relations,
-                       COUNT { (:Chunk {corpus: $c})-[:HG_MENTIONS]->() } AS mentions,
-                       COUNT { (e:HgEntity {corpus: $c}) WHERE e.provisional } AS provisionalEntities""", Map.of("c", corpus), r -> {
-            Map<String, Long> out = new LinkedHashMap<>();
-            r.next().forEach((k, v) -> out.put(k, ((Number) v).longValue()));
-            return out;
-        });
     }
 
     /** What a previous build stored of an entity or relation: enough to skip unchanged summaries and embeddings. */
@@ -347,22 +315,6 @@ public final class HgmemIndexer {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)), 0, 16);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    static String encode(BaseGraphExtraction.Extraction e) {
-        try {
-            return JSON.writeValueAsString(e);
-        } catch (JsonProcessingException ex) {
-            throw new IllegalStateException(ex);
-        }
-    }
-
-    static BaseGraphExtraction.Extraction decode(Object v) {
-        try {
-            return JSON.readValue((String) v, BaseGraphExtraction.Extraction.class);
-        } catch (JsonProcessingException | ClassCastException ex) {
-            throw new RagException("hgmem.index: a stored extraction cannot be read (" + ex.getMessage() + "); hgmem.drop and index again");
         }
     }
 }

@@ -1,30 +1,48 @@
 package dev.graphrag.hgmem;
 
-import dev.graphrag.core.layer.LayerDrop;
-import dev.graphrag.core.layer.LayerState;
-import org.neo4j.graphdb.GraphDatabaseService;
+import dev.graphrag.core.layer.LayerDrop.Step;
+import dev.graphrag.core.layer.LayerInfo;
+import dev.graphrag.core.layer.LayerSchema;
+import dev.graphrag.core.layer.LayerSpec;
+import dev.graphrag.core.lexical.LexicalGraph;
+import org.neo4j.graphdb.Transaction;
 
+import java.util.Arrays;
 import java.util.List;
-import java.util.function.BooleanSupplier;
+import java.util.Map;
 
-/** The HGMem layer of a corpus as a whole: dropped in batches (sessions first, since their units hold base-graph entities). */
+/** The HGMem layer of a corpus as a whole: its frame (schema, drop order, model check) and its info. */
 public final class HgmemLayer {
-    private static final List<LayerDrop.Step> STEPS = List.of(
-            LayerDrop.Step.nodes("session steps", HgmemGraph.STEP),
-            LayerDrop.Step.nodes("memory units", HgmemGraph.UNIT),
-            LayerDrop.Step.nodes("sessions", HgmemGraph.SESSION),
-            LayerDrop.Step.nodes("entities", HgmemGraph.ENTITY),
-            new LayerDrop.Step("stored extractions", """
-                    MATCH (c:Chunk {corpus: $corpus}) WHERE c.hgmemExtraction IS NOT NULL WITH c LIMIT $batch
-                    REMOVE c.hgmemExtraction, c.hgmemExtractionModel RETURN count(c) AS done, count(c) * 0 AS nodes, count(c) * 0 AS relationships"""),
-            new LayerDrop.Step("meta node", """
-                    MATCH (m:HgMeta {corpus: $corpus}) DELETE m RETURN count(m) AS done, count(m) AS nodes, count(m) * 0 AS relationships"""));
+    /** Sessions drop first, since their units hold base-graph entities. */
+    public static final LayerSpec SPEC = LayerSpec.of("hgmem", "HGMem base graph", HgmemGraph.META)
+            .schema(dimensions -> new LayerSchema()
+                    .unique("hgmem_entity_key", HgmemGraph.ENTITY, "key")
+                    .unique("hgmem_session_id", HgmemGraph.SESSION, "id")
+                    .unique("hgmem_unit_id", HgmemGraph.UNIT, "id")
+                    .index("hgmem_entity_corpus", HgmemGraph.ENTITY, "corpus")
+                    .index("hgmem_unit_session", HgmemGraph.UNIT, "sessionId", "status")
+                    .vector(HgmemGraph.ENTITY_INDEX, HgmemGraph.ENTITY, "embedding", dimensions))
+            .drop(Step.nodes("session steps", HgmemGraph.STEP), Step.nodes("memory units", HgmemGraph.UNIT), Step.nodes("sessions", HgmemGraph.SESSION),
+                    Step.nodes("entities", HgmemGraph.ENTITY), Step.properties("stored extractions", LexicalGraph.CHUNK, HgmemIndexer.STORE, HgmemIndexer.STORE_KEY))
+            .vectors("its entity and relation vectors", "sessions are lost")
+            .build();
+
+    /**
+     * hgmem.info's row: entities, relations, provisional entities and sessions counted live (sessions change them
+     * between builds), mentions and the build's settings as recorded.
+     */
+    public record Info(String corpus, long version, String state, boolean chunksChanged, long entities, long relations, long mentions,
+                       long provisionalEntities, long sessions, String embeddingModel, long embeddingDimensions, List<String> entityTypes) {}
 
     private HgmemLayer() {}
 
-    /** The meta node says "dropping" first (queries then refuse), then sessions, entities, stored extractions, the meta node last. */
-    public static LayerDrop.Counts drop(GraphDatabaseService db, String corpus, BooleanSupplier cancelled) {
-        LayerState.markDropping(db, HgmemGraph.META, corpus);
-        return LayerDrop.run(db, "hgmem.drop", corpus, STEPS, 2000, cancelled);
+    public static Info info(Transaction tx, String corpus) {
+        LayerInfo i = SPEC.info(tx, corpus);
+        Map<String, Long> live = LayerSpec.counts(tx, "RETURN COUNT { (:HgEntity {corpus: $c}) } AS entities,"
+                + " COUNT { (:HgEntity {corpus: $c})-[:HG_RELATED]->() } AS relations, COUNT { (e:HgEntity {corpus: $c}) WHERE e.provisional } AS provisional,"
+                + " COUNT { (:HgSession {corpus: $c}) } AS sessions", corpus);
+        return new Info(corpus, i.version(), i.state(), i.chunksChanged(), live.get("entities"), live.get("relations"), i.recorded("mentions"),
+                live.get("provisional"), live.get("sessions"), i.embeddingModel(), i.recorded("embeddingDimensions"),
+                Arrays.asList((String[]) i.meta().getProperty("entityTypes", new String[0])));
     }
 }

@@ -1,14 +1,9 @@
 package dev.graphrag.raga;
 
-import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.lexical.Titles;
-import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Label;
 import org.neo4j.graphdb.RelationshipType;
 
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * RAGA's graph over the shared lexical layer (docs/raga.md). Documents and chunks are rag.ingest's ({@code :Document},
@@ -58,32 +53,5 @@ public final class RagaGraph {
 
     public static String uid(String corpus, String key) {
         return corpus + "|" + key;
-    }
-
-    /** Constraints and indexes of the layer; idempotent; dimensions is the loaded model's. */
-    public static List<String> setup(GraphDatabaseService db, int dimensions) {
-        Map<String, String> s = new LinkedHashMap<>();
-        s.put("raga_entity_id", "CREATE CONSTRAINT raga_entity_id IF NOT EXISTS FOR (e:RagaEntity) REQUIRE e.entityId IS UNIQUE");
-        s.put("raga_alias_uid", "CREATE CONSTRAINT raga_alias_uid IF NOT EXISTS FOR (a:RagaAlias) REQUIRE a.aliasUid IS UNIQUE");
-        s.put("raga_provenance_id", "CREATE CONSTRAINT raga_provenance_id IF NOT EXISTS FOR (p:RagaProvenance) REQUIRE p.provId IS UNIQUE");
-        s.put("raga_todo_id", "CREATE CONSTRAINT raga_todo_id IF NOT EXISTS FOR (t:RagaTodo) REQUIRE t.todoId IS UNIQUE");
-        s.put("raga_review_id", "CREATE CONSTRAINT raga_review_id IF NOT EXISTS FOR (r:RagaReviewItem) REQUIRE r.reviewId IS UNIQUE");
-        s.put("raga_session_id", "CREATE CONSTRAINT raga_session_id IF NOT EXISTS FOR (s:RagaSession) REQUIRE s.sessionId IS UNIQUE");
-        s.put("raga_entity_type_uid", "CREATE CONSTRAINT raga_entity_type_uid IF NOT EXISTS FOR (t:RagaEntityType) REQUIRE t.typeUid IS UNIQUE");
-        s.put("raga_relation_type_uid", "CREATE CONSTRAINT raga_relation_type_uid IF NOT EXISTS FOR (t:RagaRelationType) REQUIRE t.typeUid IS UNIQUE");
-        s.put("raga_meta_corpus", "CREATE CONSTRAINT raga_meta_corpus IF NOT EXISTS FOR (m:RagaMeta) REQUIRE m.corpus IS UNIQUE");
-        s.put("raga_rel_id", "CREATE CONSTRAINT raga_rel_id IF NOT EXISTS FOR ()-[r:RAGA_REL]-() REQUIRE r.relId IS UNIQUE");
-        s.put("raga_entity_corpus", "CREATE INDEX raga_entity_corpus IF NOT EXISTS FOR (e:RagaEntity) ON (e.corpus)");
-        s.put("raga_provenance_target", "CREATE INDEX raga_provenance_target IF NOT EXISTS FOR (p:RagaProvenance) ON (p.targetId)");
-        s.put("raga_todo_status", "CREATE INDEX raga_todo_status IF NOT EXISTS FOR (t:RagaTodo) ON (t.corpus, t.status)");
-        s.put("raga_review_status", "CREATE INDEX raga_review_status IF NOT EXISTS FOR (r:RagaReviewItem) ON (r.corpus, r.status)");
-        // by corpus too: corpora built from the same documents share titles
-        s.put("raga_document_title_key", "CREATE INDEX raga_document_title_key IF NOT EXISTS FOR (d:Document) ON (d.corpus, d." + TITLE_KEY + ")");
-        s.put("raga_rel_type", "CREATE INDEX raga_rel_type IF NOT EXISTS FOR ()-[r:RAGA_REL]-() ON (r.relType)");
-        s.put(ENTITY_VECTOR_INDEX, "CREATE VECTOR INDEX " + ENTITY_VECTOR_INDEX + " IF NOT EXISTS FOR (e:RagaEntity) ON (e.embedding)"
-                + " OPTIONS {indexConfig: {`vector.dimensions`: " + dimensions + ", `vector.similarity_function`: 'cosine'}}");
-        s.put(ENTITY_TEXT_INDEX, "CREATE FULLTEXT INDEX " + ENTITY_TEXT_INDEX + " IF NOT EXISTS FOR (e:RagaEntity) ON EACH [e.name, e.aliasText, e.description]");
-        s.put(RELATION_TEXT_INDEX, "CREATE FULLTEXT INDEX " + RELATION_TEXT_INDEX + " IF NOT EXISTS FOR ()-[r:RAGA_REL]-() ON EACH [r.relType, r.description]");
-        return LexicalGraph.ensureSchema(db, s);
     }
 }

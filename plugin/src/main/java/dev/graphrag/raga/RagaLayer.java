@@ -3,7 +3,9 @@ package dev.graphrag.raga;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.embed.ModelIdentity;
-import dev.graphrag.core.layer.LayerDrop;
+import dev.graphrag.core.layer.LayerDrop.Step;
+import dev.graphrag.core.layer.LayerSchema;
+import dev.graphrag.core.layer.LayerSpec;
 import dev.graphrag.core.layer.LayerState;
 import dev.graphrag.core.lexical.LexicalGraph;
 import org.neo4j.graphdb.GraphDatabaseService;
@@ -11,32 +13,47 @@ import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.Transaction;
 
 import java.time.ZonedDateTime;
-import java.util.List;
-import java.util.function.BooleanSupplier;
+import java.util.Map;
 
 /**
- * The RAGA layer of a corpus as a whole: set up (schema, and a {@code RagaMeta} node recording the embedding model its
- * entity vectors come from), required by every raga.* call, and dropped in batches.
+ * The RAGA layer of a corpus as a whole: its frame (schema, drop order), set up (schema, and a {@code RagaMeta} node
+ * recording the embedding model its entity vectors come from), required by every raga.* call, and its info. RAGA builds
+ * incrementally (each tool call commits), so its meta node is ready from the start and carries version 1.
  */
 public final class RagaLayer {
-    private static final List<LayerDrop.Step> STEPS = List.of(
-            LayerDrop.Step.nodes("provenance", RagaGraph.PROVENANCE),
-            LayerDrop.Step.nodes("aliases", RagaGraph.ALIAS),
-            LayerDrop.Step.nodes("entities", RagaGraph.ENTITY),
-            LayerDrop.Step.nodes("todos", RagaGraph.FOLLOW_UP),
-            LayerDrop.Step.nodes("review items", RagaGraph.REVIEW),
-            LayerDrop.Step.nodes("sessions", RagaGraph.SESSION),
-            LayerDrop.Step.nodes("entity types", RagaGraph.ENTITY_TYPE),
-            LayerDrop.Step.nodes("relation types", RagaGraph.RELATION_TYPE),
-            LayerDrop.Step.nodes("alerts", RagaGraph.ALERT),
-            new LayerDrop.Step("chunk reading states", """
-                    MATCH (c:Chunk {corpus: $corpus}) WHERE c.ragaState IS NOT NULL WITH c LIMIT $batch
-                    REMOVE c.ragaState, c.ragaSummary, c.ragaIncomplete, c.ragaSessionId RETURN count(c) AS done, count(c) * 0 AS nodes, count(c) * 0 AS relationships"""),
-            new LayerDrop.Step("document title keys", """
-                    MATCH (d:Document {corpus: $corpus}) WHERE d.ragaTitleKey IS NOT NULL WITH d LIMIT $batch
-                    REMOVE d.ragaTitleKey RETURN count(d) AS done, count(d) * 0 AS nodes, count(d) * 0 AS relationships"""),
-            new LayerDrop.Step("meta node", """
-                    MATCH (m:RagaMeta {corpus: $corpus}) DELETE m RETURN count(m) AS done, count(m) AS nodes, count(m) * 0 AS relationships"""));
+    public static final LayerSpec SPEC = LayerSpec.of("raga", "RAGA layer", RagaGraph.META)
+            .schema(dimensions -> new LayerSchema()
+                    .unique("raga_entity_id", RagaGraph.ENTITY, "entityId")
+                    .unique("raga_alias_uid", RagaGraph.ALIAS, "aliasUid")
+                    .unique("raga_provenance_id", RagaGraph.PROVENANCE, "provId")
+                    .unique("raga_todo_id", RagaGraph.FOLLOW_UP, "todoId")
+                    .unique("raga_review_id", RagaGraph.REVIEW, "reviewId")
+                    .unique("raga_session_id", RagaGraph.SESSION, "sessionId")
+                    .unique("raga_entity_type_uid", RagaGraph.ENTITY_TYPE, "typeUid")
+                    .unique("raga_relation_type_uid", RagaGraph.RELATION_TYPE, "typeUid")
+                    .unique("raga_rel_id", RagaGraph.REL, "relId")
+                    .index("raga_entity_corpus", RagaGraph.ENTITY, "corpus")
+                    .index("raga_provenance_target", RagaGraph.PROVENANCE, "targetId")
+                    .index("raga_todo_status", RagaGraph.FOLLOW_UP, "corpus", "status")
+                    .index("raga_review_status", RagaGraph.REVIEW, "corpus", "status")
+                    // by corpus too: corpora built from the same documents share titles
+                    .index("raga_document_title_key", LexicalGraph.DOCUMENT, "corpus", RagaGraph.TITLE_KEY)
+                    .index("raga_rel_type", RagaGraph.REL, "relType")
+                    .vector(RagaGraph.ENTITY_VECTOR_INDEX, RagaGraph.ENTITY, "embedding", dimensions)
+                    .fulltext(RagaGraph.ENTITY_TEXT_INDEX, RagaGraph.ENTITY, "name", "aliasText", "description")
+                    .fulltext(RagaGraph.RELATION_TEXT_INDEX, RagaGraph.REL, "relType", "description"))
+            .drop(Step.relationships("mentions", LexicalGraph.CHUNK, RagaGraph.MENTIONS).inBatchesOf(5000),
+                    Step.nodes("provenance", RagaGraph.PROVENANCE), Step.nodes("aliases", RagaGraph.ALIAS), Step.nodes("entities", RagaGraph.ENTITY),
+                    Step.nodes("todos", RagaGraph.FOLLOW_UP), Step.nodes("review items", RagaGraph.REVIEW), Step.nodes("sessions", RagaGraph.SESSION),
+                    Step.nodes("entity types", RagaGraph.ENTITY_TYPE), Step.nodes("relation types", RagaGraph.RELATION_TYPE),
+                    Step.nodes("alerts", RagaGraph.ALERT),
+                    Step.properties("chunk reading states", LexicalGraph.CHUNK, "ragaState", "ragaSummary", "ragaIncomplete", "ragaSessionId"),
+                    Step.properties("document title keys", LexicalGraph.DOCUMENT, RagaGraph.TITLE_KEY))
+            .build();
+
+    /** raga.info's row, counted live; modelMatches false when entity vectors come from another model than the server's. */
+    public record Info(String corpus, long entities, long relations, long deletedRelations, long aliases, long provenance, long chunks, long chunksArchived,
+                       long chunksIncomplete, long todosOpen, long reviewsOpen, long sessions, String embeddingModel, boolean modelMatches) {}
 
     private RagaLayer() {}
 
@@ -45,7 +62,7 @@ public final class RagaLayer {
         try (Transaction tx = db.beginTx()) {
             LexicalGraph.requireCorpus(tx, corpus);
         }
-        RagaGraph.setup(db, embeddings.dimensions());
+        SPEC.setup(db, embeddings.dimensions());
         try (Transaction tx = db.beginTx()) {
             Node m = tx.findNode(RagaGraph.META, "corpus", corpus);
             if (m == null) {
@@ -75,12 +92,18 @@ public final class RagaLayer {
         return m;
     }
 
-    public static LayerDrop.Counts drop(GraphDatabaseService db, String corpus, BooleanSupplier cancelled) {
-        LayerState.markDropping(db, RagaGraph.META, corpus);
-        LayerDrop.Counts mentions = LayerDrop.run(db, "raga.drop", corpus, List.of(new LayerDrop.Step("mentions", """
-                MATCH (:Chunk {corpus: $corpus})-[r:RAGA_MENTIONS_ENTITY]->() WITH r LIMIT $batch
-                DELETE r RETURN count(r) AS done, count(r) * 0 AS nodes, count(r) AS relationships""")), 5000, cancelled);
-        LayerDrop.Counts rest = LayerDrop.run(db, "raga.drop", corpus, STEPS, 2000, cancelled);
-        return new LayerDrop.Counts(mentions.nodes() + rest.nodes(), mentions.relationships() + rest.relationships());
+    public static Info info(Transaction tx, String corpus, EmbeddingService embeddings) {
+        Node meta = require(tx, corpus);
+        Map<String, Long> n = LayerSpec.counts(tx, "RETURN COUNT { (:RagaEntity {corpus: $c}) } AS entities,"
+                + " COUNT { (:RagaEntity {corpus: $c})-[r:RAGA_REL]->() WHERE NOT r.deleted } AS relations,"
+                + " COUNT { (:RagaEntity {corpus: $c})-[r:RAGA_REL]->() WHERE r.deleted } AS deleted,"
+                + " COUNT { (:RagaAlias {corpus: $c}) } AS aliases, COUNT { (:RagaProvenance {corpus: $c}) } AS provenance,"
+                + " COUNT { (:Chunk {corpus: $c}) } AS chunks, COUNT { (ch:Chunk {corpus: $c}) WHERE ch.ragaState = 'ARCHIVED' } AS archived,"
+                + " COUNT { (ch:Chunk {corpus: $c}) WHERE ch.ragaIncomplete } AS incomplete,"
+                + " COUNT { (:RagaTodo {corpus: $c, status: 'OPEN'}) } AS todos, COUNT { (:RagaReviewItem {corpus: $c, status: 'OPEN'}) } AS reviews,"
+                + " COUNT { (:RagaSession {corpus: $c}) } AS sessions", corpus);
+        return new Info(corpus, n.get("entities"), n.get("relations"), n.get("deleted"), n.get("aliases"), n.get("provenance"), n.get("chunks"),
+                n.get("archived"), n.get("incomplete"), n.get("todos"), n.get("reviews"), n.get("sessions"), ModelIdentity.recorded(meta),
+                ModelIdentity.matches(meta, embeddings));
     }
 }

@@ -59,7 +59,10 @@ public final class RagaSync {
 
     public record Repair(long repaired, long failed, long unrepairable) {}
 
-    /** Re-embeds drifted entities and chunks in batches of {@code batch}, each batch embedded before its transaction. */
+    /**
+     * Re-embeds drifted entities and chunks in batches of {@code batch}, each batch embedded before its transaction; once
+     * none failed, records the server's model on the layer.
+     */
     public static Repair repair(GraphDatabaseService db, EmbeddingService embeddings, String corpus, int batch, BooleanSupplier cancelled) {
         long repaired = 0, failed = 0, unrepairable = 0;
         List<Issue> issues;
@@ -105,6 +108,13 @@ public final class RagaSync {
                     }
                     repaired++;
                 }
+                tx.commit();
+            }
+        }
+        if (failed == 0) {
+            // nothing left to repair: the layer's vectors are now all the server's model's
+            try (Transaction tx = db.beginTx()) {
+                ModelIdentity.record(tx.findNode(RagaGraph.META, "corpus", corpus), embeddings);
                 tx.commit();
             }
         }

@@ -55,7 +55,7 @@ public final class RemindEngine {
 
     public List<Seed> seeds(String owner, String query, RemindQueryConfig cfg) {
         checkQuery(owner, query);
-        RemindGraph.requireBuilt(tx, cfg.corpus(), call.embeddings());
+        RemindLayer.SPEC.requireBuilt(tx, cfg.corpus(), call.embeddings());
         float[] qv = call.embeddings().embed(query);
         Map<Node, Double> top = VectorIndexQuery.topInCorpus(tx, RemindGraph.KEY_INDEX, qv, cfg.corpus(), cfg.seedCount(), () -> {
             try (var r = tx.execute("MATCH (k:RmKey) RETURN count(k) AS n")) {
@@ -152,7 +152,7 @@ public final class RemindEngine {
     /** remind.memorize: a traversal handed back by a client, validated, then the same memorisation as remind.answer's. */
     public Memorized memorize(String query, Object traversal, RemindQueryConfig cfg) {
         checkQuery("remind.memorize", query);
-        RemindGraph.requireBuilt(tx, cfg.corpus(), call.embeddings());
+        RemindLayer.SPEC.requireBuilt(tx, cfg.corpus(), call.embeddings());
         Neo4jMemoryGraph graph = new Neo4jMemoryGraph(tx);
         Handoff h = Handoff.read(tx, cfg.corpus(), traversal);
         if (!mayMemorize(h.memorizeAllowed(), h.jumps(), h.sufficient(), cfg)) return Memorized.NOTHING;

@@ -1,19 +1,10 @@
 package dev.graphrag.remind;
 
-import dev.graphrag.core.RagException;
-import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.embed.ModelIdentity;
-import dev.graphrag.core.layer.LayerState;
-import dev.graphrag.core.lexical.LexicalGraph;
-import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Label;
-import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.RelationshipType;
-import org.neo4j.graphdb.Transaction;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -44,42 +35,8 @@ public final class RemindGraph {
         return corpus + "|" + name;
     }
 
-    /** Constraints and indexes of the layer; idempotent; dimensions is the loaded model's. */
-    public static List<String> setup(GraphDatabaseService db, int dimensions) {
-        Map<String, String> statements = new LinkedHashMap<>();
-        statements.put("remind_entity_key", "CREATE CONSTRAINT remind_entity_key IF NOT EXISTS FOR (e:RmEntity) REQUIRE e.key IS UNIQUE");
-        statements.put("remind_anchor_key", "CREATE CONSTRAINT remind_anchor_key IF NOT EXISTS FOR (a:RmAnchor) REQUIRE a.key IS UNIQUE");
-        statements.put("remind_meta_corpus", "CREATE CONSTRAINT remind_meta_corpus IF NOT EXISTS FOR (m:RmMeta) REQUIRE m.corpus IS UNIQUE");
-        statements.put("remind_entity_corpus", "CREATE INDEX remind_entity_corpus IF NOT EXISTS FOR (e:RmEntity) ON (e.corpus)");
-        statements.put("remind_anchor_corpus", "CREATE INDEX remind_anchor_corpus IF NOT EXISTS FOR (a:RmAnchor) ON (a.corpus)");
-        statements.put(KEY_INDEX, "CREATE VECTOR INDEX " + KEY_INDEX + " IF NOT EXISTS FOR (k:RmKey) ON (k.embedding)"
-                + " OPTIONS {indexConfig: {`vector.dimensions`: " + dimensions + ", `vector.similarity_function`: 'cosine'}}");
-        return LexicalGraph.ensureSchema(db, statements);
-    }
-
-    public static Node requireIndexed(Transaction tx, String corpus) {
-        LexicalGraph.requireCorpus(tx, corpus);
-        Node meta = tx.findNode(META, "corpus", corpus);
-        if (meta == null) throw new RagException("corpus '" + corpus + "' has no ReMind layer yet: CALL remind.index({corpus: '" + corpus + "'})");
-        return meta;
-    }
-
-    /** The meta node of a layer built completely at least once, whose embedding model is the server's; otherwise an error saying what to do. */
-    public static Node requireBuilt(Transaction tx, String corpus, EmbeddingService embeddings) {
-        LexicalGraph.requireCorpus(tx, corpus);
-        Node meta = LayerState.requireBuilt(tx, META, corpus, "ReMind layer", "remind");
-        requireSameModel(meta, corpus, embeddings);
-        return meta;
-    }
-
-    /** Refuses a layer whose entity and anchor embeddings (and so its memories) come from another model than the server's. */
-    public static void requireSameModel(Node meta, String corpus, EmbeddingService embeddings) {
-        ModelIdentity.require(meta, embeddings, corpus, "ReMind layer", "remind", "its entity embeddings and edge memories", "memories are lost");
-    }
-
     /** A stored vector as floats, whichever numeric array type wrote it (Cypher writes double[]); null otherwise. */
     static float[] floats(Object v) {
         return ModelIdentity.floats(v);
     }
-
 }

@@ -1,15 +1,11 @@
 package dev.graphrag.remind;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.graphrag.core.Progress;
 import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.EmbeddingService;
-import dev.graphrag.core.embed.ModelIdentity;
 import dev.graphrag.core.extract.ChunkExtraction;
 import dev.graphrag.core.layer.BatchWriter;
-import dev.graphrag.core.layer.LayerVersions;
+import dev.graphrag.core.layer.LayerBuild;
 import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.lexical.LexicalGraph.ChunkRow;
 import dev.graphrag.core.llm.LlmConfig;
@@ -23,7 +19,6 @@ import org.neo4j.graphdb.Relationship;
 import org.neo4j.graphdb.Result;
 import org.neo4j.graphdb.Transaction;
 
-import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -33,8 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 
 /**
  * remind.index: the ReMind layer of a corpus from its chunks (spec §2.1). Per chunk three LLM calls (entities,
@@ -55,22 +48,18 @@ public final class RemindIndexer {
 
     static final String STORE = "remindExtraction";
     static final String STORE_KEY = "remindExtractionModel";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    static final ChunkExtraction.Store<Extraction> EXTRACTIONS = ChunkExtraction.Store.json(STORE, STORE_KEY, Extraction.class, "remind");
 
+    private final RagCall call;
     private final GraphDatabaseService db;
     private final EmbeddingService embeddings;
     private final RagCall.BoundLlm llm;
-    private final Consumer<String> log;
-    private final BooleanSupplier cancelled;
-    private final Progress progress;
 
     public RemindIndexer(RagCall call, RagCall.BoundLlm llm) {
+        this.call = call;
         this.db = call.db();
         this.embeddings = call.embeddings();
         this.llm = llm;
-        this.log = call.log();
-        this.cancelled = call.cancelled();
-        this.progress = call.progress();
     }
 
     public Stats index(RemindIndexConfig cfg) {
@@ -79,11 +68,8 @@ public final class RemindIndexer {
         List<ChunkRow> chunks = new ArrayList<>();
         Set<String> anchored = new HashSet<>();
         List<String> staleAnchors = new ArrayList<>();
-        long lexicalVersion;
+        LayerBuild build = RemindLayer.SPEC.begin(db, corpus, embeddings);
         try (Transaction tx = db.beginTx()) {
-            lexicalVersion = LayerVersions.lexical(LexicalGraph.requireCorpus(tx, corpus));
-            Node meta = tx.findNode(RemindGraph.META, "corpus", corpus);
-            if (meta != null && meta.hasProperty("version")) RemindGraph.requireSameModel(meta, corpus, embeddings);
             chunks.addAll(LexicalGraph.chunks(tx, corpus, true));
             try (Result r = tx.execute("MATCH (a:RmAnchor {corpus: $corpus}) OPTIONAL MATCH (a)-[:RM_HAS_CHUNK]->(c:Chunk)"
                     + " RETURN elementId(a) AS anchor, c.id AS chunk", Map.of("corpus", corpus))) {
@@ -100,44 +86,38 @@ public final class RemindIndexer {
         List<String> failed = new ArrayList<>();
         if (!todo.isEmpty()) {
             if (llm == null) throw new RagException("remind.index: building the ReMind layer needs an LLM: " + LlmConfig.HOW_TO_CONFIGURE);
-            ChunkExtraction.Result<Extraction> r = new ChunkExtraction<>(db, new ChunkExtraction.Store<>(STORE, STORE_KEY, RemindIndexer::encode, v -> decode((String) v)),
+            ChunkExtraction.Result<Extraction> r = new ChunkExtraction<>(db, EXTRACTIONS,
                     (chunk, meter) -> extract(chunk.text(), meter),
                     new ChunkExtraction.Settings("remind.index", llm.config().model(), cfg.extractionConcurrency(), 20, cfg.skipExtractionErrors()),
-                    cancelled, log).reportingTo(progress).run(todo.stream().map(c -> new ChunkExtraction.Input(c.id(), c.text())).toList());
+                    call.cancelled(), call.log()).reportingTo(call.progress()).run(todo.stream().map(c -> new ChunkExtraction.Input(c.id(), c.text())).toList());
             usage.add(r.usage());
             extracted.putAll(r.byChunk());
             failed.addAll(r.failedChunks());
         }
-        if (cancelled.getAsBoolean()) throw new RagException("remind.index: terminated before writing the graph");
-        RemindGraph.setup(db, embeddings.dimensions());
-        dev.graphrag.core.layer.LayerState.markBuilding(db, RemindGraph.META, corpus);
-        BatchWriter batch = new BatchWriter(db, cfg.batchSize(), cancelled, progress, "remind.index");
+        if (call.cancelled().getAsBoolean()) throw new RagException("remind.index: terminated before writing the graph");
+        build.start();
+        BatchWriter batch = new BatchWriter(db, cfg.batchSize(), call.cancelled(), call.progress(), "remind.index");
         long removed = removeStale(corpus, staleAnchors, batch);
         Assembly a = new Assembly(corpus, cfg.synonymThreshold());
         a.load();
         List<ChunkRow> assembled = todo.stream().filter(c -> extracted.containsKey(c.id())).toList();
         a.embedNames(assembled.stream().map(c -> extracted.get(c.id())).toList());
-        progress.phase("writing the layer", assembled.size());
+        call.progress().phase("writing the layer", assembled.size());
         for (ChunkRow c : assembled) a.assemble(c, extracted.get(c.id()), batch);
         batch.commit();
         Set<String> docs = new TreeSet<>();
         for (ChunkRow c : assembled) docs.add(c.documentId());
         if (removed > 0) docs.addAll(chunks.stream().map(ChunkRow::documentId).toList());
         chainDocuments(corpus, docs, batch);
-        Map<String, Long> counts = counts(corpus);
-        try (Transaction tx = db.beginTx()) {
-            Node meta = tx.findNode(RemindGraph.META, "corpus", corpus);
-            Node corpusNode = LexicalGraph.requireCorpus(tx, corpus);
-            meta.setProperty("version", LayerVersions.next(tx, corpusNode));
-            meta.setProperty("state", dev.graphrag.core.layer.LayerState.READY);
-            meta.setProperty("lexicalVersion", lexicalVersion);
-            ModelIdentity.record(meta, embeddings);
-            meta.setProperty("synonymThreshold", cfg.synonymThreshold());
-            counts.forEach(meta::setProperty);
-            meta.setProperty("indexedAt", ZonedDateTime.now());
-            tx.commit();
-        }
-        log.accept(String.format("remind.index corpus=%s: %d chunks assembled, %d entities created, %d merged (%.1f s, %d LLM calls)", corpus,
+        Map<String, Long> counts = build.count("""
+                RETURN COUNT { (:RmAnchor {corpus: $c}) } AS anchors, COUNT { (:RmEntity {corpus: $c}) } AS entities,
+                       COUNT { (:RmEntity {corpus: $c})-[:RM_RELATION]->() } AS relations,
+                       COUNT { (:RmEntity {corpus: $c})-[:RM_MENTIONED_IN]->() } AS mentions,
+                       COUNT { (:RmAnchor {corpus: $c})-[:RM_NEXT]->() } AS nextEdges""");
+        Map<String, Object> recorded = new LinkedHashMap<>(counts);
+        recorded.put("synonymThreshold", cfg.synonymThreshold());
+        build.finish(recorded);
+        call.log().accept(String.format("remind.index corpus=%s: %d chunks assembled, %d entities created, %d merged (%.1f s, %d LLM calls)", corpus,
                 assembled.size(), a.created, a.merged, (System.nanoTime() - t0) / 1e9, usage.usage().calls()));
         return new Stats(chunks.size(), assembled.size(), removed, a.created, a.merged, a.relations, a.mentions, counts.get("nextEdges"),
                 failed.size(), usage.usage(), (System.nanoTime() - t0) / 1_000_000);
@@ -155,23 +135,7 @@ public final class RemindIndexer {
     }
 
     private <T> T ask(String step, List<Map<String, Object>> messages, StructuredOutput<T> out, UsageMeter meter) {
-        return llm.client().ask(llm.config(), step, messages, out, meter, cancelled);
-    }
-
-    static String encode(Extraction e) {
-        try {
-            return JSON.writeValueAsString(e);
-        } catch (JsonProcessingException ex) {
-            throw new IllegalStateException(ex);
-        }
-    }
-
-    static Extraction decode(String s) {
-        try {
-            return JSON.readValue(s, Extraction.class);
-        } catch (JsonProcessingException ex) {
-            throw new RagException("remind.index: a stored extraction cannot be read (" + ex.getOriginalMessage() + "); remind.drop and index again");
-        }
+        return llm.client().ask(llm.config(), step, messages, out, meter, call.cancelled());
     }
 
     /** Anchors whose chunk is gone, then entities left with no relationship at all. */
@@ -221,19 +185,6 @@ public final class RemindIndexer {
             });
         }
         batch.commit();
-    }
-
-    /** The layer's sizes, stored on its meta node. */
-    private Map<String, Long> counts(String corpus) {
-        return db.executeTransactionally("""
-                RETURN COUNT { (:RmAnchor {corpus: $c}) } AS anchors, COUNT { (:RmEntity {corpus: $c}) } AS entities,
-                       COUNT { (:RmEntity {corpus: $c})-[:RM_RELATION]->() } AS relations,
-                       COUNT { (:RmEntity {corpus: $c})-[:RM_MENTIONED_IN]->() } AS mentions,
-                       COUNT { (:RmAnchor {corpus: $c})-[:RM_NEXT]->() } AS nextEdges""", Map.of("c", corpus), r -> {
-            Map<String, Long> out = new LinkedHashMap<>();
-            r.next().forEach((k, v) -> out.put(k, ((Number) v).longValue()));
-            return out;
-        });
     }
 
     /**

@@ -1,33 +1,41 @@
 package dev.graphrag.remind;
 
 import dev.graphrag.core.RagException;
-import dev.graphrag.core.layer.LayerDrop;
-import dev.graphrag.core.layer.LayerState;
-import org.neo4j.graphdb.GraphDatabaseService;
+import dev.graphrag.core.layer.LayerDrop.Step;
+import dev.graphrag.core.layer.LayerInfo;
+import dev.graphrag.core.layer.LayerSchema;
+import dev.graphrag.core.layer.LayerSpec;
+import dev.graphrag.core.lexical.LexicalGraph;
 import org.neo4j.graphdb.Result;
 import org.neo4j.graphdb.Transaction;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 
 /**
- * The ReMind layer as a whole: dropping it in batches, and its memories' statistics and reset. Statements name only
+ * The ReMind layer as a whole: its frame (schema, drop order, model check), its info, and its memories' statistics and reset. Statements name only
  * the four fixed relationship types (a caller's relTypes are checked against them, never spliced).
  */
 public final class RemindLayer {
     /** One type's memory statistics. */
     public record MemoryStats(String relType, long edges, long nonZero, double meanNorm, double maxNorm) {}
 
-    private static final List<LayerDrop.Step> STEPS = List.of(
-            LayerDrop.Step.nodes("anchors", RemindGraph.ANCHOR),
-            LayerDrop.Step.nodes("entities", RemindGraph.ENTITY),
-            new LayerDrop.Step("stored extractions", """
-                    MATCH (c:Chunk {corpus: $corpus}) WHERE c.remindExtraction IS NOT NULL WITH c LIMIT $batch
-                    REMOVE c.remindExtraction, c.remindExtractionModel RETURN count(c) AS done, count(c) * 0 AS nodes, count(c) * 0 AS relationships"""),
-            new LayerDrop.Step("meta node", """
-                    MATCH (m:RmMeta {corpus: $corpus}) DELETE m RETURN count(m) AS done, count(m) AS nodes, count(m) * 0 AS relationships"""));
+    public static final LayerSpec SPEC = LayerSpec.of("remind", "ReMind layer", RemindGraph.META)
+            .schema(dimensions -> new LayerSchema()
+                    .unique("remind_entity_key", RemindGraph.ENTITY, "key")
+                    .unique("remind_anchor_key", RemindGraph.ANCHOR, "key")
+                    .index("remind_entity_corpus", RemindGraph.ENTITY, "corpus")
+                    .index("remind_anchor_corpus", RemindGraph.ANCHOR, "corpus")
+                    .vector(RemindGraph.KEY_INDEX, RemindGraph.KEY, "embedding", dimensions))
+            .drop(Step.nodes("anchors", RemindGraph.ANCHOR), Step.nodes("entities", RemindGraph.ENTITY),
+                    Step.properties("stored extractions", LexicalGraph.CHUNK, RemindIndexer.STORE, RemindIndexer.STORE_KEY))
+            .vectors("its entity embeddings and edge memories", "memories are lost")
+            .build();
+
+    /** remind.info's row: the sizes and settings the last complete build recorded. */
+    public record Info(String corpus, long version, String state, boolean chunksChanged, long anchors, long entities, long relations, long mentions,
+                       long nextEdges, String embeddingModel, long embeddingDimensions, double synonymThreshold) {}
 
     /** Each memory type with the label of its start node (every start node carries the corpus). */
     private static final Map<String, String> START = Map.of("RM_RELATION", "RmEntity", "RM_MENTIONED_IN", "RmEntity", "RM_NEXT", "RmAnchor",
@@ -36,10 +44,11 @@ public final class RemindLayer {
 
     private RemindLayer() {}
 
-    /** The meta node says "dropping" first (queries then refuse), then anchors, entities, stored extractions, the meta node last. */
-    public static LayerDrop.Counts drop(GraphDatabaseService db, String corpus, BooleanSupplier cancelled) {
-        LayerState.markDropping(db, RemindGraph.META, corpus);
-        return LayerDrop.run(db, "remind.drop", corpus, STEPS, 2000, cancelled);
+    public static Info info(Transaction tx, String corpus) {
+        LayerInfo i = SPEC.info(tx, corpus);
+        return new Info(corpus, i.version(), i.state(), i.chunksChanged(), i.recorded("anchors"), i.recorded("entities"), i.recorded("relations"),
+                i.recorded("mentions"), i.recorded("nextEdges"), i.embeddingModel(), i.recorded("embeddingDimensions"),
+                (Double) i.meta().getProperty("synonymThreshold", 0.0));
     }
 
     public static List<String> checkTypes(String owner, List<String> relTypes) {

@@ -1,6 +1,5 @@
 package dev.graphrag.procedures;
 
-import dev.graphrag.agrag.AgragGraph;
 import dev.graphrag.agrag.AgragIndexConfig;
 import dev.graphrag.agrag.AgragIndexer;
 import dev.graphrag.agrag.AgragLayer;
@@ -15,8 +14,6 @@ import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.RagCall;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.layer.LayerDrop;
-import dev.graphrag.core.layer.LayerVersions;
-import dev.graphrag.core.lexical.LexicalGraph;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.Relationship;
@@ -55,20 +52,9 @@ public class AgragProcedures {
                                List<String> retrievedChunkIds, boolean usedGraph, String prompt, long llmCalls, long promptTokens,
                                long completionTokens, Map<String, Object> tokensByStep, long ms) {}
 
-    /**
-     * agrag.info's row. state: ready, or building (a build is running or was interrupted; agrag.index resumes it);
-     * chunksChanged: rag.ingest or rag.delete changed the corpus since the last complete build (run agrag.index).
-     */
-    public record InfoResult(String corpus, long version, String state, boolean chunksChanged, String relations, long chunks, long entities,
-                             long facts, long synonymEdges, long containsEdges, long titleLinks, String embeddingModel, boolean projected) {}
-
-    public record DropResult(long nodesDeleted, long relationshipsDeleted) {}
-
     public record ProjectResult(String graphName, boolean projected, long nodeCount, long relationshipCount, long ms) {}
 
     public record EntityResult(long index, String entity, double score, long ngram) {}
-
-
 
     /** Texts per agrag.extractEntities call: it holds every text's n-grams in memory at once. */
     static final int MAX_EXTRACT_TEXTS = 100_000;
@@ -83,13 +69,7 @@ public class AgragProcedures {
     public Stream<IndexResult> index(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragIndexConfig cfg = AgragIndexConfig.parse(config, rag.llmConfigured());
         RagCall.BoundLlm llm = cfg.relations() == AgragIndexConfig.Relations.LLM ? call().llm(cfg.llm(), "agrag.index") : null;
-        AgragIndexer.Stats s;
-        try (var job = rag.jobs().start("agrag.index", db.databaseName(), cfg.corpus())) {
-            job.phase("waiting for another build", 0);
-            RagCall c = call().reportingTo(job);
-            s = rag.layerLocks().exclusive(c.database(), cfg.corpus(), "agrag", "agrag.index", c.cancelled(), c.log(),
-                    () -> new AgragIndexer(c, llm).index(cfg));
-        }
+        AgragIndexer.Stats s = call().build("agrag", "agrag.index", cfg.corpus(), c -> new AgragIndexer(c, llm).index(cfg));
         return Stream.of(new IndexResult(s.chunks(), s.newChunks(), s.entities(), s.facts(), s.containsEdges(), s.synonymEdges(),
                 s.titleLinks(), s.failedChunks(), s.usage().calls(), s.usage().promptTokens(), s.usage().completionTokens(), s.usage().tokensByStep(),
                 s.ms()));
@@ -140,21 +120,8 @@ public class AgragProcedures {
     @Description("agrag.info(config = {} :: MAP) :: (corpus, version, state, chunksChanged, relations, chunks, entities, facts, synonymEdges,"
             + " containsEdges, titleLinks, embeddingModel, projected) - the AGRAG layer of a corpus; state ready or building (running, or"
             + " interrupted: agrag.index resumes it); chunksChanged once rag.ingest or rag.delete changed the corpus since. Config: corpus.")
-    public Stream<InfoResult> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        String corpus = ConfigReader.corpusOnly("agrag.info", config);
-        Node corpusNode = LexicalGraph.requireCorpus(tx, corpus);
-        Node meta = AgragGraph.requireIndexed(tx, corpus);
-        long synonyms;
-        try (Result r = tx.execute("MATCH (:AgEntity {corpus: $c})-[s:AG_SYNONYM]->() RETURN count(s) AS n", Map.of("c", corpus))) {
-            synonyms = ((Number) r.next().get("n")).longValue();
-        }
-        boolean projected = AgragProjection.gdsAvailable(tx) && AgragProjection.exists(tx, corpus);
-        boolean chunksChanged = meta.hasProperty("version")
-                && ((Number) meta.getProperty("lexicalVersion", -1L)).longValue() != LayerVersions.lexical(corpusNode);
-        return Stream.of(new InfoResult(corpus, (Long) meta.getProperty("version", 0L), AgragGraph.state(meta), chunksChanged,
-                (String) meta.getProperty("relations", null),
-                (Long) meta.getProperty("chunks", 0L), (Long) meta.getProperty("entities", 0L), (Long) meta.getProperty("facts", 0L), synonyms,
-                (Long) meta.getProperty("containsEdges", 0L), (Long) meta.getProperty("titleLinks", 0L), (String) meta.getProperty("embeddingModel", null), projected));
+    public Stream<AgragLayer.Info> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        return Stream.of(AgragLayer.info(tx, ConfigReader.corpusOnly("agrag.info", config)));
     }
 
     @Procedure(name = "agrag.extractEntities", mode = Mode.READ)
@@ -217,15 +184,10 @@ public class AgragProcedures {
     @Procedure(name = "agrag.drop", mode = Mode.WRITE)
     @Description("agrag.drop(config = {} :: MAP) :: (nodesDeleted, relationshipsDeleted) - removes the AGRAG layer of a corpus (entities,"
             + " facts, contains and synonym edges, title links, stored LLM triples, meta node, GDS projection) in batches; documents and chunks stay. Config: corpus.")
-    public Stream<DropResult> drop(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+    public Stream<LayerDrop.Dropped> drop(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         String corpus = ConfigReader.corpusOnly("agrag.drop", config);
         RagCall c = call();
-        return rag.layerLocks().exclusive(c.database(), corpus, "agrag", "agrag.drop", c.cancelled(), c.log(), () -> dropLayer(c, corpus));
-    }
-
-    private Stream<DropResult> dropLayer(RagCall c, String corpus) {
-        LayerDrop.Counts n = AgragLayer.drop(c.db(), c.database(), rag.layerCache(), corpus, c.cancelled());
-        return Stream.of(new DropResult(n.nodes(), n.relationships()));
+        return Stream.of(c.exclusive("agrag", "agrag.drop", corpus, () -> AgragLayer.drop(db, db.databaseName(), rag.layerCache(), corpus, c.cancelled())));
     }
 
     private AgragRetriever retriever(AgragQueryConfig cfg) {

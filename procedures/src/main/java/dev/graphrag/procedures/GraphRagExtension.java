@@ -1,7 +1,6 @@
 package dev.graphrag.procedures;
 
 import dev.graphrag.agrag.AgragSettings;
-import dev.graphrag.agrag.AgragWarmer;
 import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.PluginSettings;
@@ -49,7 +48,6 @@ public final class GraphRagExtension extends ExtensionFactory<GraphRagExtension.
             PluginSettings settings = PluginSettings.load(confDir, System.getenv(), AgragSettings.DECLARED);
             log.info("graphrag %s: settings from %s", GraphRagRuntime.VERSION, settings.source());
             runtime = new GraphRagRuntime(settings, log::info);
-            runtime.register(new AgragWarmer());
             for (String w : runtime.startWarnings()) log.warn("graphrag: " + w);
         } catch (RagException e) {
             log.error("graphrag: invalid configuration, every graphrag procedure will fail: " + e.getMessage());

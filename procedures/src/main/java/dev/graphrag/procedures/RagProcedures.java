@@ -11,7 +11,6 @@ import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.search.ChunkSearch;
 import dev.graphrag.core.search.SearchConfig;
 import org.neo4j.graphdb.GraphDatabaseService;
-import org.neo4j.graphdb.Result;
 import org.neo4j.graphdb.Transaction;
 import org.neo4j.logging.Log;
 import org.neo4j.procedure.Context;
@@ -23,7 +22,6 @@ import org.neo4j.procedure.TerminationGuard;
 import org.neo4j.procedure.UserFunction;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -51,7 +49,7 @@ public class RagProcedures {
         List<Ingestor.Document> docs = Ingestor.validate(documents, cfg.maxDocumentChars());
         List<Ingestor.Outcome> outcomes;
         try (var job = rag.jobs().start("rag.ingest", db.databaseName(), cfg.corpus())) {
-            outcomes = new Ingestor(call().reportingTo(job), embeddings).ingest(docs, cfg);
+            outcomes = call().reportingTo(job).ingestor(embeddings).ingest(docs, cfg);
         }
         return outcomes.stream().map(o -> new Results.DocumentResult(o.documentId(), o.chunks(), o.status(), o.ms()));
     }
@@ -65,7 +63,7 @@ public class RagProcedures {
         ConfigReader r = ConfigReader.of("rag.delete", config);
         String corpus = r.corpus();
         r.finish();
-        return new Ingestor(call(), null).delete(documentIds, corpus).stream()
+        return call().ingestor(null).delete(documentIds, corpus).stream()
                 .map(o -> new Results.DocumentResult(o.documentId(), o.chunks(), o.status(), o.ms()));
     }
 
@@ -99,13 +97,7 @@ public class RagProcedures {
             + " corpora :: LIST<MAP>) - plugin version, the embedding model and the device it runs on, and each corpus with its document and chunk counts.")
     public Stream<Results.InfoResult> info() {
         EmbeddingService e = rag.embeddings();
-        List<Map<String, Object>> corpora = new ArrayList<>();
-        try (Result r = tx.execute("MATCH (c:RagCorpus) "
-                + "RETURN c.name AS name, c.embeddingModel AS embeddingModel, "
-                + "COUNT { MATCH (d:Document) WHERE d.corpus = c.name } AS documents, "
-                + "COUNT { MATCH (k:Chunk) WHERE k.corpus = c.name } AS chunks ORDER BY name")) {
-            while (r.hasNext()) corpora.add(new LinkedHashMap<>(r.next()));
-        }
+        List<Map<String, Object>> corpora = LexicalGraph.corpora(tx);
         return Stream.of(new Results.InfoResult(GraphRagRuntime.VERSION, e.modelName(), e.dimensions(), e.device(),
                 rag.settings().source(), corpora));
     }

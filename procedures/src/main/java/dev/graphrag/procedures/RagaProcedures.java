@@ -5,17 +5,18 @@ import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.graph.Displayed;
 import dev.graphrag.core.config.ConfigReader;
-import dev.graphrag.core.embed.ModelIdentity;
 import dev.graphrag.core.layer.LayerDrop;
 import dev.graphrag.core.llm.Usage;
 import dev.graphrag.core.llm.UsageMeter;
 import dev.graphrag.core.search.ChunkSearch;
 import dev.graphrag.raga.RagaAnswer;
 import dev.graphrag.raga.RagaGraph;
+import dev.graphrag.raga.KnowledgeStore;
 import dev.graphrag.raga.RagaIngest;
 import dev.graphrag.raga.RagaIngestConfig;
 import dev.graphrag.raga.RagaLayer;
 import dev.graphrag.raga.RagaQueryConfig;
+import dev.graphrag.raga.RagaRecords;
 import dev.graphrag.raga.RagaRetriever;
 import dev.graphrag.raga.RagaSync;
 import dev.graphrag.raga.RagaTools;
@@ -27,7 +28,6 @@ import org.neo4j.graphdb.Direction;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.Relationship;
-import org.neo4j.graphdb.Result;
 import org.neo4j.graphdb.Transaction;
 import org.neo4j.logging.Log;
 import org.neo4j.procedure.Context;
@@ -37,7 +37,6 @@ import org.neo4j.procedure.Name;
 import org.neo4j.procedure.Procedure;
 import org.neo4j.procedure.TerminationGuard;
 
-import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -72,25 +71,9 @@ public class RagaProcedures {
                                boolean grounded, String mode, boolean degraded, long llmCalls, long promptTokens, long completionTokens,
                                Map<String, Object> tokensByStep) {}
 
-    public record ProvenanceResult(String provId, String targetKind, String targetId, String op, String tool, String chunkId, String docId, String quote,
-                                   Long startOffset, Long endOffset, Long docStartOffset, Long docEndOffset, String certainty, Double confidence, String reason,
-                                   String sessionId, String details, ZonedDateTime createdAt, Node chunk) {}
-
-    public record ItemResult(String id, String kind, String subject, String reason, String type, String priority, String status, String chunkId, String entity,
-                             String resolution, ZonedDateTime createdAt) {}
-
-    public record ResolveResult(boolean ok, String id, String status) {}
-
     public record SyncIssue(String kind, String id, String issue) {}
 
     public record RepairResult(long repaired, long failed, long unrepairable) {}
-
-    public record TypeResult(String kind, String name, String description, String domain, String range, String status) {}
-
-    public record InfoResult(String corpus, long entities, long relations, long deletedRelations, long aliases, long provenance, long chunks, long chunksArchived,
-                             long chunksIncomplete, long todosOpen, long reviewsOpen, long sessions, String embeddingModel, boolean modelMatches) {}
-
-    public record DropResult(long nodesDeleted, long relationshipsDeleted) {}
 
     private RagCall call() {
         return Termination.call(db, tx, rag, log, guard);
@@ -307,76 +290,48 @@ public class RagaProcedures {
     @Procedure(name = "raga.review.list", mode = Mode.READ)
     @Description("raga.review.list(config = {} :: MAP) :: (id, kind, subject, reason, type, priority, status, chunkId, entity, resolution, createdAt) -"
             + " review items, oldest first. Config: corpus, status (OPEN, DONE, DROPPED or ALL), limit.")
-    public Stream<ItemResult> reviewList(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        return items("raga.review.list", config, RagaGraph.REVIEW);
+    public Stream<RagaRecords.Item> reviewList(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        return items("raga.review.list", config, RagaRecords.Queue.REVIEW);
     }
 
     @Procedure(name = "raga.todo.list", mode = Mode.READ)
     @Description("raga.todo.list(config = {} :: MAP) :: (id, kind, subject, reason, type, priority, status, chunkId, entity, resolution, createdAt) -"
             + " todos, oldest first. Config: corpus, status (OPEN, DONE, DROPPED or ALL), limit.")
-    public Stream<ItemResult> todoList(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        return items("raga.todo.list", config, RagaGraph.FOLLOW_UP);
+    public Stream<RagaRecords.Item> todoList(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        return items("raga.todo.list", config, RagaRecords.Queue.TODO);
     }
 
-    private Stream<ItemResult> items(String owner, Map<String, Object> config, org.neo4j.graphdb.Label label) {
+    private Stream<RagaRecords.Item> items(String owner, Map<String, Object> config, RagaRecords.Queue queue) {
         ConfigReader r = ConfigReader.of(owner, config);
         String corpus = r.corpus();
         String status = r.string("status", "OPEN");
-        if (!List.of("OPEN", "DONE", "DROPPED", "ALL").contains(status)) throw new RagException(owner + ": config key 'status' must be one of [OPEN, DONE, DROPPED, ALL], got '" + status + "'");
+        if (!RagaRecords.STATUSES.contains(status)) throw new RagException(owner + ": config key 'status' must be one of " + RagaRecords.STATUSES + ", got '" + status + "'");
         long limit = r.integer("limit", 100L, 1L, 100_000L);
         r.finish();
         RagaLayer.require(tx, corpus);
-        boolean todo = label.equals(RagaGraph.FOLLOW_UP);
-        List<ItemResult> out = new ArrayList<>();
-        try (Result res = tx.execute("MATCH (n:" + label.name() + " {corpus: $c}) WHERE $status IS NULL OR n.status = $status"
-                + " OPTIONAL MATCH (n)-[:RAGA_ABOUT]->(e:RagaEntity) RETURN n, e.name AS entity ORDER BY n.createdAt LIMIT $limit",
-                params(corpus, status.equals("ALL") ? null : status, limit))) {
-            while (res.hasNext()) {
-                Map<String, Object> row = res.next();
-                Node n = (Node) row.get("n");
-                out.add(new ItemResult((String) n.getProperty(todo ? "todoId" : "reviewId"), todo ? "todo" : "review",
-                        (String) n.getProperty(todo ? "task" : "subject"), (String) n.getProperty("reason", null), (String) n.getProperty("todoType", null),
-                        (String) n.getProperty("priority", null), (String) n.getProperty("status"), (String) n.getProperty("chunkId", null),
-                        (String) row.get("entity"), (String) n.getProperty("resolution", null), (ZonedDateTime) n.getProperty("createdAt", null)));
-            }
-        }
-        return out.stream();
-    }
-
-    private static Map<String, Object> params(String corpus, String status, long limit) {
-        Map<String, Object> m = new java.util.HashMap<>();
-        m.put("c", corpus);
-        m.put("status", status);
-        m.put("limit", limit);
-        return m;
+        return RagaRecords.items(tx, corpus, queue, status, limit).stream();
     }
 
     @Procedure(name = "raga.review.resolve", mode = Mode.WRITE)
     @Description("raga.review.resolve(id :: STRING, resolution :: MAP) :: (ok, id, status) - closes a review item: resolution {status: DONE|DROPPED,"
             + " note, corpus}.")
-    public Stream<ResolveResult> reviewResolve(@Name("id") String id, @Name(value = "resolution", defaultValue = "{}") Map<String, Object> resolution) {
-        return Stream.of(resolve("raga.review.resolve", id, resolution, RagaGraph.REVIEW, "reviewId"));
+    public Stream<RagaRecords.Resolved> reviewResolve(@Name("id") String id, @Name(value = "resolution", defaultValue = "{}") Map<String, Object> resolution) {
+        return Stream.of(resolve("raga.review.resolve", id, resolution, RagaRecords.Queue.REVIEW));
     }
 
     @Procedure(name = "raga.todo.resolve", mode = Mode.WRITE)
     @Description("raga.todo.resolve(id :: STRING, resolution :: MAP) :: (ok, id, status) - closes a todo: resolution {status: DONE|DROPPED, note, corpus}.")
-    public Stream<ResolveResult> todoResolve(@Name("id") String id, @Name(value = "resolution", defaultValue = "{}") Map<String, Object> resolution) {
-        return Stream.of(resolve("raga.todo.resolve", id, resolution, RagaGraph.FOLLOW_UP, "todoId"));
+    public Stream<RagaRecords.Resolved> todoResolve(@Name("id") String id, @Name(value = "resolution", defaultValue = "{}") Map<String, Object> resolution) {
+        return Stream.of(resolve("raga.todo.resolve", id, resolution, RagaRecords.Queue.TODO));
     }
 
-    private ResolveResult resolve(String owner, String id, Map<String, Object> resolution, org.neo4j.graphdb.Label label, String key) {
+    private RagaRecords.Resolved resolve(String owner, String id, Map<String, Object> resolution, RagaRecords.Queue queue) {
         ConfigReader r = ConfigReader.of(owner, resolution);
         String corpus = r.corpus();
         String status = r.string("status", "DONE");
         String note = r.string("note", "");
         r.finish();
-        if (!status.equals("DONE") && !status.equals("DROPPED")) throw new RagException(owner + ": resolution status must be DONE or DROPPED, got '" + status + "'");
-        Node n = id == null ? null : tx.findNode(label, key, id);
-        if (n == null || !corpus.equals(n.getProperty("corpus", null))) throw new RagException(owner + ": no item '" + id + "' in corpus '" + corpus + "'");
-        n.setProperty("status", status);
-        n.setProperty("resolution", note);
-        n.setProperty("resolvedAt", ZonedDateTime.now());
-        return new ResolveResult(true, id, status);
+        return RagaRecords.resolve(tx, owner, corpus, queue, id, status, note);
     }
 
     @Procedure(name = "raga.provenance", mode = Mode.READ)
@@ -384,28 +339,12 @@ public class RagaProcedures {
             + " startOffset, endOffset, docStartOffset, docEndOffset, certainty, confidence, reason, sessionId, details, createdAt, chunk) - the"
             + " provenance records of an entity (entityId, or its name) or a relation (relId), oldest first: every write with its evidence"
             + " quote and its offsets in the chunk and the document. Config: corpus.")
-    public Stream<ProvenanceResult> provenance(@Name("targetId") String targetId, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+    public Stream<RagaRecords.Provenance> provenance(@Name("targetId") String targetId, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         String corpus = ConfigReader.corpusOnly("raga.provenance", config);
         if (targetId == null || targetId.isBlank()) throw new RagException("raga.provenance: targetId must be an entity id, an entity name or a relation id");
         RagaLayer.require(tx, corpus);
-        String id = targetId;
-        Node byName = new dev.graphrag.raga.KnowledgeStore(tx, rag.embeddings(), new ToolContext(corpus, null, null, ToolContext.Settings.DEFAULTS)).resolve(targetId);
-        if (byName != null) id = (String) byName.getProperty("entityId");
-        List<ProvenanceResult> out = new ArrayList<>();
-        try (Result r = tx.execute("MATCH (p:RagaProvenance {targetId: $id, corpus: $c}) OPTIONAL MATCH (p)-[:RAGA_FROM_CHUNK]->(ch:Chunk)"
-                + " RETURN p, ch ORDER BY p.createdAt", Map.of("id", id, "c", corpus))) {
-            while (r.hasNext()) {
-                Map<String, Object> row = r.next();
-                Node p = (Node) row.get("p");
-                out.add(new ProvenanceResult((String) p.getProperty("provId"), (String) p.getProperty("targetKind"), (String) p.getProperty("targetId"),
-                        (String) p.getProperty("op"), (String) p.getProperty("tool"), (String) p.getProperty("chunkId", null), (String) p.getProperty("docId", null),
-                        (String) p.getProperty("quote", null), (Long) p.getProperty("start", null), (Long) p.getProperty("end", null),
-                        (Long) p.getProperty("docStart", null), (Long) p.getProperty("docEnd", null), (String) p.getProperty("certainty", null),
-                        (Double) p.getProperty("confidence", null), (String) p.getProperty("reason", null), (String) p.getProperty("sessionId", null),
-                        (String) p.getProperty("details", null), (ZonedDateTime) p.getProperty("createdAt", null), Displayed.node((Node) row.get("ch"))));
-            }
-        }
-        return out.stream();
+        KnowledgeStore store = new KnowledgeStore(tx, rag.embeddings(), new ToolContext(corpus, null, null, ToolContext.Settings.DEFAULTS));
+        return RagaRecords.provenance(tx, store, corpus, targetId).stream();
     }
 
     // ---- retrieval
@@ -485,67 +424,33 @@ public class RagaProcedures {
         RagaLayer.require(tx, corpus);
         RagCall c = call();
         RagaSync.Repair out = RagaSync.repair(db, rag.embeddings(), corpus, batch, c.cancelled());
-        if (out.failed() == 0) {
-            try (Transaction t = db.beginTx()) {
-                ModelIdentity.record(t.findNode(RagaGraph.META, "corpus", corpus), rag.embeddings());
-                t.commit();
-            }
-        }
         return Stream.of(new RepairResult(out.repaired(), out.failed(), out.unrepairable()));
     }
 
     @Procedure(name = "raga.schema.active", mode = Mode.READ)
     @Description("raga.schema.active(config = {} :: MAP) :: (kind, name, description, domain, range, status) - the corpus's entity and relation types:"
             + " ACTIVE (bootstrapped), PROPOSED (introduced by the agent), CANDIDATE (undeclared domain or range). Config: corpus.")
-    public Stream<TypeResult> schemaActive(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+    public Stream<RagaRecords.Type> schemaActive(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         String corpus = ConfigReader.corpusOnly("raga.schema.active", config);
         RagaLayer.require(tx, corpus);
-        List<TypeResult> out = new ArrayList<>();
-        try (Result r = tx.execute("MATCH (t) WHERE (t:RagaEntityType OR t:RagaRelationType) AND t.corpus = $c RETURN t,"
-                + " CASE WHEN t:RagaEntityType THEN 'entity' ELSE 'relation' END AS kind ORDER BY kind, t.name", Map.of("c", corpus))) {
-            while (r.hasNext()) {
-                Map<String, Object> row = r.next();
-                Node t = (Node) row.get("t");
-                out.add(new TypeResult((String) row.get("kind"), (String) t.getProperty("name"), (String) t.getProperty("description", null),
-                        (String) t.getProperty("domain", null), (String) t.getProperty("range", null), (String) t.getProperty("status")));
-            }
-        }
-        return out.stream();
+        return RagaRecords.types(tx, corpus).stream();
     }
 
     @Procedure(name = "raga.info", mode = Mode.READ)
     @Description("raga.info(config = {} :: MAP) :: (corpus, entities, relations, deletedRelations, aliases, provenance, chunks, chunksArchived,"
             + " chunksIncomplete, todosOpen, reviewsOpen, sessions, embeddingModel, modelMatches) - the RAGA layer of a corpus; modelMatches false"
             + " when entity vectors come from another model than the server's (raga.sync.repair re-embeds them). Config: corpus.")
-    public Stream<InfoResult> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        String corpus = ConfigReader.corpusOnly("raga.info", config);
-        Node meta = RagaLayer.require(tx, corpus);
-        Map<String, Object> n = tx.execute("RETURN COUNT { (:RagaEntity {corpus: $c}) } AS entities,"
-                + " COUNT { (:RagaEntity {corpus: $c})-[r:RAGA_REL]->() WHERE NOT r.deleted } AS relations,"
-                + " COUNT { (:RagaEntity {corpus: $c})-[r:RAGA_REL]->() WHERE r.deleted } AS deleted,"
-                + " COUNT { (:RagaAlias {corpus: $c}) } AS aliases, COUNT { (:RagaProvenance {corpus: $c}) } AS provenance,"
-                + " COUNT { (:Chunk {corpus: $c}) } AS chunks, COUNT { (ch:Chunk {corpus: $c}) WHERE ch.ragaState = 'ARCHIVED' } AS archived,"
-                + " COUNT { (ch:Chunk {corpus: $c}) WHERE ch.ragaIncomplete } AS incomplete,"
-                + " COUNT { (:RagaTodo {corpus: $c, status: 'OPEN'}) } AS todos, COUNT { (:RagaReviewItem {corpus: $c, status: 'OPEN'}) } AS reviews,"
-                + " COUNT { (:RagaSession {corpus: $c}) } AS sessions", Map.of("c", corpus)).next();
-        return Stream.of(new InfoResult(corpus, l(n, "entities"), l(n, "relations"), l(n, "deleted"), l(n, "aliases"), l(n, "provenance"), l(n, "chunks"),
-                l(n, "archived"), l(n, "incomplete"), l(n, "todos"), l(n, "reviews"), l(n, "sessions"), ModelIdentity.recorded(meta),
-                ModelIdentity.matches(meta, rag.embeddings())));
-    }
-
-    private static long l(Map<String, Object> m, String k) {
-        return ((Number) m.get(k)).longValue();
+    public Stream<RagaLayer.Info> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        return Stream.of(RagaLayer.info(tx, ConfigReader.corpusOnly("raga.info", config), rag.embeddings()));
     }
 
     @Procedure(name = "raga.drop", mode = Mode.WRITE)
     @Description("raga.drop(config = {} :: MAP) :: (nodesDeleted, relationshipsDeleted) - removes the RAGA layer of a corpus (entities, aliases,"
             + " provenance, todos, review items, sessions, types, alerts, mentions, chunk reading states, meta node) in batches; documents and"
             + " chunks stay. Config: corpus.")
-    public Stream<DropResult> drop(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+    public Stream<LayerDrop.Dropped> drop(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         String corpus = ConfigReader.corpusOnly("raga.drop", config);
         RagCall c = call();
-        LayerDrop.Counts n = rag.layerLocks().exclusive(c.database(), corpus, "raga ingest", "raga.drop", c.cancelled(), c.log(),
-                () -> RagaLayer.drop(c.db(), corpus, c.cancelled()));
-        return Stream.of(new DropResult(n.nodes(), n.relationships()));
+        return Stream.of(c.exclusive("raga ingest", "raga.drop", corpus, () -> RagaLayer.SPEC.drop(db, corpus, c.cancelled())));
     }
 }

@@ -6,13 +6,10 @@ import dev.graphrag.core.RagException;
 import dev.graphrag.core.graph.Displayed;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.layer.LayerDrop;
-import dev.graphrag.core.layer.LayerVersions;
-import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.llm.Usage;
 import dev.graphrag.remind.Calibration;
 import dev.graphrag.remind.MemoryMath;
 import dev.graphrag.remind.RemindEngine;
-import dev.graphrag.remind.RemindGraph;
 import dev.graphrag.remind.RemindIndexConfig;
 import dev.graphrag.remind.RemindIndexer;
 import dev.graphrag.remind.RemindLayer;
@@ -53,11 +50,6 @@ public class RemindProcedures {
                               long mentions, long nextEdges, long failedChunks, long llmCalls, long promptTokens, long completionTokens,
                               Map<String, Object> tokensByStep, long ms) {}
 
-    public record InfoResult(String corpus, long version, String state, boolean chunksChanged, long anchors, long entities, long relations,
-                             long mentions, long nextEdges, String embeddingModel, long embeddingDimensions, double synonymThreshold) {}
-
-    public record DropResult(long nodesDeleted, long relationshipsDeleted) {}
-
     public record SeedResult(Node node, double score, long rank) {}
 
     public record ReplayResult(List<Node> seeds, List<Node> nodes, List<String> chunks, List<Relationship> relationships,
@@ -89,13 +81,7 @@ public class RemindProcedures {
     public Stream<IndexResult> index(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         RemindIndexConfig cfg = RemindIndexConfig.parse(config);
         RagCall.BoundLlm llm = rag.llmConfigured() || cfg.llm() != null ? call().llm(cfg.llm(), "remind.index") : null;
-        RemindIndexer.Stats s;
-        try (var job = rag.jobs().start("remind.index", db.databaseName(), cfg.corpus())) {
-            job.phase("waiting for another build", 0);
-            RagCall c = call().reportingTo(job);
-            s = rag.layerLocks().exclusive(c.database(), cfg.corpus(), "remind", "remind.index", c.cancelled(), c.log(),
-                    () -> new RemindIndexer(c, llm).index(cfg));
-        }
+        RemindIndexer.Stats s = call().build("remind", "remind.index", cfg.corpus(), c -> new RemindIndexer(c, llm).index(cfg));
         Usage u = s.usage();
         return Stream.of(new IndexResult(s.chunks(), s.newChunks(), s.removedChunks(), s.entitiesCreated(), s.entitiesMerged(), s.relations(),
                 s.mentions(), s.nextEdges(), s.failedChunks(), u.calls(), u.promptTokens(), u.completionTokens(), u.tokensByStep(), s.ms()));
@@ -105,26 +91,17 @@ public class RemindProcedures {
     @Description("remind.info(config = {} :: MAP) :: (corpus, version, state, chunksChanged, anchors, entities, relations, mentions, nextEdges,"
             + " embeddingModel, embeddingDimensions, synonymThreshold) - the ReMind layer of a corpus; state ready or building (running, or"
             + " interrupted: remind.index resumes it); chunksChanged once rag.ingest or rag.delete changed the corpus since. Config: corpus.")
-    public Stream<InfoResult> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        String corpus = ConfigReader.corpusOnly("remind.info", config);
-        Node corpusNode = LexicalGraph.requireCorpus(tx, corpus);
-        Node meta = RemindGraph.requireIndexed(tx, corpus);
-        boolean changed = meta.hasProperty("version") && ((Number) meta.getProperty("lexicalVersion", -1L)).longValue() != LayerVersions.lexical(corpusNode);
-        return Stream.of(new InfoResult(corpus, (Long) meta.getProperty("version", 0L), (String) meta.getProperty("state", "ready"), changed,
-                (Long) meta.getProperty("anchors", 0L), (Long) meta.getProperty("entities", 0L), (Long) meta.getProperty("relations", 0L),
-                (Long) meta.getProperty("mentions", 0L), (Long) meta.getProperty("nextEdges", 0L), (String) meta.getProperty("embeddingModel", null),
-                (Long) meta.getProperty("embeddingDimensions", 0L), (Double) meta.getProperty("synonymThreshold", 0.0)));
+    public Stream<RemindLayer.Info> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        return Stream.of(RemindLayer.info(tx, ConfigReader.corpusOnly("remind.info", config)));
     }
 
     @Procedure(name = "remind.drop", mode = Mode.WRITE)
     @Description("remind.drop(config = {} :: MAP) :: (nodesDeleted, relationshipsDeleted) - removes the ReMind layer of a corpus (anchors,"
             + " entities, their edges and memories, stored extractions, meta node) in batches; documents and chunks stay. Config: corpus.")
-    public Stream<DropResult> drop(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+    public Stream<LayerDrop.Dropped> drop(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         String corpus = ConfigReader.corpusOnly("remind.drop", config);
         RagCall c = call();
-        LayerDrop.Counts n = rag.layerLocks().exclusive(c.database(), corpus, "remind", "remind.drop", c.cancelled(), c.log(),
-                () -> RemindLayer.drop(c.db(), corpus, c.cancelled()));
-        return Stream.of(new DropResult(n.nodes(), n.relationships()));
+        return Stream.of(c.exclusive("remind", "remind.drop", corpus, () -> RemindLayer.SPEC.drop(db, corpus, c.cancelled())));
     }
 
     @Procedure(name = "remind.seeds", mode = Mode.READ)
@@ -224,7 +201,7 @@ public class RemindProcedures {
         String corpus = r.corpus();
         List<String> types = RemindLayer.checkTypes("remind.memory.stats", r.strings("relTypes", RemindLayer.TYPE_ORDER));
         r.finish();
-        RemindGraph.requireIndexed(tx, corpus);
+        RemindLayer.SPEC.requireIndexed(tx, corpus);
         return RemindLayer.stats(tx, corpus, types).stream();
     }
 
@@ -236,7 +213,7 @@ public class RemindProcedures {
         String corpus = r.corpus();
         List<String> types = RemindLayer.checkTypes("remind.memory.reset", r.strings("relTypes", RemindLayer.TYPE_ORDER));
         r.finish();
-        RemindGraph.requireIndexed(tx, corpus);
+        RemindLayer.SPEC.requireIndexed(tx, corpus);
         return Stream.of(new ResetResult(RemindLayer.reset(tx, corpus, types)));
     }
 

@@ -1,7 +1,8 @@
 package dev.graphrag.procedures;
 
+import dev.graphrag.agrag.AgragWarmer;
 import dev.graphrag.core.GraphRagRuntime;
-import dev.graphrag.core.layer.LayerWarmer;
+import dev.graphrag.core.LayerWarmer;
 import org.neo4j.configuration.Config;
 import org.neo4j.kernel.availability.AvailabilityGuard;
 import org.neo4j.kernel.availability.AvailabilityListener;
@@ -14,14 +15,19 @@ import org.neo4j.kernel.lifecycle.LifecycleAdapter;
 import org.neo4j.logging.InternalLog;
 import org.neo4j.logging.internal.LogService;
 
+import java.util.List;
+
 
 /**
- * After a database becomes available, runs every registered {@link LayerWarmer} (AGRAG's today) for each corpus it
+ * After a database becomes available, runs every method's {@link LayerWarmer} (AGRAG's today) for each corpus it
  * names, in Java on a background thread: GDS projections live in memory and a restart loses them, and the first
  * query would otherwise pay for loading the corpus snapshot. Each method's own setting turns its warming off
  * ({@code graphrag.agrag.warmOnStart=false}).
  */
 public final class WarmupExtension extends ExtensionFactory<WarmupExtension.Dependencies> {
+    /** The plugin's warmers: the procedures module is where the methods are assembled, so it lists them. */
+    static final List<LayerWarmer> WARMERS = List.of(new AgragWarmer());
+
     public interface Dependencies {
         GraphDatabaseAPI graphDatabaseAPI();
 
@@ -73,7 +79,7 @@ public final class WarmupExtension extends ExtensionFactory<WarmupExtension.Depe
     }
 
     static void warm(GraphDatabaseAPI db, GraphRagRuntime rt, InternalLog log) {
-        for (LayerWarmer w : rt.warmers()) {
+        for (LayerWarmer w : WARMERS) {
             if (!w.enabled(rt)) continue;
             try {
                 for (String corpus : w.corpora(db)) {

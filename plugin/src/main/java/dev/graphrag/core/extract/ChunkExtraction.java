@@ -1,5 +1,7 @@
 package dev.graphrag.core.extract;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.graphrag.core.Progress;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.lexical.LexicalGraph;
@@ -36,6 +38,8 @@ import java.util.regex.Pattern;
  * as failed and the run goes on. Termination is checked before every chunk.
  */
 public final class ChunkExtraction<T> {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     /** What a failed chunk does to a build (config key {@code extractionErrors}): fail it, or skip the chunk (retried next run). */
     public enum OnError { FAIL, SKIP }
 
@@ -61,6 +65,27 @@ public final class ChunkExtraction<T> {
             if (!NAME.matcher(resultProperty).matches() || !NAME.matcher(keyProperty).matches()) {
                 throw new IllegalArgumentException("store properties must be identifiers: " + resultProperty + ", " + keyProperty);
             }
+        }
+
+        /**
+         * Values stored as JSON text. A stored value that no longer reads as {@code type} (written by an older release)
+         * fails naming {@code namespace}'s drop, which clears the stored extractions with the layer.
+         */
+        public static <T> Store<T> json(String resultProperty, String keyProperty, Class<T> type, String namespace) {
+            return new Store<>(resultProperty, keyProperty, v -> {
+                try {
+                    return JSON.writeValueAsString(v);
+                } catch (JsonProcessingException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, v -> {
+                try {
+                    return JSON.readValue((String) v, type);
+                } catch (JsonProcessingException | ClassCastException e) {
+                    String why = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+                    throw new RagException(namespace + ".index: a stored extraction cannot be read (" + why + "); " + namespace + ".drop and index again");
+                }
+            });
         }
     }
 

@@ -1,11 +1,9 @@
 package dev.graphrag.core.lexical;
 
 import dev.graphrag.core.Progress;
-import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.embed.EmbeddingService;
-import dev.graphrag.core.layer.LayerVersions;
 import dev.graphrag.core.text.Chunker;
 import org.neo4j.graphdb.Direction;
 import org.neo4j.graphdb.GraphDatabaseService;
@@ -62,12 +60,8 @@ public final class Ingestor {
 
     private final ExecutorService executor;
 
-    /** For rag.ingest (embeddings loaded) and rag.delete (none needed: null). */
-    public Ingestor(RagCall call, EmbeddingService embeddings) {
-        this(call.db(), embeddings, call.log(), call.cancelled(), call.progress(), call.runtime().executor());
-    }
-
-    private Ingestor(GraphDatabaseService db, EmbeddingService embeddings, Consumer<String> log, BooleanSupplier cancelled, Progress progress,
+    /** For rag.ingest (embeddings loaded) and rag.delete (none needed: null); chunking runs on {@code executor}. */
+    public Ingestor(GraphDatabaseService db, EmbeddingService embeddings, Consumer<String> log, BooleanSupplier cancelled, Progress progress,
                      ExecutorService executor) {
         this.executor = executor;
         this.progress = progress;

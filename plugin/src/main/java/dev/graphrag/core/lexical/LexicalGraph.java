@@ -5,9 +5,11 @@ import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Label;
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.RelationshipType;
+import org.neo4j.graphdb.Result;
 import org.neo4j.graphdb.Transaction;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -53,7 +55,7 @@ public final class LexicalGraph {
     /** Chunk id to its document's title, for the chunks of a corpus's titled documents. */
     public static Map<String, String> documentTitles(Transaction tx, String corpus) {
         Map<String, String> out = new java.util.HashMap<>();
-        try (org.neo4j.graphdb.Result r = tx.execute("MATCH (d:Document {corpus: $c})-[:HAS_CHUNK]->(ch:Chunk) WHERE d.title IS NOT NULL AND trim(d.title) <> ''"
+        try (Result r = tx.execute("MATCH (d:Document {corpus: $c})-[:HAS_CHUNK]->(ch:Chunk) WHERE d.title IS NOT NULL AND trim(d.title) <> ''"
                 + " RETURN ch.id AS id, d.title AS title", Map.of("c", corpus))) {
             r.forEachRemaining(row -> out.put((String) row.get("id"), (String) row.get("title")));
         }
@@ -66,7 +68,7 @@ public final class LexicalGraph {
     /** The chunks of a corpus in document order (documentId, index); embeddings only when asked for (null otherwise). */
     public static java.util.List<ChunkRow> chunks(org.neo4j.graphdb.Transaction tx, String corpus, boolean withEmbeddings) {
         java.util.List<ChunkRow> out = new java.util.ArrayList<>();
-        try (org.neo4j.graphdb.Result r = tx.execute("MATCH (c:Chunk {corpus: $corpus}) RETURN c.id AS id, elementId(c) AS eid, c.documentId AS doc,"
+        try (Result r = tx.execute("MATCH (c:Chunk {corpus: $corpus}) RETURN c.id AS id, elementId(c) AS eid, c.documentId AS doc,"
                 + " c.index AS idx, c.text AS text, CASE WHEN $emb THEN c.embedding END AS embedding ORDER BY doc, idx",
                 java.util.Map.of("corpus", corpus, "emb", withEmbeddings))) {
             while (r.hasNext()) {
@@ -149,6 +151,17 @@ public final class LexicalGraph {
                     }
                     return null;
                 });
+    }
+
+    /** rag.info's corpora: each corpus with its recorded embedding model and its document and chunk counts, by name. */
+    public static List<Map<String, Object>> corpora(Transaction tx) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        try (Result r = tx.execute("MATCH (c:RagCorpus) RETURN c.name AS name, c.embeddingModel AS embeddingModel,"
+                + " COUNT { MATCH (d:Document) WHERE d.corpus = c.name } AS documents,"
+                + " COUNT { MATCH (k:Chunk) WHERE k.corpus = c.name } AS chunks ORDER BY name")) {
+            while (r.hasNext()) out.add(new LinkedHashMap<>(r.next()));
+        }
+        return out;
     }
 
     /** The corpus node, or an error naming the corpus and the ones that exist. */

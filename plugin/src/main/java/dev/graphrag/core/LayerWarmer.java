@@ -1,13 +1,12 @@
-package dev.graphrag.core.layer;
+package dev.graphrag.core;
 
-import dev.graphrag.core.GraphRagRuntime;
 import org.neo4j.graphdb.GraphDatabaseService;
 
 import java.util.List;
 
 /**
  * Loads a method layer's in-memory state (snapshots, GDS projections) when a database becomes available, so the
- * first query after a restart does not pay for it. Methods register one with the runtime; the server's warm-up
+ * first query after a restart does not pay for it. The procedures module lists each method's; the server's warm-up
  * extension calls each for every corpus it names, in Java, on a background thread.
  */
 public interface LayerWarmer {

@@ -1,4 +1,4 @@
-package dev.graphrag.core.layer;
+package dev.graphrag.core.lexical;
 
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.Transaction;

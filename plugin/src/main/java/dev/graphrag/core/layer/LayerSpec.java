@@ -1,0 +1,175 @@
+package dev.graphrag.core.layer;
+
+import dev.graphrag.core.RagException;
+import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.embed.ModelIdentity;
+import dev.graphrag.core.lexical.LayerVersions;
+import dev.graphrag.core.lexical.LexicalGraph;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.Label;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Transaction;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
+
+/**
+ * A method layer over a corpus's lexical graph as the core frame sees it: the namespace of its procedures, its name in
+ * messages, the label of its meta node ({@code (:<Meta> {corpus})}), its schema, what a drop removes, and whether its
+ * vectors are tied to the embedding model. A method declares one; its indexer builds through {@link #begin}, and its
+ * index, info and drop procedures are a statement each.
+ */
+public final class LayerSpec {
+    private final String namespace;
+    private final String title;
+    private final Label meta;
+    private final IntFunction<LayerSchema> schema;
+    private final List<LayerDrop.Step> drop;
+    private final String vectors;
+    private final String rebuildLoses;
+
+    private LayerSpec(Builder b) {
+        this.namespace = b.namespace;
+        this.title = b.title;
+        this.meta = b.meta;
+        this.schema = b.schema;
+        List<LayerDrop.Step> steps = new ArrayList<>(b.drop);
+        steps.add(LayerDrop.Step.meta(b.meta));
+        this.drop = List.copyOf(steps);
+        this.vectors = b.vectors;
+        this.rebuildLoses = b.rebuildLoses;
+    }
+
+    /** {@code namespace} is the procedures' ("hgmem"), {@code title} the layer's name in messages ("HGMem base graph"). */
+    public static Builder of(String namespace, String title, Label meta) {
+        return new Builder(namespace, title, meta);
+    }
+
+    public String namespace() {
+        return namespace;
+    }
+
+    public String title() {
+        return title;
+    }
+
+    public Label meta() {
+        return meta;
+    }
+
+    /** Constraints and indexes of the layer; idempotent; returns the names created. */
+    public List<String> setup(GraphDatabaseService db, int dimensions) {
+        return LexicalGraph.ensureSchema(db, schema.apply(dimensions).statements());
+    }
+
+    /** The corpus's meta node, in whatever state; errors name the corpus or the call that builds the layer. */
+    public Node requireIndexed(Transaction tx, String corpus) {
+        LexicalGraph.requireCorpus(tx, corpus);
+        Node m = tx.findNode(meta, "corpus", corpus);
+        if (m == null) throw new RagException("corpus '" + corpus + "' has no " + title + " yet: CALL " + namespace + ".index({corpus: '" + corpus + "'})");
+        return m;
+    }
+
+    /**
+     * The meta node of a layer built completely at least once (a later build may be running: queries then see the last
+     * complete version), whose vectors come from the server's model; otherwise an error saying what to do.
+     */
+    public Node requireBuilt(Transaction tx, String corpus, EmbeddingService embeddings) {
+        LexicalGraph.requireCorpus(tx, corpus);
+        Node m = LayerState.requireBuilt(tx, meta, corpus, title, namespace);
+        requireSameModel(m, corpus, embeddings);
+        return m;
+    }
+
+    /** {@link #requireBuilt(Transaction, String, EmbeddingService)} for a layer whose vectors are not tied to the model. */
+    public Node requireBuilt(Transaction tx, String corpus) {
+        if (vectors != null) throw new IllegalStateException("the " + title + " ties its vectors to the model: check it");
+        return requireBuilt(tx, corpus, null);
+    }
+
+    /** Refuses a layer whose vectors come from another model than the server's (layers that tie none pass). */
+    public void requireSameModel(Node m, String corpus, EmbeddingService embeddings) {
+        if (vectors != null) ModelIdentity.require(m, embeddings, corpus, title, namespace, vectors, rebuildLoses);
+    }
+
+    /**
+     * The start of a build: reads the corpus's lexical version (what the build will have covered) and refuses a layer
+     * built with another model. Writes nothing: the method extracts first, then {@link LayerBuild#start} before its first write.
+     */
+    public LayerBuild begin(GraphDatabaseService db, String corpus, EmbeddingService embeddings) {
+        try (Transaction tx = db.beginTx()) {
+            long lexical = LayerVersions.lexical(LexicalGraph.requireCorpus(tx, corpus));
+            Node m = tx.findNode(meta, "corpus", corpus);
+            boolean built = m != null && m.hasProperty("version");
+            if (built) requireSameModel(m, corpus, embeddings);
+            return new LayerBuild(db, this, corpus, embeddings, lexical, built);
+        }
+    }
+
+    /** What every layer's info row starts with. */
+    public LayerInfo info(Transaction tx, String corpus) {
+        Node m = requireIndexed(tx, corpus);
+        long lexical = LayerVersions.lexical(LexicalGraph.requireCorpus(tx, corpus));
+        boolean changed = m.hasProperty("version") && ((Number) m.getProperty("lexicalVersion", -1L)).longValue() != lexical;
+        return new LayerInfo(corpus, ((Number) m.getProperty("version", 0L)).longValue(), LayerState.of(m), changed, m);
+    }
+
+    /** The meta node says "dropping" first (queries then refuse), then the layer's steps run in batches, the meta node last. */
+    public LayerDrop.Dropped drop(GraphDatabaseService db, String corpus, BooleanSupplier cancelled) {
+        LayerState.markDropping(db, meta, corpus);
+        return LayerDrop.run(db, namespace + ".drop", corpus, drop, cancelled);
+    }
+
+    /** The one row of a statement of counts ({@code RETURN COUNT {...} AS name, ...} over {@code $c}), as longs by column. */
+    public static Map<String, Long> counts(Transaction tx, String statement, String corpus) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        tx.execute(statement, Map.of("c", corpus)).next().forEach((k, v) -> out.put(k, ((Number) v).longValue()));
+        return out;
+    }
+
+    public static final class Builder {
+        private final String namespace;
+        private final String title;
+        private final Label meta;
+        private IntFunction<LayerSchema> schema = d -> new LayerSchema();
+        private final List<LayerDrop.Step> drop = new ArrayList<>();
+        private String vectors;
+        private String rebuildLoses = "";
+
+        private Builder(String namespace, String title, Label meta) {
+            this.namespace = namespace;
+            this.title = title;
+            this.meta = meta;
+        }
+
+        /** The layer's constraints and indexes for the model's dimensions; the meta node's uniqueness on corpus comes first, with them. */
+        public Builder schema(IntFunction<LayerSchema> schema) {
+            this.schema = d -> schema.apply(d).first(namespace + "_meta_corpus", meta, "corpus");
+            return this;
+        }
+
+        /** What a drop removes, in order (the meta node goes last on its own). */
+        public Builder drop(LayerDrop.Step... steps) {
+            drop.addAll(List.of(steps));
+            return this;
+        }
+
+        /**
+         * The layer's vectors are the embedding model's: builds and queries refuse another model. {@code vectors} says what
+         * would be mixed ("its entity embeddings"), {@code rebuildLoses} what a rebuild loses ("sessions are lost", or empty).
+         */
+        public Builder vectors(String vectors, String rebuildLoses) {
+            this.vectors = vectors;
+            this.rebuildLoses = rebuildLoses;
+            return this;
+        }
+
+        public LayerSpec build() {
+            return new LayerSpec(this);
+        }
+    }
+}
