@@ -32,6 +32,11 @@ public record RagCall(GraphDatabaseService db, Transaction tx, GraphRagRuntime r
         return runtime.embeddings();
     }
 
+    /** {@link #llm} when the server has an LLM or the call names one; null otherwise (the method says what is missing, if anything). */
+    public BoundLlm llmIfConfigured(Map<String, Object> perCall, String owner) {
+        return runtime.llmConfigured() || perCall != null ? llm(perCall, owner) : null;
+    }
+
     /** The server's LLM under the call's {@code llm} map (errors name the owner); for procedures that need an LLM. */
     public BoundLlm llm(Map<String, Object> perCall, String owner) {
         return new BoundLlm(runtime.llm(), runtime.llmConfig(perCall, owner));

@@ -67,7 +67,16 @@ public final class RagaRetriever {
 
     /** A ranked chunk; ranks are 1-based, 0 = not in that stream. {@code entities}: the scored entities it mentions. */
     public record Hit(String chunkId, String docId, long index, String text, double score, int vecRank, int kgRank, double vecScore, double kgScore,
-                      long start, long end, Node chunk, List<Node> entities) {}
+                      long start, long end, Node chunk, List<Node> entities) {
+        /** The chunk's mentions of the hit's entities, for Browser to draw beside them. */
+        public List<Relationship> mentions() {
+            Set<String> ids = new HashSet<>();
+            for (Node e : entities) ids.add(e.getElementId());
+            List<Relationship> out = new ArrayList<>();
+            for (Relationship m : chunk.getRelationships(Direction.OUTGOING, RagaGraph.MENTIONS)) if (ids.contains(m.getEndNode().getElementId())) out.add(m);
+            return out;
+        }
+    }
 
     /** Hits; the anchor entities' names; facts among the scored entities; degraded with its reason. */
     public record Retrieval(List<Hit> hits, List<String> anchors, List<Map<String, Object>> facts, boolean degraded, String degradedReason) {}

@@ -70,9 +70,7 @@ public class AgragProcedures {
         AgragIndexConfig cfg = AgragIndexConfig.parse(config, rag.llmConfigured());
         RagCall.BoundLlm llm = cfg.relations() == AgragIndexConfig.Relations.LLM ? call().llm(cfg.llm(), "agrag.index") : null;
         AgragIndexer.Stats s = call().build("agrag", "agrag.index", cfg.corpus(), c -> new AgragIndexer(c, llm).index(cfg));
-        return Stream.of(new IndexResult(s.chunks(), s.newChunks(), s.entities(), s.facts(), s.containsEdges(), s.synonymEdges(),
-                s.titleLinks(), s.failedChunks(), s.usage().calls(), s.usage().promptTokens(), s.usage().completionTokens(), s.usage().tokensByStep(),
-                s.ms()));
+        return Stream.of(Rows.of(IndexResult.class, s, s.usage()));
     }
 
     @Procedure(name = "agrag.mcmi", mode = Mode.READ)
@@ -84,9 +82,8 @@ public class AgragProcedures {
     public Stream<McmiResult> mcmi(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.MCMI, config, rag.llmConfigured());
         AgragRetriever.Subgraph s = retriever(cfg).mcmi(query, cfg);
-        return Stream.of(new McmiResult(s.terminals(), Displayed.nodes(s.nodes()), Displayed.relationships(s.relationships()), s.pathChunkIds(), s.graphStrings(), s.facts(),
-                s.mcstNodeCount(), s.mcstEdgeCount(), s.nodeCount(), s.edgeCount(), s.ratio(), s.expansions(), s.usedPseudo(),
-                s.usage().calls(), s.usage().promptTokens(), s.usage().completionTokens(), s.usage().tokensByStep(), s.ms()));
+        return Stream.of(Rows.of(McmiResult.class, Rows.columns("nodes", Displayed.nodes(s.nodes()), "relationships", Displayed.relationships(s.relationships())),
+                s, s.usage()));
     }
 
     @Procedure(name = "agrag.retrieve", mode = Mode.READ)
@@ -112,8 +109,7 @@ public class AgragProcedures {
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.ANSWER, config, rag.llmConfigured());
         AgragRetriever.Answer a = new AgragRetriever(call(), call().llm(cfg.llm(), "agrag.answer")).answer(query, cfg);
-        return Stream.of(new AnswerResult(a.answer(), a.thought(), a.graphStrings(), a.facts(), a.pathChunkIds(), a.retrievedChunkIds(),
-                a.usedGraph(), a.prompt(), a.usage().calls(), a.usage().promptTokens(), a.usage().completionTokens(), a.usage().tokensByStep(), a.ms()));
+        return Stream.of(Rows.of(AnswerResult.class, a, a.usage()));
     }
 
     @Procedure(name = "agrag.info", mode = Mode.READ)

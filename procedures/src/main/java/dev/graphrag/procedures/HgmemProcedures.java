@@ -72,11 +72,9 @@ public class HgmemProcedures {
             + " extractionErrors, llm.")
     public Stream<IndexResult> index(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         HgmemIndexConfig cfg = HgmemIndexConfig.parse(config);
-        RagCall.BoundLlm llm = rag.llmConfigured() || cfg.llm() != null ? call().llm(cfg.llm(), "hgmem.index") : null;
+        RagCall.BoundLlm llm = call().llmIfConfigured(cfg.llm(), "hgmem.index");
         HgmemIndexer.Stats s = call().build("hgmem", "hgmem.index", cfg.corpus(), c -> new HgmemIndexer(c, llm).index(cfg));
-        Usage u = s.usage();
-        return Stream.of(new IndexResult(s.chunks(), s.extracted(), s.reusedExtractions(), s.failedChunks(), s.entities(), s.relations(), s.mentions(),
-                s.summarised(), s.staleEntities(), u.calls(), u.promptTokens(), u.completionTokens(), u.tokensByStep(), s.ms()));
+        return Stream.of(Rows.of(IndexResult.class, s, s.usage()));
     }
 
     @Procedure(name = "hgmem.info", mode = Mode.READ)
@@ -109,7 +107,7 @@ public class HgmemProcedures {
     public Stream<EvolveResult> evolve(@Name("sessionId") String sessionId, @Name("query") String query,
                                        @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         HgmemEngine.StepRow r = engine(config, HgmemConfig.Use.EVOLVE, "hgmem.evolve").evolve(sessionId, query, config);
-        return Stream.of(evolveResult(r));
+        return Stream.of(Rows.of(EvolveResult.class, r, r.usage()));
     }
 
     @Procedure(name = "hgmem.respond", mode = Mode.WRITE)
@@ -120,7 +118,7 @@ public class HgmemProcedures {
             + " finalTokenBudget, emptyMemoryChunks, responseType, profile, llm.")
     public Stream<RespondResult> respond(@Name("sessionId") String sessionId, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         HgmemEngine.Response r = engine(config, HgmemConfig.Use.RESPOND, "hgmem.respond").respond(sessionId, config);
-        return Stream.of(respondResult(r));
+        return Stream.of(Rows.of(RespondResult.class, r, r.usage()));
     }
 
     @Procedure(name = "hgmem.answer", mode = Mode.WRITE)
@@ -141,14 +139,12 @@ public class HgmemProcedures {
             if (row.step() != null) {
                 HgmemEngine.StepRow s = row.step();
                 total[0] = total[0].plus(s.usage());
-                return new AnswerResult("step", s.sessionId(), s.step(), s.mode(), s.subqueries(), s.judgement(), s.units(), s.avgVerticesPerUnit(), null,
-                        null, s.retrievedChunks(), null, s.usage().calls(), s.usage().promptTokens(), s.usage().completionTokens(), s.usage().tokensByStep(),
-                        trace ? s.retrieval() : null, s.ms());
+                return Rows.of(AnswerResult.class, Rows.columns("kind", "step", "answer", null, "citedChunks", null, "chunks", s.retrievedChunks(),
+                        "memory", null, "trace", trace ? s.retrieval() : null), s, s.usage());
             }
             HgmemEngine.Response r = row.response();
-            Usage u = total[0].plus(r.usage());
-            return new AnswerResult("answer", r.sessionId(), null, null, null, null, r.units(), r.avgVerticesPerUnit(), r.answer(), r.citedChunks(), r.chunks(), r.memory(),
-                    u.calls(), u.promptTokens(), u.completionTokens(), u.tokensByStep(), null, r.ms());
+            return Rows.of(AnswerResult.class, Rows.columns("kind", "answer", "step", null, "mode", null, "subqueries", null, "judgement", null, "trace", null),
+                    r, total[0].plus(r.usage()));
         });
     }
 
@@ -231,19 +227,6 @@ public class HgmemProcedures {
             perCall = m;
         }
         return new HgmemEngine(call(), call().llm(perCall, owner));
-    }
-
-    private static EvolveResult evolveResult(HgmemEngine.StepRow r) {
-        Usage u = r.usage();
-        return new EvolveResult(r.sessionId(), r.step(), r.mode(), r.subqueries(), r.retrieval(), r.retrievedEntities(), r.retrievedChunks(), r.inserted(),
-                r.updated(), r.merged(), r.units(), r.vertices(), r.avgVerticesPerUnit(), r.judgement(), r.concerns(), r.nextSubqueries(), r.done(),
-                r.warnings(), u.calls(), u.promptTokens(), u.completionTokens(), u.tokensByStep(), r.ms());
-    }
-
-    private static RespondResult respondResult(HgmemEngine.Response r) {
-        Usage u = r.usage();
-        return new RespondResult(r.sessionId(), r.answer(), r.citedChunks(), r.chunks(), r.contextTokens(), r.units(), r.memory(), u.calls(),
-                u.promptTokens(), u.completionTokens(), u.tokensByStep(), r.ms());
     }
 
     private RagCall call() {

@@ -6,11 +6,9 @@ import dev.graphrag.core.RagException;
 import dev.graphrag.core.graph.Displayed;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.layer.LayerDrop;
-import dev.graphrag.core.llm.Usage;
 import dev.graphrag.core.llm.UsageMeter;
 import dev.graphrag.core.search.ChunkSearch;
 import dev.graphrag.raga.RagaAnswer;
-import dev.graphrag.raga.RagaGraph;
 import dev.graphrag.raga.KnowledgeStore;
 import dev.graphrag.raga.RagaIngest;
 import dev.graphrag.raga.RagaIngestConfig;
@@ -24,7 +22,6 @@ import dev.graphrag.raga.ToolContext;
 import dev.graphrag.raga.ToolResult;
 import dev.graphrag.raga.ToolSchemas;
 import com.fasterxml.jackson.databind.JsonNode;
-import org.neo4j.graphdb.Direction;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.Relationship;
@@ -106,12 +103,7 @@ public class RagaProcedures {
         dev.graphrag.core.lexical.LexicalGraph.requireCorpus(tx, cfg.corpus());
         RagCall c = call();
         Iterator<RagaIngest.Row> rows = new RagaIngest(c, c.llm(cfg.llm(), "raga.ingest"), cfg).run(documentIds);
-        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(rows, Spliterator.ORDERED), false).map(r -> {
-            Usage u = r.usage();
-            return new IngestResult(r.kind(), r.sessionId(), r.documentId(), r.chunkId(), r.index(), r.state(), r.summary(), r.incomplete(), r.toolCalls(),
-                    r.invalidToolCalls(), r.entitiesCreated(), r.entitiesReused(), r.relationsCreated(), r.updates(), r.merges(), r.deletes(), r.reviews(),
-                    r.todos(), r.todosResolved(), u.calls(), u.promptTokens(), u.completionTokens(), u.tokensByStep(), r.stopReason(), r.ms());
-        });
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(rows, Spliterator.ORDERED), false).map(r -> Rows.of(IngestResult.class, r, r.usage()));
     }
 
     // ---- tools by hand
@@ -365,16 +357,11 @@ public class RagaProcedures {
         UsageMeter usage = new UsageMeter();
         RagaRetriever.Retrieval r = new RagaRetriever(tx, rag.embeddings(), cfg.corpus()).retrieve(query, cfg.retrieval(), c.cancelled(),
                 cfg.needsLlm() ? RagaAnswer.analyser(c.llm(cfg.llm(), "raga.retrieve"), usage, c) : null);
-        Usage u = usage.usage();
         List<RetrieveResult> out = new ArrayList<>();
-        long rank = 0;
         for (RagaRetriever.Hit h : r.hits()) {
-            List<Relationship> rels = new ArrayList<>();
-            for (Relationship m : h.chunk().getRelationships(Direction.OUTGOING, RagaGraph.MENTIONS)) {
-                if (h.entities().stream().anyMatch(e -> e.getElementId().equals(m.getEndNode().getElementId()))) rels.add(m);
-            }
-            out.add(new RetrieveResult(++rank, h.chunkId(), h.docId(), h.text(), h.score(), h.vecRank(), h.kgRank(), h.vecScore(), h.kgScore(), h.start(),
-                    h.end(), r.degraded(), r.degradedReason(), Displayed.node(h.chunk()), Displayed.nodes(h.entities()), Displayed.relationships(rels), u.calls(), u.promptTokens(), u.completionTokens()));
+            out.add(Rows.of(RetrieveResult.class, Rows.columns("rank", out.size() + 1, "startOffset", h.start(), "endOffset", h.end(),
+                    "chunk", Displayed.node(h.chunk()), "entities", Displayed.nodes(h.entities()), "relationships", Displayed.relationships(h.mentions())),
+                    h, r, usage.usage()));
         }
         return out.stream();
     }
@@ -392,9 +379,7 @@ public class RagaProcedures {
         RagCall c = call();
         UsageMeter usage = new UsageMeter();
         RagaAnswer.Answer a = RagaAnswer.answer(c, c.llm(cfg.llm(), "raga.answer"), query, cfg, usage);
-        Usage u = usage.usage();
-        return Stream.of(new AnswerResult(a.answer(), a.answerType(), a.evidence(), a.retrieved(), a.facts(), a.grounded(), a.mode(), a.degraded(), u.calls(),
-                u.promptTokens(), u.completionTokens(), u.tokensByStep()));
+        return Stream.of(Rows.of(AnswerResult.class, a, usage.usage()));
     }
 
     // ---- sync, schema, info, drop

@@ -80,11 +80,9 @@ public class RemindProcedures {
             + " batchSize, extractionErrors, llm.")
     public Stream<IndexResult> index(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         RemindIndexConfig cfg = RemindIndexConfig.parse(config);
-        RagCall.BoundLlm llm = rag.llmConfigured() || cfg.llm() != null ? call().llm(cfg.llm(), "remind.index") : null;
+        RagCall.BoundLlm llm = call().llmIfConfigured(cfg.llm(), "remind.index");
         RemindIndexer.Stats s = call().build("remind", "remind.index", cfg.corpus(), c -> new RemindIndexer(c, llm).index(cfg));
-        Usage u = s.usage();
-        return Stream.of(new IndexResult(s.chunks(), s.newChunks(), s.removedChunks(), s.entitiesCreated(), s.entitiesMerged(), s.relations(),
-                s.mentions(), s.nextEdges(), s.failedChunks(), u.calls(), u.promptTokens(), u.completionTokens(), u.tokensByStep(), s.ms()));
+        return Stream.of(Rows.of(IndexResult.class, s, s.usage()));
     }
 
     @Procedure(name = "remind.info", mode = Mode.READ)
@@ -136,11 +134,11 @@ public class RemindProcedures {
         RemindEngine.Traversal t = new RemindEngine(call(), llm(cfg, RemindQueryConfig.Use.TRAVERSE, "remind.traverse")).traverse("remind.traverse", query, cfg);
         Walk.Outcome o = t.outcome();
         Subgraph s = o.subgraph();
-        Usage u = t.usage();
         Map<String, Object> summaries = new LinkedHashMap<>();
         s.summaries().forEach((chunk, text) -> summaries.put((String) tx.getNodeByElementId(chunk).getProperty("id"), text));
-        return Stream.of(new TraverseResult(o.sufficient(), o.stopReason().name(), seedNodes(t), nodes(s, true), chunkIds(s), rels(s), path(s),
-                summaries, trace(o), o.jumps(), u.calls(), u.promptTokens(), u.completionTokens(), traversalTokens(u), u.tokensByStep(), t.handoff(), t.ms()));
+        return Stream.of(Rows.of(TraverseResult.class, Rows.columns("stopReason", o.stopReason().name(), "seeds", seedNodes(t), "nodes", nodes(s, true),
+                "chunks", chunkIds(s), "relationships", rels(s), "path", path(s), "summaries", summaries, "trace", trace(o),
+                "traversalTokens", traversalTokens(t.usage()), "traversal", t.handoff()), o, t, t.usage()));
     }
 
     @Procedure(name = "remind.memorize", mode = Mode.WRITE)
@@ -154,9 +152,8 @@ public class RemindProcedures {
                                            @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         RemindQueryConfig cfg = RemindQueryConfig.parse(RemindQueryConfig.Use.MEMORIZE, config);
         RemindEngine.Memorized m = new RemindEngine(call(), llm(cfg, RemindQueryConfig.Use.MEMORIZE, "remind.memorize")).memorize(query, traversal, cfg);
-        Usage u = m.usage();
-        return Stream.of(new MemorizeResult(m.written(), m.enhanced(), m.penalized(), m.unchanged(), Displayed.relationships(m.enhancedRels()), Displayed.relationships(m.penalizedRels()), u.calls(),
-                u.promptTokens(), u.completionTokens(), u.tokensByStep()));
+        return Stream.of(Rows.of(MemorizeResult.class, Rows.columns("memorized", m.written(), "enhancedRels", Displayed.relationships(m.enhancedRels()),
+                "penalizedRels", Displayed.relationships(m.penalizedRels())), m, m.usage()));
     }
 
     @Procedure(name = "remind.answer", mode = Mode.WRITE)
@@ -187,10 +184,9 @@ public class RemindProcedures {
         Walk.Outcome o = a.traversal().outcome();
         Subgraph s = o.subgraph();
         List<Relationship> rels = new ArrayList<>(new LinkedHashSet<>(rels(s)));
-        Usage u = a.usage();
-        return Stream.of(new AnswerResult(a.answer(), a.citedChunks(), chunkIds(s), nodes(s, true), rels, o.sufficient(), o.stopReason().name(),
-                o.jumps(), a.memorized().written(), a.memorized().enhanced(), a.memorized().penalized(), trace(o), u.calls(), u.promptTokens(),
-                u.completionTokens(), traversalTokens(u), u.tokensByStep(), a.ms()));
+        return Stream.of(Rows.of(AnswerResult.class, Rows.columns("chunks", chunkIds(s), "nodes", nodes(s, true), "relationships", rels,
+                "stopReason", o.stopReason().name(), "memorized", a.memorized().written(), "trace", trace(o), "traversalTokens", traversalTokens(a.usage())),
+                a, a.memorized(), o, a.usage()));
     }
 
     @Procedure(name = "remind.memory.stats", mode = Mode.READ)

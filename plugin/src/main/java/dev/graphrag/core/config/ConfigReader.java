@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Typed reading of a procedure's {@code config :: MAP}. Every getter names the key it reads;
@@ -16,6 +17,9 @@ import java.util.Set;
  * Used by the immutable config records, never kept after parsing.
  */
 public final class ConfigReader {
+    public static final String DEFAULT_CORPUS = "default";
+    private static final Pattern CORPUS_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}");
+
     private final String owner;
     private final Map<String, Object> values;
     private final Set<String> known = new LinkedHashSet<>();
@@ -189,7 +193,15 @@ public final class ConfigReader {
 
     /** The {@code corpus} key: a valid corpus name, "default" when absent. */
     public String corpus() {
-        return dev.graphrag.core.lexical.LexicalGraph.checkCorpusName(string("corpus", dev.graphrag.core.lexical.LexicalGraph.DEFAULT_CORPUS));
+        return checkCorpusName(string("corpus", DEFAULT_CORPUS));
+    }
+
+    /** A corpus name (it names nodes' {@code corpus} property and appears in index names and messages): 1-64 safe characters. */
+    public static String checkCorpusName(String corpus) {
+        if (corpus == null || !CORPUS_NAME.matcher(corpus).matches()) {
+            throw new RagException("invalid corpus name '" + corpus + "': use 1-64 letters, digits, '_', '-' or '.'");
+        }
+        return corpus;
     }
 
     /** Rejects keys that no getter asked for, suggesting the nearest valid one. */

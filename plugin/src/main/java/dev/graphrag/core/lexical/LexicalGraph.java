@@ -1,6 +1,7 @@
 package dev.graphrag.core.lexical;
 
 import dev.graphrag.core.RagException;
+import dev.graphrag.core.config.ConfigReader;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Label;
 import org.neo4j.graphdb.Node;
@@ -12,7 +13,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * Names and schema of the shared lexical layer (docs/graph-model.md):
@@ -28,17 +28,12 @@ public final class LexicalGraph {
 
     public static final String VECTOR_INDEX = "rag_chunk_embedding";
     public static final String FULLTEXT_INDEX = "rag_chunk_text";
-    public static final String DEFAULT_CORPUS = "default";
-
-    private static final Pattern CORPUS_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}");
+    public static final String DEFAULT_CORPUS = ConfigReader.DEFAULT_CORPUS;
 
     private LexicalGraph() {}
 
     public static String checkCorpusName(String corpus) {
-        if (corpus == null || !CORPUS_NAME.matcher(corpus).matches()) {
-            throw new RagException("invalid corpus name '" + corpus + "': use 1-64 letters, digits, '_', '-' or '.'");
-        }
-        return corpus;
+        return ConfigReader.checkCorpusName(corpus);
     }
 
     /**
