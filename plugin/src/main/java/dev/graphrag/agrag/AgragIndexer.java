@@ -77,7 +77,7 @@ public final class AgragIndexer {
 
     /** {@code llm}: null for an LLM-free index (relations: cooccurrence). */
     public AgragIndexer(RagCall call, RagCall.BoundLlm llm) {
-        this.executor = call.runtime().executor();
+        this.executor = call.executor();
         this.progress = call.progress();
         this.db = call.db();
         this.embeddings = call.embeddings();

@@ -71,13 +71,13 @@ public final class AgragRetriever {
     /** Reads in the caller's transaction; {@code llm} is null when no step of the call asks an LLM. */
     public AgragRetriever(RagCall call, RagCall.BoundLlm llm) {
         this.tx = call.tx();
-        this.cache = call.runtime().layerCache();
+        this.cache = call.layerCache();
         this.databaseName = call.database();
         this.embeddings = call.embeddings();
         this.llm = llm == null ? null : llm.client();
         this.llmConfig = llm == null ? null : llm.config();
         this.cancelled = call.cancelled();
-        this.pool = call.runtime().executor();
+        this.pool = call.executor();
     }
 
     /** Where a stage that touches no transaction runs beside the caller's work: the shared pool, or null (the caller) at concurrency 1. */

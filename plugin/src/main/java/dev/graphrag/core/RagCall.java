@@ -1,6 +1,7 @@
 package dev.graphrag.core;
 
 import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.layer.LayerCache;
 import dev.graphrag.core.lexical.Ingestor;
 import dev.graphrag.core.llm.LlmClient;
 import dev.graphrag.core.llm.LlmConfig;
@@ -8,6 +9,7 @@ import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Transaction;
 
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -16,13 +18,61 @@ import java.util.function.Supplier;
 /**
  * Everything one procedure call hands the engine, built once in the procedure class: the database (for work
  * committed in batches of its own) and the caller's transaction (for reads and work that must roll back with
- * it), the server runtime, the log, the caller's cancellation and where progress goes. Engine classes take this
- * instead of long argument lists with nulls.
+ * it), the log, the caller's cancellation and where progress goes, and from the server's runtime only what a step
+ * needs (the embedder, the LLM bound to the call's settings, the worker pool, the layer cache, the layer locks).
+ * Engine classes take this instead of long argument lists with nulls.
  */
-public record RagCall(GraphDatabaseService db, Transaction tx, GraphRagRuntime runtime, Consumer<String> log, BooleanSupplier cancelled,
-                      Progress progress) {
+public final class RagCall {
     /** The LLM client and the call's resolved configuration, bound together. */
     public record BoundLlm(LlmClient client, LlmConfig config) {}
+
+    private final GraphDatabaseService db;
+    private final Transaction tx;
+    private final GraphRagRuntime runtime;
+    private final Consumer<String> log;
+    private final BooleanSupplier cancelled;
+    private final Progress progress;
+
+    public RagCall(GraphDatabaseService db, Transaction tx, GraphRagRuntime runtime, Consumer<String> log, BooleanSupplier cancelled, Progress progress) {
+        this.db = db;
+        this.tx = tx;
+        this.runtime = runtime;
+        this.log = log;
+        this.cancelled = cancelled;
+        this.progress = progress;
+    }
+
+    public GraphDatabaseService db() {
+        return db;
+    }
+
+    /** The caller's transaction. */
+    public Transaction tx() {
+        return tx;
+    }
+
+    public Consumer<String> log() {
+        return log;
+    }
+
+    /** True once the caller's transaction is terminated. */
+    public BooleanSupplier cancelled() {
+        return cancelled;
+    }
+
+    public Progress progress() {
+        return progress;
+    }
+
+    /** The server's shared worker pool (for stages that read no transaction). */
+    public ExecutorService executor() {
+        return runtime.executor();
+    }
+
+    /** The server's cache of method layers' in-memory state, keyed by what the graph records. */
+    public LayerCache layerCache() {
+        return runtime.layerCache();
+    }
 
     public String database() {
         return db.databaseName();

@@ -385,6 +385,6 @@ public final class HgmemEngine {
     }
 
     private <T> T locked(String owner, String corpus, String id, java.util.function.Supplier<T> work) {
-        return call.runtime().layerLocks().exclusive(call.database(), corpus, "hgmem session " + id, owner, call.cancelled(), call.log(), work);
+        return call.exclusive("hgmem session " + id, owner, corpus, work);
     }
 }

@@ -117,8 +117,7 @@ public final class RagaIngest {
                     Pending p = it.next();
                     try {
                         // one chunk at a time per corpus; a chunk another ingest archived meanwhile is skipped
-                        Row row = call.runtime().layerLocks().exclusive(call.database(), cfg.corpus(), "raga ingest", "raga.ingest", call.cancelled(),
-                                call.log(), () -> stillPending(p) ? readChunk(p) : null);
+                        Row row = call.exclusive("raga ingest", "raga.ingest", cfg.corpus(), () -> stillPending(p) ? readChunk(p) : null);
                         if (row != null) return row;
                     } catch (RuntimeException e) {
                         done = true;
@@ -237,19 +236,19 @@ public final class RagaIngest {
     /** The tool loop of one chunk: every tool call commits in its own transaction, or writes nothing. */
     private ToolLoop loop(ToolContext ctx, String step, int maxRounds) {
         List<ToolLoop.Tool> tools = new ArrayList<>();
-        List<ToolSchemas.Spec> specs = new ArrayList<>();
-        for (ToolSchemas.Spec s : ToolSchemas.ALL) if (!cfg.batchToolset() || ToolSchemas.BATCH_TOOLSET.contains(s.name())) specs.add(s);
-        specs.add(ToolSchemas.CHUNK_COMPLETE);
+        List<Toolbox.Tool> specs = new ArrayList<>();
+        for (Toolbox.Tool s : Toolbox.ALL) if (!cfg.batchToolset() || Toolbox.BATCH_TOOLSET.contains(s.name())) specs.add(s);
+        specs.add(Toolbox.CHUNK_COMPLETE);
         long[] callNo = {0};
         Observation shown = new Observation(ctx.currentChunkId);
-        for (ToolSchemas.Spec s : specs) {
-            Map<String, Object> shownSchema = s.name().equals("batch_kg_ops") && !cfg.batchToolset() ? ToolSchemas.BATCH_BY_REFERENCE : null;
+        for (Toolbox.Tool s : specs) {
+            Map<String, Object> shownSchema = s.name().equals("batch_kg_ops") && !cfg.batchToolset() ? Toolbox.BATCH_BY_REFERENCE : null;
             tools.add(new ToolLoop.Tool(s.name(), s.description(), s.parameters(), args -> {
                 ctx.toolCallId = sessionId + "#" + (++callNo[0]);
                 ToolResult r = runTool(ctx, s.name(), args);
                 if (!r.ok()) remember(s.name(), r);
                 Map<String, Object> env = observation(shown.of(r.envelope()));
-                if (s.name().equals(ToolSchemas.CHUNK_COMPLETE.name()) && r.ok()) return new ToolLoop.Finished(env);
+                if (s.name().equals(Toolbox.CHUNK_COMPLETE.name()) && r.ok()) return new ToolLoop.Finished(env);
                 return r.ok() ? env : new ToolLoop.Refused(env);
             }).shownAs(shownSchema).digestedBy(s.name().equals("search_kg") || s.name().equals("batch_kg_ops") ? Observation::digest : null));
         }

@@ -3,8 +3,9 @@ package dev.graphrag.procedures;
 import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.llm.ChatRequest;
+import dev.graphrag.core.llm.Capabilities;
 import dev.graphrag.core.llm.ChatResponse;
-import dev.graphrag.core.llm.LlmClient;
+import dev.graphrag.core.llm.EndpointInfo;
 import dev.graphrag.core.llm.LlmConfig;
 import org.neo4j.procedure.Context;
 import org.neo4j.procedure.Description;
@@ -78,8 +79,8 @@ public class LlmProcedures {
         r.finish();
         LlmConfig cfg = rag.llmConfig(llmMap, "rag.llm.info");
         long t0 = System.nanoTime();
-        LlmClient.EndpointInfo e = rag.llm().endpointInfo(cfg, Termination.of(guard));
-        LlmClient.Capabilities caps = probe && e.reachable() ? rag.llm().probe(cfg, Termination.of(guard)) : rag.llm().capabilities(cfg);
+        EndpointInfo e = rag.llm().endpointInfo(cfg, Termination.of(guard));
+        Capabilities caps = probe && e.reachable() ? rag.llm().probe(cfg, Termination.of(guard)) : rag.llm().capabilities(cfg);
         String warning = e.window() != null && e.window() < cfg.contextTokens()
                 ? "the endpoint's window (" + e.window() + " tokens) is below contextTokens (" + cfg.contextTokens() + "): long prompts will be cut"
                 + " or refused; set graphrag.llm.contextTokens to " + e.window() + " or raise the server's window (docs/llm.md#context-windows)"

@@ -20,7 +20,7 @@ import dev.graphrag.raga.RagaSync;
 import dev.graphrag.raga.RagaTools;
 import dev.graphrag.raga.ToolContext;
 import dev.graphrag.raga.ToolResult;
-import dev.graphrag.raga.ToolSchemas;
+import dev.graphrag.raga.Toolbox;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Node;
@@ -115,7 +115,7 @@ public class RagaProcedures {
             + " currentChunkId, failOnError, phaseGuard, dupHintThreshold, evidenceMinChars, evidenceMaxChars, requireEvidenceOnUpdate, qualityGate,"
             + " maxNameChars, minPrintableRatio, schemaMode, similarTypeThreshold.")
     public Stream<ToolRow> tool(@Name("name") String name, @Name("args") Object args, @Name(value = "context", defaultValue = "{}") Map<String, Object> context) {
-        if (name == null || name.isBlank()) throw new RagException("raga.tool: name must be one of " + ToolSchemas.names());
+        if (name == null || name.isBlank()) throw new RagException("raga.tool: name must be one of " + Toolbox.names());
         return Stream.of(run(name, args, context, "raga.tool"));
     }
 
@@ -136,7 +136,7 @@ public class RagaProcedures {
         if (json == null) {
             result = ToolResult.failure(name, new dev.graphrag.raga.ToolError("INVALID_ARGUMENTS", "args are not a JSON object", "", null, null));
         } else {
-            ToolSchemas.Spec spec = ToolSchemas.byName(name);
+            Toolbox.Tool spec = Toolbox.byName(name);
             if (spec != null && spec.name().equals("batch_kg_ops") && json.path("atomic").asBoolean(false)) {
                 // all-or-nothing in the caller's transaction: a dry run in a transaction that is never committed first
                 try (Transaction scratch = db.beginTx()) {

@@ -106,7 +106,7 @@ class LlmRealRepliesTest {
         LLM.window(300);
         String passage = "The Thark horde rode across the dead sea bottom towards the city of Zodanga at dawn. ".repeat(40);
         RagException e = assertThrows(RagException.class, () -> client().ask(cfg(null), "judge", ask(passage + " Enough?"), VERDICT, new UsageMeter(), () -> false));
-        assertTrue(e instanceof LlmClient.PromptCutException, e.toString());
+        assertTrue(e instanceof PromptCutException, e.toString());
         assertTrue(e.getMessage().contains("read only 300 prompt tokens") && e.getMessage().contains("OLLAMA_CONTEXT_LENGTH")
                 && e.getMessage().contains("--max-model-len") && e.getMessage().contains("graphrag.llm.contextTokens"), e.getMessage());
     }

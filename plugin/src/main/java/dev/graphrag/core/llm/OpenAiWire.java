@@ -1,0 +1,129 @@
+package dev.graphrag.core.llm;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.graphrag.core.RagException;
+
+import java.util.Map;
+
+/**
+ * The OpenAI chat-completions wire format, as Ollama, vLLM, llama.cpp and OpenAI speak it: the request body, the reply
+ * read into a {@link ChatResponse} (content, reasoning in any of the servers' shapes, tool calls, usage or the client's
+ * estimate), and the excerpt of an error body an error message may quote. No HTTP here.
+ */
+final class OpenAiWire {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** How vLLM, llama.cpp and OpenAI word a prompt over the window. */
+    private static final java.util.regex.Pattern CONTEXT_REFUSAL = java.util.regex.Pattern.compile(
+            "maximum context length|context size|context length|context window|exceed_context", java.util.regex.Pattern.CASE_INSENSITIVE);
+    /** The most of a remote error body an error message quotes. */
+    static final int MAX_EXCERPT_CHARS = 200;
+
+    private OpenAiWire() {}
+
+    /** Whether an error excerpt says the prompt does not fit the server's window. */
+    static boolean refusesContext(String excerpt) {
+        return CONTEXT_REFUSAL.matcher(excerpt).find();
+    }
+
+    /** The request body of a chat completion for {@code req} under {@code cfg}. */
+    static ObjectNode body(LlmConfig cfg, ChatRequest req) {
+        ObjectNode b = JSON.createObjectNode();
+        b.put("model", cfg.model());
+        b.set("messages", JSON.valueToTree(req.messages()));
+        b.put("temperature", cfg.temperature());
+        b.put("max_tokens", cfg.maxTokens());
+        if (cfg.seed() != null) b.put("seed", cfg.seed());
+        if (!req.stop().isEmpty()) b.set("stop", JSON.valueToTree(req.stop()));
+        if (!req.tools().isEmpty()) b.set("tools", JSON.valueToTree(req.tools()));
+        if (req.toolChoice() != null) b.set("tool_choice", JSON.valueToTree(req.toolChoice()));
+        Object rf = req.responseFormat();
+        if ("json_object".equals(rf)) {
+            b.set("response_format", JSON.createObjectNode().put("type", "json_object"));
+        } else if (rf instanceof Map<?, ?> m) {
+            if (m.containsKey("type")) {
+                b.set("response_format", JSON.valueToTree(m));
+            } else {
+                ObjectNode f = JSON.createObjectNode().put("type", "json_schema");
+                f.set("json_schema", JSON.valueToTree(m));
+                b.set("response_format", f);
+            }
+        } else if (rf != null && !"text".equals(rf)) {
+            throw new RagException("responseFormat must be 'json_object', 'text' or a json_schema map {name, schema}");
+        }
+        return b;
+    }
+
+    /**
+     * What an error message may quote of a remote body: its {@code error.message} when it is OpenAI-shaped JSON,
+     * else its start; at most MAX_EXCERPT_CHARS printable characters, the key redacted.
+     */
+    static String excerpt(LlmConfig cfg, String body) {
+        if (body == null || body.isBlank()) return "(empty body)";
+        String text = body;
+        try {
+            JsonNode n = JSON.readTree(body);
+            JsonNode m = n.path("error").isTextual() ? n.path("error") : n.path("error").path("message");
+            if (m.isTextual()) text = m.asText();
+        } catch (JsonProcessingException | RuntimeException e) {
+            // not JSON: quote the start of the text
+        }
+        text = cfg.redact(text);
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < text.length() && b.length() < MAX_EXCERPT_CHARS; i++) {
+            char c = text.charAt(i);
+            b.append(Character.isISOControl(c) || Character.getType(c) == Character.FORMAT ? ' ' : c);
+        }
+        String out = b.toString().replaceAll(" {2,}", " ").trim();
+        return text.length() > MAX_EXCERPT_CHARS ? out + "..." : out;
+    }
+
+    /** {@code sentTokens}: the client's count of what the server reads as the prompt ({@link TokenCounter#promptAsRead}). */
+    static ChatResponse parseReply(LlmConfig cfg, String step, String body, long sentTokens, long ms) {
+        JsonNode root;
+        try {
+            root = JSON.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw new RagException("LLM step '" + step + "': " + cfg.host() + " answered with a body that is not JSON");
+        }
+        JsonNode choice = root.path("choices").path(0);
+        if (choice.isMissingNode()) throw new RagException("LLM step '" + step + "': the reply has no choices[0]");
+        JsonNode msg = choice.path("message");
+        String content = msg.path("content").isTextual() ? msg.path("content").asText() : null;
+        String finish = choice.path("finish_reason").asText(null);
+        // reasoning: a separate field (vLLM --reasoning-parser, DeepSeek, Ollama) or a leading block in the content
+        String reasoning = msg.path("reasoning_content").isTextual() ? msg.path("reasoning_content").asText()
+                : msg.path("reasoning").isTextual() ? msg.path("reasoning").asText() : null;
+        if (content != null) {
+            try {
+                ReplyReader.Answer a = ReplyReader.answer(content, finish, cfg.maxTokens());
+                if (a.hadReasoning()) {
+                    content = a.text().strip();
+                    reasoning = reasoning == null ? a.reasoning() : reasoning + "\n" + a.reasoning();
+                }
+            } catch (ReplyReader.Problem p) {
+                // an unterminated block stays in the content: the step that reads it reports the problem
+            }
+        }
+        ToolCalls calls = ToolCalls.read(msg, content);
+        if (calls.fromContent()) content = calls.contentLeft();
+        JsonNode usage = root.path("usage");
+        boolean estimated = !usage.path("prompt_tokens").isNumber();
+        long prompt = estimated ? sentTokens : usage.path("prompt_tokens").asLong();
+        if (!estimated && sentTokens >= TokenCounter.MIN_CHECKED && prompt < TokenCounter.CUT_RATIO * sentTokens) {
+            throw new PromptCutException("LLM step '" + step + "': " + cfg.host() + " read only " + prompt + " prompt tokens of the " + sentTokens
+                    + " this client sent (its usage.prompt_tokens is under " + Math.round(TokenCounter.CUT_RATIO * 100) + "% of the client's cl100k_base"
+                    + " count): the server cut the prompt to its context window, so the instructions were lost. Raise the server's window (Ollama: "
+                    + "OLLAMA_CONTEXT_LENGTH or the model's num_ctx; llama.cpp: --ctx-size; vLLM: --max-model-len) and set graphrag.llm.contextTokens"
+                    + " (now " + cfg.contextTokens() + ") to it (docs/llm.md#context-windows)");
+        }
+        long reasoningTokens = usage.path("completion_tokens_details").path("reasoning_tokens").isNumber()
+                ? usage.path("completion_tokens_details").path("reasoning_tokens").asLong() : TokenCounter.count(reasoning);
+        long completion = usage.path("completion_tokens").isNumber() ? usage.path("completion_tokens").asLong()
+                : TokenCounter.count(content) + reasoningTokens + (calls.calls().isEmpty() ? 0 : TokenCounter.count(TokenCounter.json(calls.calls())));
+        estimated |= !usage.path("completion_tokens").isNumber();
+        return new ChatResponse(content, calls.calls(), finish, prompt, completion, estimated, 1, false, ms, reasoning, reasoningTokens, calls.repairs());
+    }
+}
