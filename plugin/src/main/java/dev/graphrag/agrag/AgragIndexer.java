@@ -109,8 +109,8 @@ public final class AgragIndexer {
         }
         progress.phase("entity statistics", chunks.size());
         // entity candidates with document frequencies over the corpus's current chunks
-        List<List<EntityStatistics.Candidate>> extracted = EntityStatistics.extract(chunks.stream().map(ChunkRow::text).toList(), cfg.maxNgram(),
-                cfg.scoring(), cfg.entityThreshold(), cfg.maxEntitiesPerChunk());
+        List<List<EntityStatistics.Candidate>> extracted = EntityStatistics.extract(chunks.stream().map(ChunkRow::text).toList(), cfg.entities().maxNgram(),
+                cfg.entities().entityScoring(), cfg.entities().entityThreshold(), cfg.entities().maxEntitiesPerChunk());
         Map<String, List<String>> candidates = new LinkedHashMap<>();
         for (int i = 0; i < chunks.size(); i++) {
             candidates.put(chunks.get(i).id(), extracted.get(i).stream().map(EntityStatistics.Candidate::term).toList());
@@ -166,7 +166,7 @@ public final class AgragIndexer {
             int start = it.first();
             for (int end = it.next(); end != BreakIterator.DONE; start = end, end = it.next()) {
                 String sentence = c.text().substring(start, end).trim();
-                Set<String> grams = EntityStatistics.terms(sentence, cfg.maxNgram()).counts().keySet();
+                Set<String> grams = EntityStatistics.terms(sentence, cfg.entities().maxNgram()).counts().keySet();
                 List<String> present = new ArrayList<>();
                 for (String v : vt) if (grams.contains(v)) present.add(v);
                 // a phrase and its own sub-phrase are one mention, not a relation
@@ -197,7 +197,7 @@ public final class AgragIndexer {
                     return AgragPrompts.triples(reply.json(), "triples");
                 },
                 // one chunk at a time, in chunk-id order, as before the port
-                new ChunkExtraction.Settings("agrag.index", llmConfig.model(), 1, 20, cfg.skipExtractionErrors()), cancelled, log)
+                new ChunkExtraction.Settings("agrag.index", llmConfig.model(), 1, 20, cfg.extractionErrors() == ChunkExtraction.OnError.SKIP), cancelled, log)
                 .reportingTo(progress);
         ChunkExtraction.Result<List<List<String>>> r = extraction.run(chunks.stream().map(c -> new ChunkExtraction.Input(c.id(), c.text())).toList());
         usage.add(r.usage());

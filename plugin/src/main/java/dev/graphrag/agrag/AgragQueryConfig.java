@@ -1,22 +1,31 @@
 package dev.graphrag.agrag;
 
 import dev.graphrag.core.config.ConfigReader;
+import dev.graphrag.core.config.Key;
 
 import java.util.Map;
 
-/** Config of agrag.mcmi / agrag.retrieve / agrag.answer (docs/agrag.md). filter defaults to true only with an LLM. */
-public record AgragQueryConfig(String corpus, int factTopK, boolean filter, double damping, double tolerance, int maxIterations,
-                               boolean pprWeighted, double passageScoreFactor, EdgeCosts costMode, boolean expansion,
-                               McmiExpansion.Rule expansionRule, int maxExpansions, boolean inducedOutput, boolean denseOnly,
-                               int k, RetrieveMode mode, PprEngine pprEngine, boolean includePathChunks, boolean returnPrompt,
-                               double passageNodeWeight, int denseFirst, int namedPassages, int linkedPassages, int concurrency,
-                               Map<String, Object> llm) {
+/**
+ * Config of agrag.mcmi / agrag.retrieve / agrag.answer / agrag.mapFacts (docs/agrag.md), composed by type as the
+ * procedures are: every query maps facts ({@link Facts}); mcmi, retrieve and answer build the reasoning subgraph
+ * ({@link Subgraph}); retrieve and answer rank chunks ({@link Ranking}); answer has its own two keys ({@link Answer}).
+ * A procedure reads only the groups it uses, so any other key is an error naming it. Each key is declared once with
+ * its default and range, and named as its accessor.
+ */
+public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveMode mode, Facts facts, Subgraph subgraph, Ranking ranking,
+                               Answer answer) {
     public enum RetrieveMode { MCMI, HYBRID, PPR }
 
     /** NATIVE: Gauss-Seidel sweeps on the snapshot's cached CSR; GDS: gds.pageRank.stream on the corpus projection. Same fixed point. */
     public enum PprEngine { NATIVE, GDS }
 
-    /** Which procedure parses: each reads (and so accepts) only the keys it uses; any other key is an error naming it. */
+    /** INDUCED: every graph edge among the subgraph's nodes; SELECTED: the Steiner tree's and the expansion's edges only. */
+    public enum OutputEdges { INDUCED, SELECTED }
+
+    /** HYBRID: passages scored by dense + BM25 (AGRAG Eq. 21); DENSE: by cosine alone. */
+    public enum RetrievalMode { HYBRID, DENSE }
+
+    /** Which procedure parses: each reads (and so accepts) only the groups it uses. */
     public enum Use {
         MCMI("agrag.mcmi"), RETRIEVE("agrag.retrieve"), ANSWER("agrag.answer"), MAP_FACTS("agrag.mapFacts");
 
@@ -35,48 +44,104 @@ public record AgragQueryConfig(String corpus, int factTopK, boolean filter, doub
         }
     }
 
-    enum OutputEdges { INDUCED, SELECTED }
+    /** The facts most similar to the question, and whether the LLM triple filter checks them (on by default only with an LLM). */
+    public record Facts(int factTopK, boolean filter) {
+        static final Key<Integer> FACT_TOP_K = Key.integer("factTopK", 5, 1, 1000);
+        static final Key<Boolean> FILTER = Key.bool("filter", false);
 
-    enum RetrievalMode { HYBRID, DENSE }
+        /** ppr mode's factTopK (10) was tuned on MuSiQue (docs/lab-notebook.md); the other modes keep the spec's 5. */
+        static Facts read(ConfigReader r, boolean ppr, boolean withLlm) {
+            return new Facts((ppr ? FACT_TOP_K.withDefault(10) : FACT_TOP_K).read(r), FILTER.withDefault(withLlm).read(r));
+        }
+    }
+
+    /** Personalized PageRank, the cost graph, the Steiner tree and its expansion (spec §2.5-2.7). */
+    public record Subgraph(double damping, double pprTolerance, int pprMaxIterations, boolean pprWeighted, double passageScoreFactor,
+                           EdgeCosts costMode, boolean expansion, McmiExpansion.Rule expansionRule, int maxExpansions, OutputEdges outputEdges,
+                           RetrievalMode retrievalMode, PprEngine pprEngine, int concurrency) {
+        static final Key<Double> DAMPING = Key.number("damping", 0.5, 0, 0.99);
+        static final Key<Double> PPR_TOLERANCE = Key.number("pprTolerance", 1e-7, 0, 1);
+        static final Key<Integer> PPR_MAX_ITERATIONS = Key.integer("pprMaxIterations", 100, 1, 10_000);
+        static final Key<Boolean> PPR_WEIGHTED = Key.bool("pprWeighted", true);
+        static final Key<Double> PASSAGE_SCORE_FACTOR = Key.number("passageScoreFactor", 0.05, 0, 1);
+        static final Key<EdgeCosts> COST_MODE = Key.choice("costMode", EdgeCosts.class, EdgeCosts.HALF);
+        static final Key<Boolean> EXPANSION = Key.bool("expansion", true);
+        static final Key<McmiExpansion.Rule> EXPANSION_RULE = Key.choice("expansionRule", McmiExpansion.Rule.class, McmiExpansion.Rule.MEAN);
+        static final Key<Integer> MAX_EXPANSIONS = Key.integer("maxExpansions", 20, 0, 10_000);
+        static final Key<OutputEdges> OUTPUT_EDGES = Key.choice("outputEdges", OutputEdges.class, OutputEdges.INDUCED);
+        static final Key<RetrievalMode> RETRIEVAL_MODE = Key.choice("retrievalMode", RetrievalMode.class, RetrievalMode.HYBRID);
+        // native by default: on the 2Wiki graph GDS's PageRank call alone takes ~100 ms per query (docs/lab-notebook.md)
+        static final Key<PprEngine> PPR_ENGINE = Key.choice("pprEngine", PprEngine.class, PprEngine.NATIVE);
+        // 2: the stages that touch no transaction (the fact scan, native PageRank, entity cosines) run beside the caller's; more has nothing to run
+        static final Key<Integer> CONCURRENCY = Key.integer("concurrency", 2, 1, 2);
+
+        /** ppr mode's damping (0.4) was tuned on MuSiQue; the other modes keep the spec's 0.5. */
+        static Subgraph read(ConfigReader r, boolean ppr) {
+            return new Subgraph((ppr ? DAMPING.withDefault(0.4) : DAMPING).read(r), PPR_TOLERANCE.read(r), PPR_MAX_ITERATIONS.read(r), PPR_WEIGHTED.read(r),
+                    PASSAGE_SCORE_FACTOR.read(r), COST_MODE.read(r), EXPANSION.read(r), EXPANSION_RULE.read(r), MAX_EXPANSIONS.read(r), OUTPUT_EDGES.read(r),
+                    RETRIEVAL_MODE.read(r), PPR_ENGINE.read(r), CONCURRENCY.read(r));
+        }
+
+        /** For agrag.mapFacts, which builds no subgraph: the defaults, on the caller's thread alone. */
+        static Subgraph notBuilt() {
+            return new Subgraph(DAMPING.dflt(), PPR_TOLERANCE.dflt(), PPR_MAX_ITERATIONS.dflt(), PPR_WEIGHTED.dflt(), PASSAGE_SCORE_FACTOR.dflt(),
+                    COST_MODE.dflt(), EXPANSION.dflt(), EXPANSION_RULE.dflt(), MAX_EXPANSIONS.dflt(), OUTPUT_EDGES.dflt(), RETRIEVAL_MODE.dflt(),
+                    PPR_ENGINE.dflt(), 1);
+        }
+
+        boolean inducedOutput() {
+            return outputEdges == OutputEdges.INDUCED;
+        }
+
+        boolean denseOnly() {
+            return retrievalMode == RetrievalMode.DENSE;
+        }
+    }
+
+    /**
+     * How agrag.retrieve and agrag.answer rank chunks: k of them, the denseFirst densest leading, then up to namedPassages
+     * of documents the question names by title and linkedPassages of documents the densest chunk names by title
+     * ({denseFirst: 0, namedPassages: 0, linkedPassages: 0} is the paper's ranking). passageNodeWeight is agrag.retrieve's
+     * (the ppr mode's passage reset weight).
+     */
+    public record Ranking(int k, int denseFirst, int namedPassages, int linkedPassages, double passageNodeWeight) {
+        static final Key<Integer> K = Key.integer("k", 5, 1, 1000);
+        static final Key<Integer> DENSE_FIRST = Key.integer("denseFirst", 1, 0, 1000);
+        static final Key<Integer> NAMED_PASSAGES = Key.integer("namedPassages", 1, 0, 1000);
+        static final Key<Integer> LINKED_PASSAGES = Key.integer("linkedPassages", 1, 0, 1000);
+        static final Key<Double> PASSAGE_NODE_WEIGHT = Key.number("passageNodeWeight", 1.0, 0, 100);
+        static final Ranking DEFAULTS = new Ranking(K.dflt(), DENSE_FIRST.dflt(), NAMED_PASSAGES.dflt(), LINKED_PASSAGES.dflt(), PASSAGE_NODE_WEIGHT.dflt());
+
+        static Ranking read(ConfigReader r, boolean retrieve) {
+            return new Ranking(K.read(r), DENSE_FIRST.read(r), NAMED_PASSAGES.read(r), LINKED_PASSAGES.read(r),
+                    retrieve ? PASSAGE_NODE_WEIGHT.read(r) : PASSAGE_NODE_WEIGHT.dflt());
+        }
+    }
+
+    /** agrag.answer's own keys: whether the reasoning subgraph's chunks join the prompt, and whether the prompt is returned. */
+    public record Answer(boolean includePathChunks, boolean returnPrompt) {
+        static final Key<Boolean> INCLUDE_PATH_CHUNKS = Key.bool("includePathChunks", true);
+        static final Key<Boolean> RETURN_PROMPT = Key.bool("returnPrompt", false);
+        static final Answer DEFAULTS = new Answer(INCLUDE_PATH_CHUNKS.dflt(), RETURN_PROMPT.dflt());
+
+        static Answer read(ConfigReader r) {
+            return new Answer(INCLUDE_PATH_CHUNKS.read(r), RETURN_PROMPT.read(r));
+        }
+    }
+
+    static final Key<RetrieveMode> MODE = Key.choice("mode", RetrieveMode.class, RetrieveMode.MCMI);
 
     public static AgragQueryConfig parse(Use use, Map<String, Object> config, boolean llmConfigured) {
         ConfigReader r = ConfigReader.of(use.procedure, config);
         String corpus = r.corpus();
         Map<String, Object> llm = r.map("llm");
-        RetrieveMode mode = use == Use.RETRIEVE || use == Use.MAP_FACTS ? r.choice("mode", RetrieveMode.class, RetrieveMode.MCMI) : RetrieveMode.MCMI;
-        // the ppr mode's defaults were tuned on MuSiQue (docs/benchmarks.md); the others are the spec's
+        RetrieveMode mode = use == Use.RETRIEVE || use == Use.MAP_FACTS ? MODE.read(r) : MODE.dflt();
         boolean ppr = mode == RetrieveMode.PPR;
-        int factTopK = r.integer("factTopK", ppr ? 10 : 5, 1, 1000);
-        boolean filter = r.bool("filter", llmConfigured || llm != null);
-        boolean sub = use.subgraph();
-        double damping = sub ? r.number("damping", ppr ? 0.4 : 0.5, 0, 0.99) : 0.5;
-        double tolerance = sub ? r.number("pprTolerance", 1e-7, 0, 1) : 1e-7;
-        int maxIterations = sub ? r.integer("pprMaxIterations", 100, 1, 10_000) : 100;
-        boolean weighted = !sub || r.bool("pprWeighted", true);
-        double passage = sub ? r.number("passageScoreFactor", 0.05, 0, 1) : 0.05;
-        EdgeCosts costs = sub ? r.choice("costMode", EdgeCosts.class, EdgeCosts.HALF) : EdgeCosts.HALF;
-        boolean expansion = !sub || r.bool("expansion", true);
-        McmiExpansion.Rule rule = sub ? r.choice("expansionRule", McmiExpansion.Rule.class, McmiExpansion.Rule.MEAN) : McmiExpansion.Rule.MEAN;
-        int maxExpansions = sub ? r.integer("maxExpansions", 20, 0, 10_000) : 20;
-        OutputEdges outputEdges = sub ? r.choice("outputEdges", OutputEdges.class, OutputEdges.INDUCED) : OutputEdges.INDUCED;
-        RetrievalMode retrievalMode = sub ? r.choice("retrievalMode", RetrievalMode.class, RetrievalMode.HYBRID) : RetrievalMode.HYBRID;
-        // native by default: on the 2Wiki graph GDS's PageRank call alone takes ~100 ms per query (docs/benchmarks.md)
-        PprEngine engine = sub ? r.choice("pprEngine", PprEngine.class, PprEngine.NATIVE) : PprEngine.NATIVE;
-        // 2: the stages that touch no transaction (the fact scan, native PageRank, entity cosines) run beside the caller's; more has nothing to run
-        int concurrency = sub ? r.integer("concurrency", 2, 1, 2) : 1;
-        boolean ranks = use.ranks();
-        int k = ranks ? r.integer("k", 5, 1, 1000) : 5;
-        boolean includePath = use != Use.ANSWER || r.bool("includePathChunks", true);
-        boolean returnPrompt = use == Use.ANSWER && r.bool("returnPrompt", false);
-        double passageNodeWeight = use == Use.RETRIEVE ? r.number("passageNodeWeight", 1.0, 0, 100) : 1.0;
-        int denseFirst = ranks ? r.integer("denseFirst", 1, 0, 1000) : 1;
-        // the densest chunk, then documents known by title lead the graph's ranking in both modes (docs/benchmarks.md);
-        // {denseFirst: 0, namedPassages: 0, linkedPassages: 0} is the paper's ranking
-        int namedPassages = ranks ? r.integer("namedPassages", 1, 0, 1000) : 1;
-        int linkedPassages = ranks ? r.integer("linkedPassages", 1, 0, 1000) : 1;
+        Facts facts = Facts.read(r, ppr, llmConfigured || llm != null);
+        Subgraph subgraph = use.subgraph() ? Subgraph.read(r, ppr) : Subgraph.notBuilt();
+        Ranking ranking = use.ranks() ? Ranking.read(r, use == Use.RETRIEVE) : Ranking.DEFAULTS;
+        Answer answer = use == Use.ANSWER ? Answer.read(r) : Answer.DEFAULTS;
         r.finish();
-        return new AgragQueryConfig(corpus, factTopK, filter, damping, tolerance, maxIterations, weighted, passage, costs, expansion, rule,
-                maxExpansions, outputEdges == OutputEdges.INDUCED, retrievalMode == RetrievalMode.DENSE, k, mode, engine, includePath, returnPrompt,
-                passageNodeWeight, denseFirst, namedPassages, linkedPassages, concurrency, llm);
+        return new AgragQueryConfig(corpus, llm, mode, facts, subgraph, ranking, answer);
     }
 }

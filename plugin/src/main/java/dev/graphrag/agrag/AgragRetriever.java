@@ -82,7 +82,7 @@ public final class AgragRetriever {
 
     /** Where a stage that touches no transaction runs beside the caller's work: the shared pool, or null (the caller) at concurrency 1. */
     private java.util.concurrent.Executor pool(AgragQueryConfig cfg) {
-        return cfg.concurrency() > 1 ? pool : null;
+        return cfg.subgraph().concurrency() > 1 ? pool : null;
     }
 
     private AgragSnapshot snapshot(String corpus) {
@@ -186,7 +186,7 @@ public final class AgragRetriever {
         }
         VectorMatrix.Scorer entitySim = st.entitySim();
         // B5: this query's costs over the snapshot's fixed topology (edge order: facts, synonyms, contains, pseudo)
-        EdgeCosts f = cfg.costMode();
+        EdgeCosts f = cfg.subgraph().costMode();
         // each cost is computed when the searches below first read it, so a query pays only for the edges they reach;
         // that matters most for synonym edges, which read entity cosines (each entity once, tens of thousands on a large corpus)
         double[] cost = new double[g.edgeCount()];
@@ -205,7 +205,7 @@ public final class AgragRetriever {
         // then scores entities ahead of the search until it is done; GDS's runs in the caller's transaction, so here
         int[] sources = terminals.stream().mapToInt(Integer::intValue).toArray();
         AtomicBoolean searched = new AtomicBoolean();
-        Forked<double[]> influence = thenScoreAhead(cfg.pprEngine() == AgragQueryConfig.PprEngine.NATIVE ? pool(cfg) : null,
+        Forked<double[]> influence = thenScoreAhead(cfg.subgraph().pprEngine() == AgragQueryConfig.PprEngine.NATIVE ? pool(cfg) : null,
                 () -> influence(g, sources, cfg), g, entitySim, searched);
         // B6-B8
         SteinerTree.Tree tree;
@@ -215,7 +215,7 @@ public final class AgragRetriever {
             searched.set(true);
         }
         double[] s = influence.join();
-        McmiExpansion.Result r = McmiExpansion.expand(cg, s, tree, cfg.expansionRule(), cfg.expansion(), cfg.maxExpansions(), cfg.inducedOutput(), g.pseudo());
+        McmiExpansion.Result r = McmiExpansion.expand(cg, s, tree, cfg.subgraph().expansionRule(), cfg.subgraph().expansion(), cfg.subgraph().maxExpansions(), cfg.subgraph().inducedOutput(), g.pseudo());
         Set<Integer> nodes = new LinkedHashSet<>(r.nodes());
         nodes.remove(g.pseudo());
         SubgraphText.Rendered text = SubgraphText.render(nodes, r.output(), s, g::isEntity, i -> g.names.get(i));
@@ -245,7 +245,7 @@ public final class AgragRetriever {
         AgragSnapshot g = snapshot(cfg.corpus());
         FactMapping fm = mapFacts(g, query, g.factVectors.cosines(embeddings.embed(query)), cfg);
         List<MappedFact> out = new ArrayList<>();
-        for (int i : topK(fm.similarity(), cfg.factTopK())) {
+        for (int i : topK(fm.similarity(), cfg.facts().factTopK())) {
             AgragSnapshot.FactEdge f = g.facts.get(i);
             out.add(new MappedFact(out.size() + 1, (String) relationship(g, f.relId()).getProperty("factId", null), f.s(), f.p(), f.o(),
                     fm.similarity()[i], fm.kept().contains(i)));
@@ -260,9 +260,9 @@ public final class AgragRetriever {
 
     private FactMapping mapFacts(AgragSnapshot g, String query, double[] factSim, AgragQueryConfig cfg) {
         Usage tokens = Usage.NONE;
-        List<Integer> raw = topK(factSim, cfg.factTopK());
+        List<Integer> raw = topK(factSim, cfg.facts().factTopK());
         List<Integer> kept = raw;
-        if (cfg.filter() && !raw.isEmpty()) {
+        if (cfg.facts().filter() && !raw.isEmpty()) {
             if (llm == null || llmConfig == null) throw new RagException("agrag: filter needs an LLM: " + LlmConfig.HOW_TO_CONFIGURE);
             List<List<String>> candidates = new ArrayList<>();
             for (int i : raw) candidates.add(List.of(g.facts.get(i).s(), g.facts.get(i).p(), g.facts.get(i).o()));
@@ -272,7 +272,7 @@ public final class AgragRetriever {
             LlmClient.JsonReply reply = llm.chatJson(llmConfig, ChatRequest.of(FILTER_STEP, fit.messages()),
                     j -> AgragPrompts.triples(j, "fact") == null ? "it has no \"fact\" list" : null, true, cancelled);
             tokens = Usage.of(FILTER_STEP, reply.response()).plus(Usage.trimmed(FILTER_STEP, fit.trimmed(), fit.trimmedTokens()));
-            List<Integer> mapped = FactMatcher.map(AgragPrompts.triples(reply.json(), "fact"), candidates, FactMatcher.DEFAULT_MIN_SIMILARITY, cfg.factTopK());
+            List<Integer> mapped = FactMatcher.map(AgragPrompts.triples(reply.json(), "fact"), candidates, FactMatcher.DEFAULT_MIN_SIMILARITY, cfg.facts().factTopK());
             kept = mapped.stream().map(raw::get).toList();
         }
         return new FactMapping(List.copyOf(kept), factSim, tokens);
@@ -295,8 +295,8 @@ public final class AgragRetriever {
         }
         ChunkSearch.MinMax dmm = new ChunkSearch.MinMax();
         for (double x : dense) dmm.add(x);
-        for (int c = 0; c < g.chunkCount(); c++) reset[g.entityCount + c] = dmm.scale(dense[c]) * cfg.passageNodeWeight();
-        double[] x = g.pageRank(reset, cfg.damping(), cfg.tolerance(), cfg.maxIterations(), cfg.pprWeighted());
+        for (int c = 0; c < g.chunkCount(); c++) reset[g.entityCount + c] = dmm.scale(dense[c]) * cfg.ranking().passageNodeWeight();
+        double[] x = g.pageRank(reset, cfg.subgraph().damping(), cfg.subgraph().pprTolerance(), cfg.subgraph().pprMaxIterations(), cfg.subgraph().pprWeighted());
         double[] out = new double[g.chunkCount()];
         for (int c = 0; c < out.length; c++) out[c] = x[g.entityCount + c];
         return out;
@@ -344,12 +344,12 @@ public final class AgragRetriever {
     private double[] influence(AgragSnapshot g, int[] terminals, AgragQueryConfig cfg) {
         double[] s = new double[g.nodeCount()];
         if (terminals.length == 0) return s;
-        if (cfg.pprEngine() == AgragQueryConfig.PprEngine.GDS) {
+        if (cfg.subgraph().pprEngine() == AgragQueryConfig.PprEngine.GDS) {
             if (!AgragProjection.ensureProjected(tx, cfg.corpus())) {
                 throw new RagException("agrag: pprEngine 'gds' but the Graph Data Science plugin is not installed; use pprEngine 'native'");
             }
             List<Long> sources = java.util.Arrays.stream(terminals).mapToObj(g.nodeIds::get).toList();
-            Map<Long, Double> raw = AgragProjection.pageRank(tx, cfg.corpus(), sources, cfg.damping(), cfg.tolerance(), cfg.maxIterations(), cfg.pprWeighted());
+            Map<Long, Double> raw = AgragProjection.pageRank(tx, cfg.corpus(), sources, cfg.subgraph().damping(), cfg.subgraph().pprTolerance(), cfg.subgraph().pprMaxIterations(), cfg.subgraph().pprWeighted());
             double sum = 0;
             for (Map.Entry<Long, Double> e : raw.entrySet()) {
                 Integer i = g.indexOfNodeId.get(e.getKey());
@@ -360,15 +360,15 @@ public final class AgragRetriever {
             }
             if (sum > 0) for (int i = 0; i < s.length; i++) s[i] /= sum;
         } else {
-            s = g.pageRank(terminals, cfg.damping(), cfg.tolerance(), cfg.maxIterations(), cfg.pprWeighted());
+            s = g.pageRank(terminals, cfg.subgraph().damping(), cfg.subgraph().pprTolerance(), cfg.subgraph().pprMaxIterations(), cfg.subgraph().pprWeighted());
         }
-        for (int c = 0; c < g.chunkCount(); c++) s[g.entityCount + c] *= cfg.passageScoreFactor();
+        for (int c = 0; c < g.chunkCount(); c++) s[g.entityCount + c] *= cfg.subgraph().passageScoreFactor();
         return s;
     }
 
     private double[] hybridScores(AgragSnapshot g, String query, double[] dense, AgragQueryConfig cfg) {
         double[] bm25 = new double[g.chunkCount()];
-        if (!cfg.denseOnly()) {
+        if (!cfg.subgraph().denseOnly()) {
             // chunks past the top BM25_CANDIDATES keep 0, the min-max floor they would be close to anyway
             // the snapshot knows the corpus's chunk nodes, so no hit's corpus property is read
             @SuppressWarnings("deprecation")
@@ -379,7 +379,7 @@ public final class AgragRetriever {
                 bm25[idx - g.entityCount] = e.getValue();
             }
         }
-        return HybridScores.compute(dense, bm25, cfg.denseOnly());
+        return HybridScores.compute(dense, bm25, cfg.subgraph().denseOnly());
     }
 
     /** agrag.retrieve: chunks by mode. mcmi = path chunks by influence, then hybrid; hybrid = §2.4; ppr = PPR over passages. */
@@ -396,7 +396,7 @@ public final class AgragRetriever {
             AgragSnapshot g = snapshot(cfg.corpus());
             score = new double[g.chunkCount()];
             source = new String[g.chunkCount()];
-            return ranked(g, hybridScores(g, query, dense(g, embeddings.embed(query)), cfg), "hybrid", taken, score, source, cfg.k());
+            return ranked(g, hybridScores(g, query, dense(g, embeddings.embed(query)), cfg), "hybrid", taken, score, source, cfg.ranking().k());
         }
         QueryState st = state("agrag.retrieve", query, cfg, cfg.mode() == AgragQueryConfig.RetrieveMode.MCMI);
         AgragSnapshot g = st.g();
@@ -411,14 +411,14 @@ public final class AgragRetriever {
         if (run != null) {
             for (String id : run.subgraph().pathChunkIds()) {
                 int c = g.indexOfChunk.get(id) - g.entityCount;
-                if (taken.size() < cfg.k() && taken.add(c)) {
+                if (taken.size() < cfg.ranking().k() && taken.add(c)) {
                     score[c] = run.influence()[c + g.entityCount];
                     source[c] = "graph";
                 }
             }
         }
         // then HippoRAG 2 passage ranking from the kept facts
-        return ranked(g, passageRanks.join(), "ppr", taken, score, source, cfg.k());
+        return ranked(g, passageRanks.join(), "ppr", taken, score, source, cfg.ranking().k());
     }
 
     /**
@@ -427,14 +427,14 @@ public final class AgragRetriever {
      */
     private static void leadingChunks(AgragSnapshot g, String query, double[] dense, AgragQueryConfig cfg, Set<Integer> taken, double[] score,
                                       String[] source) {
-        for (int c : topK(dense, Math.min(cfg.denseFirst(), cfg.k()))) {
+        for (int c : topK(dense, Math.min(cfg.ranking().denseFirst(), cfg.ranking().k()))) {
             taken.add(c);
             score[c] = dense[c];
             source[c] = "dense";
         }
-        titledPassages(g, namedDocumentChunks(g, query), cfg.namedPassages(), dense, cfg.k(), taken, score, source, "named");
-        if (cfg.linkedPassages() > 0 && dense.length > 0) {
-            titledPassages(g, g.linkedChunks[topK(dense, 1).get(0)], cfg.linkedPassages(), dense, cfg.k(), taken, score, source, "link");
+        titledPassages(g, namedDocumentChunks(g, query), cfg.ranking().namedPassages(), dense, cfg.ranking().k(), taken, score, source, "named");
+        if (cfg.ranking().linkedPassages() > 0 && dense.length > 0) {
+            titledPassages(g, g.linkedChunks[topK(dense, 1).get(0)], cfg.ranking().linkedPassages(), dense, cfg.ranking().k(), taken, score, source, "link");
         }
     }
 
@@ -518,12 +518,12 @@ public final class AgragRetriever {
         McmiRun run = mcmiRun(state("agrag.answer", query, cfg, true), cfg);
         Subgraph sg = run.subgraph();
         AgragSnapshot g = run.state().g();
-        List<String> path = cfg.includePathChunks() ? sg.pathChunkIds() : List.of();
+        List<String> path = cfg.answer().includePathChunks() ? sg.pathChunkIds() : List.of();
         // the chunks agrag.retrieve would lead with, then the hybrid ranking (§2.4) up to k; path chunks are in the prompt already
         Set<Integer> taken = new LinkedHashSet<>();
         leadingChunks(g, query, run.state().dense(), cfg, taken, new double[g.chunkCount()], new String[g.chunkCount()]);
-        for (int c : topK(run.hybrid(), cfg.k())) {
-            if (taken.size() >= cfg.k()) break;
+        for (int c : topK(run.hybrid(), cfg.ranking().k())) {
+            if (taken.size() >= cfg.ranking().k()) break;
             taken.add(c);
         }
         List<String> retrieved = new ArrayList<>();
@@ -541,7 +541,7 @@ public final class AgragRetriever {
         List<Map<String, Object>> messages = fit.messages();
         LlmClient.JsonReply reply = llm.chatJson(llmConfig, new ChatRequest("agrag.answer", messages, null, null, "json_object", null),
                 j -> j.path("answer").isMissingNode() ? "it has no \"answer\"" : null, true, cancelled);
-        String prompt = cfg.returnPrompt() ? (String) messages.get(messages.size() - 1).get("content") : null;
+        String prompt = cfg.answer().returnPrompt() ? (String) messages.get(messages.size() - 1).get("content") : null;
         ChatResponse r = reply.response();
         return new Answer(reply.json().path("answer").asText(), reply.json().path("thought").asText(null), sg.graphStrings(), sg.facts(), path,
                 retrieved, !sg.terminals().isEmpty(), prompt, sg.usage().plus(Usage.of("agrag.answer", r)).plus(Usage.trimmed("agrag.answer", fit.trimmed(), fit.trimmedTokens())), (System.nanoTime() - t0) / 1_000_000);

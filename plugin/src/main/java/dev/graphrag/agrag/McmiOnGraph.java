@@ -26,13 +26,11 @@ public final class McmiOnGraph {
 
     public static Result run(Map<String, Object> scores, List<Map<String, Object>> edges, List<String> terminals, Map<String, Object> config) {
         ConfigReader r = ConfigReader.of("agrag.util.mcmi", config);
-        boolean expansion = r.bool("expansion", true);
-        McmiExpansion.Rule rule = r.choice("expansionRule", McmiExpansion.Rule.class, McmiExpansion.Rule.MEAN);
-        int maxExpansions = r.integer("maxExpansions", 20, 0, 10_000);
-        String output = r.string("outputEdges", "induced");
-        if (!output.equals("induced") && !output.equals("selected")) {
-            throw new RagException("agrag.util.mcmi: config key 'outputEdges' must be one of [induced, selected], got '" + output + "'");
-        }
+        // the expansion keys of agrag.mcmi, declared there
+        boolean expansion = AgragQueryConfig.Subgraph.EXPANSION.read(r);
+        McmiExpansion.Rule rule = AgragQueryConfig.Subgraph.EXPANSION_RULE.read(r);
+        int maxExpansions = AgragQueryConfig.Subgraph.MAX_EXPANSIONS.read(r);
+        AgragQueryConfig.OutputEdges output = AgragQueryConfig.Subgraph.OUTPUT_EDGES.read(r);
         r.finish();
         if (edges == null) throw new RagException("agrag.util.mcmi: edges must be a list of {u, v, cost} maps");
         if (edges.size() > MAX_EDGES) throw new RagException("agrag.util.mcmi: " + edges.size() + " edges, at most " + MAX_EDGES);
@@ -74,7 +72,7 @@ public final class McmiOnGraph {
         for (int i = 0; i < ends.length; i++) b.add(ends[i][0], ends[i][1], cost[i], CostGraph.EdgeType.OTHER);
         CostGraph g = b.build();
         SteinerTree.Tree tree = SteinerTree.mehlhorn(g, terms);
-        McmiExpansion.Result res = McmiExpansion.expand(g, s, tree, rule, expansion, maxExpansions, output.equals("induced"), -1);
+        McmiExpansion.Result res = McmiExpansion.expand(g, s, tree, rule, expansion, maxExpansions, output == AgragQueryConfig.OutputEdges.INDUCED, -1);
         return new Result(named(res.mcstNodes(), names), edgeMaps(res.mcstEdges(), names), named(res.nodes(), names),
                 edgeMaps(res.selected(), names), edgeMaps(res.output(), names), res.ratio(), res.expansions());
     }

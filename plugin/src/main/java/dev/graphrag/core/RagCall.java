@@ -2,6 +2,8 @@ package dev.graphrag.core;
 
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.layer.LayerCache;
+import dev.graphrag.core.layer.LayerDrop;
+import dev.graphrag.core.layer.LayerSpec;
 import dev.graphrag.core.lexical.Ingestor;
 import dev.graphrag.core.llm.LlmClient;
 import dev.graphrag.core.llm.LlmConfig;
@@ -107,6 +109,11 @@ public final class RagCall {
             RagCall c = reportingTo(job);
             return runtime.layerLocks().exclusive(database(), corpus, layer, owner, cancelled, log, () -> work.apply(c));
         }
+    }
+
+    /** Drops a corpus's layer ({@link LayerSpec#drop}) while no build of it runs on this member; the row of its drop procedure. */
+    public LayerDrop.Dropped dropLayer(LayerSpec layer, String corpus) {
+        return exclusive(layer.namespace(), layer.namespace() + ".drop", corpus, () -> layer.drop(db, corpus, cancelled));
     }
 
     /** {@code work} while no build or drop of the corpus's {@code layer} runs on this member. */

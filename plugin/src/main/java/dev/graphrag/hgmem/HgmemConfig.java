@@ -2,6 +2,7 @@ package dev.graphrag.hgmem;
 
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
+import dev.graphrag.core.config.Key;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,18 +13,110 @@ import java.util.Set;
 
 /**
  * The config of the hgmem.* query procedures (docs/hgmem.md; defaults from spec §2.11, temperature 0 unless
- * {@code profile: 'paper'}). A session stores the loop's keys it was created with (never {@code llm}); a later call
- * on the session starts from them and may override any.
+ * {@code profile: 'paper'}), composed of the groups each procedure reads: the loop ({@link Loop}: hgmem.evolve and
+ * hgmem.answer), retrieval ({@link Retrieval}: all but hgmem.respond), the answer ({@link Answering}: hgmem.respond and
+ * hgmem.answer), and the call's own keys ({@link Call}), which are never stored. A session stores the loop's keys it
+ * was created with (never {@code llm}); a later call on the session starts from them and may override any. Each key
+ * is declared once, named as its accessor, with the algorithm's default.
  */
-public record HgmemConfig(String corpus, Evolution.Settings loop, Retrieval retrieval, FinalContext.Settings finalContext, String responseType,
-                          int absentMaxAttempts, boolean paperProfile, Map<String, Object> llm, Map<String, Object> stored) {
+public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answering answering, String profile, Map<String, Object> llm,
+                          Map<String, Object> stored, Call call) {
     public enum Use { EVOLVE, RESPOND, ANSWER, RETRIEVE }
 
-    /** Retrieval settings of spec §2.3, §2.4 and the extended-info hint of §2.5. */
+    /** The evolution loop (spec §2.5-2.8) and how absent entities are described. */
+    public record Loop(int maxTurns, int numConcerns, int mergeFromStep, boolean enableUpdate, boolean enableMerge, boolean useHint,
+                       Evolution.Strategy retrievalStrategy, HypergraphMemory.VertexPolicy updateVertexPolicy, Evolution.AbsentPolicy absentEntityPolicy,
+                       int absentMaxAttempts) {
+        private static final Evolution.Settings D = Evolution.Settings.DEFAULTS;
+        static final Key<Integer> MAX_TURNS = Key.integer("maxTurns", D.maxTurns(), 0, 20);
+        static final Key<Integer> NUM_CONCERNS = Key.integer("numConcerns", D.numConcerns(), 1, 10);
+        static final Key<Integer> MERGE_FROM_STEP = Key.integer("mergeFromStep", D.mergeFromStep(), 0, 20);
+        static final Key<Boolean> ENABLE_UPDATE = Key.bool("enableUpdate", D.enableUpdate());
+        static final Key<Boolean> ENABLE_MERGE = Key.bool("enableMerge", D.enableMerge());
+        static final Key<Boolean> USE_HINT = Key.bool("useHint", D.useHint());
+        static final Key<Evolution.Strategy> RETRIEVAL_STRATEGY = new Key<>("retrievalStrategy", D.strategy(),
+                (r, k) -> r.has("retrievalStrategy") ? strategy(r.owner(), r.string("retrievalStrategy", null)) : k.dflt());
+        static final Key<HypergraphMemory.VertexPolicy> UPDATE_VERTEX_POLICY = Key.choice("updateVertexPolicy", HypergraphMemory.VertexPolicy.class,
+                D.vertexPolicy());
+        static final Key<Evolution.AbsentPolicy> ABSENT_ENTITY_POLICY = Key.choice("absentEntityPolicy", Evolution.AbsentPolicy.class, D.absentPolicy());
+        static final Key<Integer> ABSENT_MAX_ATTEMPTS = Key.integer("absentMaxAttempts", 3, 1, 10);
+        static final Loop DEFAULTS = new Loop(D.maxTurns(), D.numConcerns(), D.mergeFromStep(), D.enableUpdate(), D.enableMerge(), D.useHint(),
+                D.strategy(), D.vertexPolicy(), D.absentPolicy(), ABSENT_MAX_ATTEMPTS.dflt());
+
+        static Loop read(ConfigReader r) {
+            return new Loop(MAX_TURNS.read(r), NUM_CONCERNS.read(r), MERGE_FROM_STEP.read(r), ENABLE_UPDATE.read(r), ENABLE_MERGE.read(r), USE_HINT.read(r),
+                    RETRIEVAL_STRATEGY.read(r), UPDATE_VERTEX_POLICY.read(r), ABSENT_ENTITY_POLICY.read(r), ABSENT_MAX_ATTEMPTS.read(r));
+        }
+
+        Evolution.Settings settings() {
+            return new Evolution.Settings(maxTurns, numConcerns, mergeFromStep, enableUpdate, enableMerge, useHint, retrievalStrategy, updateVertexPolicy,
+                    absentEntityPolicy);
+        }
+    }
+
+    /** Retrieval settings of spec §2.3, §2.4 and the extended-info hint of §2.5 (hintPool and hintK: the loop's uses only). */
     public record Retrieval(int entityPool, int entitiesPerQuery, int relationsPerQuery, int chunksPerQuery, boolean passageRetrieval,
                             int relTokenBudget, int chunkTokenBudget, int descriptionTokens, int localHops, boolean excludeMemoryInGlobal, double minSim,
                             int hintPool, int hintK) {
-        public static final Retrieval DEFAULTS = new Retrieval(20, 5, 5, 5, true, 1500, 4000, 100, 2, true, 0.2, 20, 5);
+        static final Key<Integer> ENTITY_POOL = Key.integer("entityPool", 20, 1, 1000);
+        static final Key<Integer> ENTITIES_PER_QUERY = Key.integer("entitiesPerQuery", 5, 1, 100);
+        static final Key<Integer> RELATIONS_PER_QUERY = Key.integer("relationsPerQuery", 5, 0, 100);
+        static final Key<Integer> CHUNKS_PER_QUERY = Key.integer("chunksPerQuery", 5, 0, 100);
+        static final Key<Boolean> PASSAGE_RETRIEVAL = Key.bool("passageRetrieval", true);
+        static final Key<Integer> REL_TOKEN_BUDGET = Key.integer("relTokenBudget", 1500, 0, 100_000);
+        static final Key<Integer> CHUNK_TOKEN_BUDGET = Key.integer("chunkTokenBudget", 4000, 0, 1_000_000);
+        static final Key<Integer> DESCRIPTION_TOKENS = Key.integer("descriptionTokens", 100, 10, 10_000);
+        static final Key<Integer> LOCAL_HOPS = Key.integer("localHops", 2, 0, 5);
+        static final Key<Boolean> EXCLUDE_MEMORY_IN_GLOBAL = Key.bool("excludeMemoryInGlobal", true);
+        static final Key<Double> MIN_SIM = Key.number("minSim", 0.2, -1, 1);
+        static final Key<Integer> HINT_POOL = Key.integer("hintPool", 20, 1, 1000);
+        static final Key<Integer> HINT_K = Key.integer("hintK", 5, 0, 100);
+        public static final Retrieval DEFAULTS = new Retrieval(ENTITY_POOL.dflt(), ENTITIES_PER_QUERY.dflt(), RELATIONS_PER_QUERY.dflt(),
+                CHUNKS_PER_QUERY.dflt(), PASSAGE_RETRIEVAL.dflt(), REL_TOKEN_BUDGET.dflt(), CHUNK_TOKEN_BUDGET.dflt(), DESCRIPTION_TOKENS.dflt(),
+                LOCAL_HOPS.dflt(), EXCLUDE_MEMORY_IN_GLOBAL.dflt(), MIN_SIM.dflt(), HINT_POOL.dflt(), HINT_K.dflt());
+
+        static Retrieval read(ConfigReader r, boolean hint) {
+            Retrieval out = new Retrieval(ENTITY_POOL.read(r), ENTITIES_PER_QUERY.read(r), RELATIONS_PER_QUERY.read(r), CHUNKS_PER_QUERY.read(r),
+                    PASSAGE_RETRIEVAL.read(r), REL_TOKEN_BUDGET.read(r), CHUNK_TOKEN_BUDGET.read(r), DESCRIPTION_TOKENS.read(r), LOCAL_HOPS.read(r),
+                    EXCLUDE_MEMORY_IN_GLOBAL.read(r), MIN_SIM.read(r), hint ? HINT_POOL.read(r) : HINT_POOL.dflt(), hint ? HINT_K.read(r) : HINT_K.dflt());
+            if (out.entitiesPerQuery() > out.entityPool()) {
+                throw new RagException(r.owner() + ": entitiesPerQuery (" + out.entitiesPerQuery() + ") cannot exceed entityPool (" + out.entityPool() + ")");
+            }
+            return out;
+        }
+    }
+
+    /** The final context E6 reads (spec §2.9) and the answer's form. */
+    public record Answering(int innerPerUnit, int outerPerUnit, int finalMaxChunks, int finalTokenBudget, int emptyMemoryChunks, String responseType) {
+        private static final FinalContext.Settings D = FinalContext.Settings.DEFAULTS;
+        static final Key<Integer> INNER_PER_UNIT = Key.integer("innerPerUnit", D.innerPerUnit(), 0, 100);
+        static final Key<Integer> OUTER_PER_UNIT = Key.integer("outerPerUnit", D.outerPerUnit(), 0, 100);
+        static final Key<Integer> FINAL_MAX_CHUNKS = Key.integer("finalMaxChunks", D.maxChunks(), 1, 1000);
+        static final Key<Integer> FINAL_TOKEN_BUDGET = Key.integer("finalTokenBudget", D.tokenBudget(), 100, 1_000_000);
+        static final Key<Integer> EMPTY_MEMORY_CHUNKS = Key.integer("emptyMemoryChunks", D.emptyMemoryChunks(), 0, 100);
+        static final String RESPONSE_TYPE = "Multiple Paragraphs";
+        static final Answering DEFAULTS = new Answering(D.innerPerUnit(), D.outerPerUnit(), D.maxChunks(), D.tokenBudget(), D.emptyMemoryChunks(),
+                RESPONSE_TYPE);
+
+        static Answering read(ConfigReader r) {
+            Answering a = new Answering(INNER_PER_UNIT.read(r), OUTER_PER_UNIT.read(r), FINAL_MAX_CHUNKS.read(r), FINAL_TOKEN_BUDGET.read(r),
+                    EMPTY_MEMORY_CHUNKS.read(r), r.string("responseType", RESPONSE_TYPE));
+            if (a.responseType().length() > 200) throw new RagException(r.owner() + ": config key 'responseType' is longer than 200 characters");
+            return a;
+        }
+
+        FinalContext.Settings finalContext() {
+            return new FinalContext.Settings(innerPerUnit, outerPerUnit, finalMaxChunks, finalTokenBudget, emptyMemoryChunks);
+        }
+    }
+
+    /**
+     * The call's own keys, never stored with a session: hgmem.evolve's manual control (subqueries, targets, force),
+     * hgmem.answer's session handling (sessionId, keepSession, returnTrace), hgmem.retrieve's mode and targets.
+     * targets stays raw until the number of subqueries is known ({@link HgmemConfig#targets}).
+     */
+    public record Call(List<String> subqueries, Object targets, boolean force, String sessionId, boolean keepSession, boolean returnTrace, String mode) {
+        static final Call NONE = new Call(null, null, false, null, true, false, null);
     }
 
     /** Keys that describe one call, never stored with a session. */
@@ -33,65 +126,31 @@ public record HgmemConfig(String corpus, Evolution.Settings loop, Retrieval retr
         String owner = "hgmem." + use.name().toLowerCase(Locale.ROOT);
         ConfigReader r = ConfigReader.of(owner, config);
         String corpus = r.corpus();
-        boolean loopKeys = use == Use.EVOLVE || use == Use.ANSWER;
-        boolean retrieves = use != Use.RESPOND;
-        int maxTurns = loopKeys ? r.integer("maxTurns", 3, 0, 20) : 3;
-        int numConcerns = loopKeys ? r.integer("numConcerns", 3, 1, 10) : 3;
-        int mergeFrom = loopKeys ? r.integer("mergeFromStep", 1, 0, 20) : 1;
-        boolean update = !loopKeys || r.bool("enableUpdate", true);
-        boolean merge = !loopKeys || r.bool("enableMerge", true);
-        boolean hint = !loopKeys || r.bool("useHint", true);
-        Evolution.Strategy strategy = loopKeys ? strategy(owner, r.string("retrievalStrategy", "adaptive")) : Evolution.Strategy.ADAPTIVE;
-        HypergraphMemory.VertexPolicy vertices = loopKeys ? r.choice("updateVertexPolicy", HypergraphMemory.VertexPolicy.class, HypergraphMemory.VertexPolicy.KEEP)
-                : HypergraphMemory.VertexPolicy.KEEP;
-        Evolution.AbsentPolicy absent = loopKeys ? r.choice("absentEntityPolicy", Evolution.AbsentPolicy.class, Evolution.AbsentPolicy.INSERT)
-                : Evolution.AbsentPolicy.INSERT;
-        int absentAttempts = loopKeys ? r.integer("absentMaxAttempts", 3, 1, 10) : 3;
-        Retrieval d = Retrieval.DEFAULTS;
-        Retrieval retrieval = !retrieves ? d : new Retrieval(r.integer("entityPool", d.entityPool(), 1, 1000), r.integer("entitiesPerQuery", d.entitiesPerQuery(), 1, 100),
-                r.integer("relationsPerQuery", d.relationsPerQuery(), 0, 100), r.integer("chunksPerQuery", d.chunksPerQuery(), 0, 100),
-                r.bool("passageRetrieval", d.passageRetrieval()), r.integer("relTokenBudget", d.relTokenBudget(), 0, 100_000),
-                r.integer("chunkTokenBudget", d.chunkTokenBudget(), 0, 1_000_000), r.integer("descriptionTokens", d.descriptionTokens(), 10, 10_000),
-                r.integer("localHops", d.localHops(), 0, 5), r.bool("excludeMemoryInGlobal", d.excludeMemoryInGlobal()), r.number("minSim", d.minSim(), -1, 1),
-                loopKeys ? r.integer("hintPool", d.hintPool(), 1, 1000) : d.hintPool(), loopKeys ? r.integer("hintK", d.hintK(), 0, 100) : d.hintK());
-        if (retrieval.entitiesPerQuery() > retrieval.entityPool()) {
-            throw new RagException(owner + ": entitiesPerQuery (" + retrieval.entitiesPerQuery() + ") cannot exceed entityPool (" + retrieval.entityPool() + ")");
-        }
+        boolean loops = use == Use.EVOLVE || use == Use.ANSWER;
         boolean answers = use == Use.RESPOND || use == Use.ANSWER;
-        FinalContext.Settings f = FinalContext.Settings.DEFAULTS;
-        FinalContext.Settings fin = !answers ? f : new FinalContext.Settings(r.integer("innerPerUnit", f.innerPerUnit(), 0, 100),
-                r.integer("outerPerUnit", f.outerPerUnit(), 0, 100), r.integer("finalMaxChunks", f.maxChunks(), 1, 1000),
-                r.integer("finalTokenBudget", f.tokenBudget(), 100, 1_000_000), r.integer("emptyMemoryChunks", f.emptyMemoryChunks(), 0, 100));
-        String responseType = answers ? r.string("responseType", "Multiple Paragraphs") : "Multiple Paragraphs";
-        if (responseType.length() > 200) throw new RagException(owner + ": config key 'responseType' is longer than 200 characters");
+        Loop loop = loops ? Loop.read(r) : Loop.DEFAULTS;
+        Retrieval retrieval = use == Use.RESPOND ? Retrieval.DEFAULTS : Retrieval.read(r, loops);
+        Answering answering = answers ? Answering.read(r) : Answering.DEFAULTS;
         String profile = use == Use.RETRIEVE ? "default" : r.string("profile", "default");
         if (!profile.equals("default") && !profile.equals("paper")) {
             throw new RagException(owner + ": config key 'profile' must be one of [default, paper], got '" + profile + "'");
         }
         Map<String, Object> llm = use == Use.RETRIEVE ? null : r.map("llm");
-        // keys of the call itself, read by the engine; checked for type here so a wrong one is named before anything runs
-        switch (use) {
-            case EVOLVE -> {
-                r.strings("subqueries", null);
-                r.any("targets");
-                r.bool("force", false);
-            }
-            case ANSWER -> {
-                r.string("sessionId", null);
-                r.bool("keepSession", true);
-                r.bool("returnTrace", false);
-            }
-            case RETRIEVE -> {
-                r.string("mode", null);
-                r.any("targets");
-            }
-            case RESPOND -> { }
-        }
+        Call call = switch (use) {
+            case EVOLVE -> new Call(r.strings("subqueries", null), r.any("targets"), r.bool("force", false), null, true, false, null);
+            case ANSWER -> new Call(null, null, false, r.string("sessionId", null), r.bool("keepSession", true), r.bool("returnTrace", false), null);
+            case RETRIEVE -> new Call(null, r.any("targets"), false, null, true, false, r.string("mode", null));
+            case RESPOND -> Call.NONE;
+        };
         r.finish();
         Map<String, Object> stored = new LinkedHashMap<>();
         config.forEach((k, v) -> { if (!PER_CALL.contains(k)) stored.put(k, v); });
-        Evolution.Settings loop = new Evolution.Settings(maxTurns, numConcerns, mergeFrom, update, merge, hint, strategy, vertices, absent);
-        return new HgmemConfig(corpus, loop, retrieval, fin, responseType, absentAttempts, profile.equals("paper"), llm, stored);
+        return new HgmemConfig(corpus, loop, retrieval, answering, profile, llm, stored, call);
+    }
+
+    /** profile 'paper': the paper's sampling (temperature 0.8, 2,048 completion tokens) unless the call's llm map says otherwise. */
+    public boolean paperProfile() {
+        return profile.equals("paper");
     }
 
     static Evolution.Strategy strategy(String owner, String s) {

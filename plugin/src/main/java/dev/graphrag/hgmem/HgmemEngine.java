@@ -72,8 +72,8 @@ public final class HgmemEngine {
         String corpus = existing == null ? checked.corpus() : (String) existing.getProperty("corpus");
         return locked(owner, corpus, id, () -> {
             Prepared p = prepare(owner, id, query, call0, HgmemConfig.Use.EVOLVE);
-            applyOverrides(owner, p, call0);
-            if (Boolean.TRUE.equals(call0.get("force"))) p.session.done = false;
+            applyOverrides(owner, p, checked.call());
+            if (checked.call().force()) p.session.done = false;
             else if (p.session.done()) {
                 throw new RagException(owner + ": session '" + id + "' is done (judged sufficient, or at maxTurns); hgmem.respond answers from it,"
                         + " or force: true (with subqueries) runs another step");
@@ -120,17 +120,17 @@ public final class HgmemEngine {
     }
 
     /** subqueries (and targets: listing indices per subquery, null = global) replace the pending ones for manual control. */
-    private void applyOverrides(String owner, Prepared p, Map<String, Object> config) {
-        Object raw = config.get("subqueries");
+    private void applyOverrides(String owner, Prepared p, HgmemConfig.Call call) {
+        List<String> raw = call.subqueries();
         if (raw == null) {
-            if (config.get("targets") != null) throw new RagException(owner + ": targets needs subqueries (one target entry per subquery)");
+            if (call.targets() != null) throw new RagException(owner + ": targets needs subqueries (one target entry per subquery)");
             return;
         }
-        if (!(raw instanceof List<?> list) || list.isEmpty() || list.size() > 20 || !list.stream().allMatch(x -> x instanceof String s && !s.isBlank())) {
+        if (raw.isEmpty() || raw.size() > 20 || !raw.stream().allMatch(x -> !x.isBlank())) {
             throw new RagException(owner + ": config key 'subqueries' must be a LIST of 1 to 20 non-empty strings");
         }
-        List<String> subs = list.stream().map(x -> ChunkSearch.checkQuery(owner, (String) x)).toList();
-        List<List<Integer>> targets = HgmemConfig.targets(owner, config.get("targets"), subs.size());
+        List<String> subs = raw.stream().map(x -> ChunkSearch.checkQuery(owner, x)).toList();
+        List<List<Integer>> targets = HgmemConfig.targets(owner, call.targets(), subs.size());
         List<Evolution.Task> tasks = new ArrayList<>();
         int size = p.session.memory().listing().size();
         for (int i = 0; i < subs.size(); i++) {
@@ -151,11 +151,11 @@ public final class HgmemEngine {
         LlmPlanner planner = new LlmPlanner(llm.client(), llm.config(), meter, call.cancelled());
         List<String> types = Arrays.asList((String[]) p.meta.getProperty("entityTypes", BaseGraphExtraction.DEFAULT_TYPES.toArray(String[]::new)));
         Neo4jHypergraph graph = new Neo4jHypergraph(tx, p.corpus, embeddings, p.cfg.retrieval(), types,
-                (names, pairs, ts, ctx) -> planner.describeAbsent(names, pairs, ts, ctx, p.cfg.absentMaxAttempts()));
+                (names, pairs, ts, ctx) -> planner.describeAbsent(names, pairs, ts, ctx, p.cfg.loop().absentMaxAttempts()));
         int t = p.session.step();
         Evolution.StepResult r;
         try {
-            r = new Evolution(planner, graph, p.cfg.loop()).step(p.session);
+            r = new Evolution(planner, graph, p.cfg.loop().settings()).step(p.session);
             if (call.cancelled().getAsBoolean()) throw new RagException("terminated");
         } catch (RuntimeException e) {
             String msg = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
@@ -244,7 +244,7 @@ public final class HgmemEngine {
                     if (subqueryVector[0] == null) subqueryVector[0] = embeddings.embed(text);
                     return similarity(subqueryVector[0], chunkVector.apply(c));
                 }, g.documentOrder(), g::chunkTokens);
-        List<String> chunks = FinalContext.chunks(memory, src, "- " + String.join("\n- ", all), p.cfg.finalContext());
+        List<String> chunks = FinalContext.chunks(memory, src, "- " + String.join("\n- ", all), p.cfg.answering().finalContext());
         List<Map<String, Object>> entities = new ArrayList<>();
         for (String v : memory.vertices()) {
             Node n = g.entity(v);
@@ -260,7 +260,7 @@ public final class HgmemEngine {
             sources.add(g.source(c));
             tokens += g.chunkTokens(c);
         }
-        LlmPlanner.Answer a = planner.answer(p.session.query(), memory.listing(), entities, sources, p.cfg.responseType());
+        LlmPlanner.Answer a = planner.answer(p.session.query(), memory.listing(), entities, sources, p.cfg.answering().responseType());
         Usage u = meter.usage();
         try (Transaction w = call.db().beginTx()) {
             SessionStore.storeAnswer(w, p.id, a.text(), a.citedSources(), chunks,
@@ -299,13 +299,13 @@ public final class HgmemEngine {
         ChunkSearch.checkQuery(owner, query);
         Map<String, Object> cfg0 = config == null ? Map.of() : config;
         HgmemConfig first = HgmemConfig.parse(HgmemConfig.Use.ANSWER, cfg0);
-        Object sid = cfg0.get("sessionId"), keep = cfg0.get("keepSession"); // types checked by the parse above
-        String id = sid == null ? SessionStore.newId() : checkSessionId(owner, (String) sid);
+        String sid = first.call().sessionId();
+        String id = sid == null ? SessionStore.newId() : checkSessionId(owner, sid);
         Node existing = SessionStore.find(tx, id);
         String corpus = existing == null ? first.corpus() : (String) existing.getProperty("corpus");
         // everything a step would refuse is refused now, before the first row
         locked(owner, corpus, id, () -> prepare(owner, id, query, cfg0, HgmemConfig.Use.ANSWER));
-        boolean keepSession = keep == null || (Boolean) keep;
+        boolean keepSession = first.call().keepSession();
         return new Iterator<>() {
             boolean answered;
             LoopRow next;
@@ -349,6 +349,7 @@ public final class HgmemEngine {
         ChunkSearch.checkQuery(owner, subquery);
         Map<String, Object> cfg0 = config == null ? Map.of() : config;
         HgmemConfig cfg = HgmemConfig.parse(HgmemConfig.Use.RETRIEVE, cfg0); // the call's keys, checked before the session is read
+        HgmemConfig.Call own = cfg.call();
         HypergraphMemory memory;
         String corpus;
         if (sessionId == null) {
@@ -361,16 +362,16 @@ public final class HgmemEngine {
             corpus = l.corpus();
             memory = l.session().memory();
         }
-        Object m = cfg0.get("mode");
+        String m = own.mode();
         if (m != null && !"global".equals(m) && !"local".equals(m)) throw new RagException(owner + ": config key 'mode' must be one of [global, local], got '" + m + "'");
         List<String> targets = null;
         if ("local".equals(m)) {
-            List<List<Integer>> t = HgmemConfig.targets(owner, cfg0.get("targets") == null ? null : List.of(cfg0.get("targets")), 1);
+            List<List<Integer>> t = HgmemConfig.targets(owner, own.targets() == null ? null : List.of(own.targets()), 1);
             if (t == null || t.get(0) == null) throw new RagException(owner + ": mode 'local' needs targets: the memory point indices to investigate");
             int size = memory.listing().size();
             for (int i : t.get(0)) if (i < 0 || i >= size) throw new RagException(owner + ": targets names memory point " + i + " but the memory has " + size + " points");
             targets = memory.idsAt(t.get(0));
-        } else if (cfg0.get("targets") != null) {
+        } else if (own.targets() != null) {
             throw new RagException(owner + ": targets belongs to mode 'local'");
         }
         HgmemLayer.SPEC.requireBuilt(tx, corpus, embeddings);

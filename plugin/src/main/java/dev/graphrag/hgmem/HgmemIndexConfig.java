@@ -2,13 +2,16 @@ package dev.graphrag.hgmem;
 
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
+import dev.graphrag.core.config.Key;
+import dev.graphrag.core.extract.ExtractionConfig;
 
 import java.util.List;
 import java.util.Map;
 
-/** hgmem.index's config (docs/hgmem/hgmem.index.md). */
-public record HgmemIndexConfig(String corpus, List<String> entityTypes, int summaryMaxTokens, int extractionConcurrency, int batchSize,
-                               boolean skipExtractionErrors, Map<String, Object> llm) {
+/** hgmem.index's config (docs/hgmem/hgmem.index.md): its own keys, then the extracting build's ({@link ExtractionConfig}). */
+public record HgmemIndexConfig(String corpus, List<String> entityTypes, int summaryMaxTokens, ExtractionConfig extraction, Map<String, Object> llm) {
+    static final Key<Integer> SUMMARY_MAX_TOKENS = Key.integer("summaryMaxTokens", 2000, 50, 100_000);
+
     public static HgmemIndexConfig parse(Map<String, Object> config) {
         ConfigReader r = ConfigReader.of("hgmem.index", config);
         String corpus = r.corpus();
@@ -17,12 +20,10 @@ public record HgmemIndexConfig(String corpus, List<String> entityTypes, int summ
         for (String t : types) {
             if (t == null || t.isBlank() || t.length() > 64) throw new RagException("hgmem.index: each entity type must be 1-64 characters, got '" + t + "'");
         }
-        int summary = r.integer("summaryMaxTokens", 2000, 50, 100_000);
-        int concurrency = r.integer("extractionConcurrency", 4, 1, 64);
-        int batch = r.integer("batchSize", 500, 1, 100_000);
-        boolean skipErrors = dev.graphrag.core.extract.ChunkExtraction.skipsErrors(r);
+        int summary = SUMMARY_MAX_TOKENS.read(r);
+        ExtractionConfig extraction = ExtractionConfig.read(r);
         Map<String, Object> llm = r.map("llm");
         r.finish();
-        return new HgmemIndexConfig(corpus, List.copyOf(types), summary, concurrency, batch, skipErrors, llm);
+        return new HgmemIndexConfig(corpus, List.copyOf(types), summary, extraction, llm);
     }
 }

@@ -99,7 +99,7 @@ public final class HgmemIndexer {
             return r.source() + " -- " + r.target() + " | " + r.keywordText() + "\n" + relText.get(k)[0];
         }, existing.relations);
 
-        BatchWriter batch = new BatchWriter(db, cfg.batchSize(), call.cancelled(), call.progress(), "hgmem.index");
+        BatchWriter batch = new BatchWriter(db, cfg.extraction().batchSize(), call.cancelled(), call.progress(), "hgmem.index");
         call.progress().phase("writing the base graph", merged.entities().size() + merged.relations().size());
         Map<String, String> ids = new HashMap<>();
         for (BaseGraphExtraction.MergedEntity e : merged.entities().values()) {
@@ -205,7 +205,7 @@ public final class HgmemIndexer {
                 EXTRACTIONS,
                 (chunk, meter) -> llm.client().ask(llm.config(), BaseGraphExtraction.EXTRACT, BaseGraphExtraction.extract(chunk.text(), titles.get(chunk.chunkId()), cfg.entityTypes()),
                         BaseGraphExtraction.EXTRACT_OUT, meter, call.cancelled()),
-                new ChunkExtraction.Settings("hgmem.index", key, cfg.extractionConcurrency(), 20, cfg.skipExtractionErrors()),
+                new ChunkExtraction.Settings("hgmem.index", key, cfg.extraction().extractionConcurrency(), 20, cfg.extraction().skipsErrors()),
                 call.cancelled(), call.log()).reportingTo(call.progress()).run(chunks.stream().map(c -> new ChunkExtraction.Input(c.id(), c.text())).toList());
         usage.add(r.usage());
         return r;

@@ -17,19 +17,7 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /** The evolution loop's LLM side backed by the shared client: typed replies, one repair turn, every call metered by step. */
-public final class LlmPlanner implements Evolution.Llm {
-    private final LlmClient llm;
-    private final LlmConfig cfg;
-    private final UsageMeter usage;
-    private final BooleanSupplier cancelled;
-
-    public LlmPlanner(LlmClient llm, LlmConfig cfg, UsageMeter usage, BooleanSupplier cancelled) {
-        this.llm = llm;
-        this.cfg = cfg;
-        this.usage = usage;
-        this.cancelled = cancelled;
-    }
-
+public record LlmPlanner(LlmClient llm, LlmConfig cfg, UsageMeter usage, BooleanSupplier cancelled) implements Evolution.Llm {
     private <T> T ask(String step, List<Map<String, Object>> messages, StructuredOutput<T> out) {
         return llm.ask(cfg, step, messages, out, usage, cancelled);
     }

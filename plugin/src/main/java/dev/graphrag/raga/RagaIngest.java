@@ -117,7 +117,7 @@ public final class RagaIngest {
                     Pending p = it.next();
                     try {
                         // one chunk at a time per corpus; a chunk another ingest archived meanwhile is skipped
-                        Row row = call.exclusive("raga ingest", "raga.ingest", cfg.corpus(), () -> stillPending(p) ? readChunk(p) : null);
+                        Row row = call.exclusive(RagaLayer.SPEC.namespace(), "raga.ingest", cfg.corpus(), () -> stillPending(p) ? readChunk(p) : null);
                         if (row != null) return row;
                     } catch (RuntimeException e) {
                         done = true;

@@ -2,12 +2,17 @@ package dev.graphrag.raga;
 
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
+import dev.graphrag.core.config.Key;
 
 import java.util.Locale;
 import java.util.Map;
 
 /** raga.retrieve's and raga.answer's config (docs/raga/retrieve.md; defaults from spec §5). */
 public record RagaQueryConfig(String corpus, RagaRetriever.Settings retrieval, boolean includeFacts, int maxFacts, int maxContextChars, Map<String, Object> llm) {
+    static final Key<Boolean> INCLUDE_FACTS = Key.bool("includeFacts", true);
+    static final Key<Integer> MAX_FACTS = Key.integer("maxFacts", 20, 0, 1000);
+    static final Key<Integer> MAX_CONTEXT_CHARS = Key.integer("maxContextChars", 12_000, 500, 1_000_000);
+
     public static RagaQueryConfig parse(String owner, Map<String, Object> config, boolean answers) {
         ConfigReader r = ConfigReader.of(owner, config);
         String corpus = r.corpus();
@@ -27,9 +32,10 @@ public record RagaQueryConfig(String corpus, RagaRetriever.Settings retrieval, b
                 r.integer("anchorEntities", d.anchorEntities(), 0, 10_000), r.integer("maxExpanded", d.maxExpanded(), 1, 1_000_000),
                 r.integer("kgTimeoutMs", d.kgTimeoutMs(), 0, 600_000L), r.integer("deepHops", d.deepHops(), 0, 6), r.strings("docIds", null));
         if (s.wVec() == 0 && s.wKg() == 0) throw new RagException(owner + ": wVec and wKg cannot both be 0");
-        boolean facts = answers && r.bool("includeFacts", true);
-        int maxFacts = answers ? r.integer("maxFacts", 20, 0, 1000) : 20;
-        int maxChars = answers ? r.integer("maxContextChars", 12_000, 500, 1_000_000) : 12_000;
+        // raga.answer's keys: raga.retrieve shows no facts and fills no context
+        boolean facts = answers && INCLUDE_FACTS.read(r);
+        int maxFacts = answers ? MAX_FACTS.read(r) : MAX_FACTS.dflt();
+        int maxChars = answers ? MAX_CONTEXT_CHARS.read(r) : MAX_CONTEXT_CHARS.dflt();
         Map<String, Object> llm = r.map("llm");
         r.finish();
         return new RagaQueryConfig(corpus, s, facts, maxFacts, maxChars, llm);

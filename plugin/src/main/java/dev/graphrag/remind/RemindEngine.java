@@ -90,12 +90,12 @@ public final class RemindEngine {
         Subgraph s = replay.run(seeds.stream().map(x -> x.node().getElementId()).toList());
         UsageMeter usage = new UsageMeter();
         Walk.Outcome o;
-        if (!cfg.llmGuided()) {
+        if (!cfg.walking().llmGuided()) {
             o = new Walk.Outcome(s, Walk.StopReason.REPLAY_ONLY, false, 0, 0, false, List.of());
         } else {
             requireLlm(owner);
-            LlmGuide guide = new LlmGuide(llm.client(), llm.config(), usage, call.cancelled(), graph, prompts, cfg.chunkSummaryThreshold(),
-                    cfg.showEdgeWeights());
+            LlmGuide guide = new LlmGuide(llm.client(), llm.config(), usage, call.cancelled(), graph, prompts, cfg.walking().chunkSummaryThreshold(),
+                    cfg.walking().showEdgeWeights());
             o = new Walk(graph, replay, guide, cfg.walk()).run(s);
         }
         return new Traversal(seeds, o, usage.usage(), handoff(cfg.corpus(), o), (System.nanoTime() - t0) / 1_000_000);
@@ -110,7 +110,7 @@ public final class RemindEngine {
         Traversal t = traverse(owner, query, cfg, graph, prompts);
         UsageMeter usage = new UsageMeter();
         usage.add(t.usage());
-        LlmGuide ask = new LlmGuide(llm.client(), llm.config(), usage, call.cancelled(), graph, prompts, cfg.chunkSummaryThreshold(), cfg.showEdgeWeights());
+        LlmGuide ask = new LlmGuide(llm.client(), llm.config(), usage, call.cancelled(), graph, prompts, cfg.walking().chunkSummaryThreshold(), cfg.walking().showEdgeWeights());
         Subgraph s = t.outcome().subgraph();
         boolean memorize = write && cfg.memorize() && mayMemorize(t.outcome().memorizeAllowed(), t.outcome().jumps(), t.outcome().sufficient(), cfg);
         double[] q = memorize ? queryUnit(query) : null;
@@ -146,7 +146,7 @@ public final class RemindEngine {
     }
 
     static boolean mayMemorize(boolean allowed, int jumps, boolean sufficient, RemindQueryConfig cfg) {
-        return allowed && (jumps > 0 || !cfg.requireLlmSteps()) && (sufficient || cfg.memorizeWhen() == RemindQueryConfig.MemorizeWhen.ALWAYS);
+        return allowed && (jumps > 0 || !cfg.memorizing().requireLlmSteps()) && (sufficient || cfg.memorizing().memorizeWhen() == RemindQueryConfig.MemorizeWhen.ALWAYS);
     }
 
     /** remind.memorize: a traversal handed back by a client, validated, then the same memorisation as remind.answer's. */
@@ -156,7 +156,7 @@ public final class RemindEngine {
         Neo4jMemoryGraph graph = new Neo4jMemoryGraph(tx);
         Handoff h = Handoff.read(tx, cfg.corpus(), traversal);
         if (!mayMemorize(h.memorizeAllowed(), h.jumps(), h.sufficient(), cfg)) return Memorized.NOTHING;
-        if (cfg.filter() == RemindQueryConfig.Filter.LLM) requireLlm("remind.memorize");
+        if (cfg.memorizing().filter() == RemindQueryConfig.Filter.LLM) requireLlm("remind.memorize");
         PromptContext prompts = prompts(graph, query, cfg);
         UsageMeter usage = new UsageMeter();
         LlmGuide ask = llm == null ? null : new LlmGuide(llm.client(), llm.config(), usage, call.cancelled(), graph, prompts, Integer.MAX_VALUE, false);
@@ -167,9 +167,9 @@ public final class RemindEngine {
     private Memorized memorize(Neo4jMemoryGraph graph, PromptContext prompts, LlmGuide ask, Subgraph s, double[] q, RemindQueryConfig cfg, String answer) {
         if (s.path().isEmpty()) return Memorized.NOTHING;
         Set<String> usefulEdges = new HashSet<>(), usefulChunks = new HashSet<>();
-        if (cfg.filter() == RemindQueryConfig.Filter.EXPLICIT) {
-            usefulEdges.addAll(cfg.usefulRelIds());
-            Set<String> ids = new HashSet<>(cfg.usefulChunkIds());
+        if (cfg.memorizing().filter() == RemindQueryConfig.Filter.EXPLICIT) {
+            usefulEdges.addAll(cfg.memorizing().usefulRelIds());
+            Set<String> ids = new HashSet<>(cfg.memorizing().usefulChunkIds());
             for (String c : s.chunks()) if (ids.contains(graph.name(c))) usefulChunks.add(c);
         } else {
             Map<String, Object> block = prompts.fit(prompts.block(s));
@@ -182,12 +182,12 @@ public final class RemindEngine {
             }
         }
         Set<String> chunks = new HashSet<>(s.chunks());
-        Confirmation.Split split = Confirmation.split(s.seeds(), s.path(), chunks, usefulEdges, usefulChunks, cfg.confirmRule());
+        Confirmation.Split split = Confirmation.split(s.seeds(), s.path(), chunks, usefulEdges, usefulChunks, cfg.memorizing().confirmRule());
         Map<String, MemoryWriter.Op> ops = new LinkedHashMap<>();
         for (Subgraph.PathEdge e : split.confirmed()) ops.put(e.edge(), MemoryWriter.Op.ENHANCE);
         for (Subgraph.PathEdge e : split.ineffective()) ops.putIfAbsent(e.edge(), MemoryWriter.Op.PENALIZE);
         // no LLM call from here on: locks are held until the caller's transaction ends
-        MemoryWriter.Counts c = MemoryWriter.apply(tx, ops, q, cfg.penalty());
+        MemoryWriter.Counts c = MemoryWriter.apply(tx, ops, q, cfg.memorizing().penalty());
         List<Relationship> enhanced = split.confirmed().stream().map(e -> tx.getRelationshipByElementId(e.edge())).toList();
         List<Relationship> penalized = split.ineffective().stream().map(e -> tx.getRelationshipByElementId(e.edge())).toList();
         return new Memorized(true, c.enhanced(), c.penalized(), c.unchanged(), enhanced, penalized, Usage.NONE);

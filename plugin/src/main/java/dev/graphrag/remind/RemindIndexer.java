@@ -88,7 +88,7 @@ public final class RemindIndexer {
             if (llm == null) throw new RagException("remind.index: building the ReMind layer needs an LLM: " + LlmConfig.HOW_TO_CONFIGURE);
             ChunkExtraction.Result<Extraction> r = new ChunkExtraction<>(db, EXTRACTIONS,
                     (chunk, meter) -> extract(chunk.text(), meter),
-                    new ChunkExtraction.Settings("remind.index", llm.config().model(), cfg.extractionConcurrency(), 20, cfg.skipExtractionErrors()),
+                    new ChunkExtraction.Settings("remind.index", llm.config().model(), cfg.extraction().extractionConcurrency(), 20, cfg.extraction().skipsErrors()),
                     call.cancelled(), call.log()).reportingTo(call.progress()).run(todo.stream().map(c -> new ChunkExtraction.Input(c.id(), c.text())).toList());
             usage.add(r.usage());
             extracted.putAll(r.byChunk());
@@ -96,7 +96,7 @@ public final class RemindIndexer {
         }
         if (call.cancelled().getAsBoolean()) throw new RagException("remind.index: terminated before writing the graph");
         build.start();
-        BatchWriter batch = new BatchWriter(db, cfg.batchSize(), call.cancelled(), call.progress(), "remind.index");
+        BatchWriter batch = new BatchWriter(db, cfg.extraction().batchSize(), call.cancelled(), call.progress(), "remind.index");
         long removed = removeStale(corpus, staleAnchors, batch);
         Assembly a = new Assembly(corpus, cfg.synonymThreshold());
         a.load();

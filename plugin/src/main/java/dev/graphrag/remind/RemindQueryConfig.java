@@ -2,6 +2,7 @@ package dev.graphrag.remind;
 
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
+import dev.graphrag.core.config.Key;
 
 import java.util.List;
 import java.util.Locale;
@@ -11,11 +12,8 @@ import java.util.Map;
  * The config of the remind.* query procedures (docs/remind.md): each procedure reads the keys of its use and rejects
  * the rest by name. Defaults follow spec §2.0; λ and α are embedder-dependent (remind.calibrate).
  */
-public record RemindQueryConfig(String corpus, int seedCount, double alpha, double lambda, int replayMaxNodes, boolean seedAnchorAddsChunk,
-                                boolean llmGuided, int maxJumps, int maxIterations, int maxCandidates, int promptTokenBudget,
-                                int chunkSummaryThreshold, boolean showEdgeWeights, int maxFormatRetries, Filter filter, List<String> usefulRelIds,
-                                List<String> usefulChunkIds, Confirmation.Rule confirmRule, MemoryMath.Penalty penalty, boolean requireLlmSteps,
-                                boolean memorize, MemorizeWhen memorizeWhen, boolean filterWithAnswer, String systemPrompt, Map<String, Object> llm) {
+public record RemindQueryConfig(String corpus, int seedCount, Replaying replaying, Walking walking, int promptTokenBudget, Memorizing memorizing,
+                                boolean memorize, boolean filterWithAnswer, String systemPrompt, Map<String, Object> llm) {
     public enum Use { SEEDS, REPLAY, TRAVERSE, MEMORIZE, ANSWER, QUERY }
 
     /** Which walks are memorised: every one (the paper), or only those the LLM judged sufficient. */
@@ -23,58 +21,101 @@ public record RemindQueryConfig(String corpus, int seedCount, double alpha, doub
 
     public enum Filter { LLM, EXPLICIT }
 
+    /** Replay of the edge memories from the seeds (spec §2.4): read by every call that replays (not remind.seeds, not remind.memorize). */
+    public record Replaying(double alpha, double lambda, int replayMaxNodes, boolean seedAnchorAddsChunk) {
+        static final Key<Double> ALPHA = Key.number("alpha", 0.1, 0, 1);
+        static final Key<Double> LAMBDA = Key.number("lambda", 0.55, 0, 1);
+        static final Key<Integer> REPLAY_MAX_NODES = Key.integer("replayMaxNodes", 200, 1, 100_000);
+        static final Key<Boolean> SEED_ANCHOR_ADDS_CHUNK = Key.bool("seedAnchorAddsChunk", true);
+        static final Replaying DEFAULTS = new Replaying(ALPHA.dflt(), LAMBDA.dflt(), REPLAY_MAX_NODES.dflt(), SEED_ANCHOR_ADDS_CHUNK.dflt());
+
+        static Replaying read(ConfigReader r) {
+            return new Replaying(ALPHA.read(r), LAMBDA.read(r), REPLAY_MAX_NODES.read(r), SEED_ANCHOR_ADDS_CHUNK.read(r));
+        }
+    }
+
+    /** The LLM-guided walk (spec §2.5): read by remind.traverse, remind.answer and remind.query; llmGuided by remind.traverse alone. */
+    public record Walking(boolean llmGuided, int maxJumps, int maxIterations, int maxCandidates, int chunkSummaryThreshold, boolean showEdgeWeights,
+                          int maxFormatRetries) {
+        static final Key<Boolean> LLM_GUIDED = Key.bool("llmGuided", true);
+        static final Key<Integer> MAX_JUMPS = Key.integer("maxJumps", 10, 0, 1000);
+        /** Defaults to 3 x maxJumps (at least 3). */
+        static final Key<Integer> MAX_ITERATIONS = Key.integer("maxIterations", 30, 1, 10_000);
+        static final Key<Integer> MAX_CANDIDATES = Key.integer("maxCandidates", 20, 1, 1000);
+        static final Key<Integer> CHUNK_SUMMARY_THRESHOLD = Key.integer("chunkSummaryThreshold", 350, 0, 1_000_000);
+        static final Key<Boolean> SHOW_EDGE_WEIGHTS = Key.bool("showEdgeWeights", true);
+        static final Key<Integer> MAX_FORMAT_RETRIES = Key.integer("maxFormatRetries", 3, 1, 10);
+        /** No walk: remind.seeds, remind.replay and remind.memorize. */
+        static final Walking NONE = new Walking(false, MAX_JUMPS.dflt(), MAX_ITERATIONS.dflt(), MAX_CANDIDATES.dflt(), CHUNK_SUMMARY_THRESHOLD.dflt(),
+                SHOW_EDGE_WEIGHTS.dflt(), MAX_FORMAT_RETRIES.dflt());
+
+        static Walking read(ConfigReader r, boolean guidedKey) {
+            boolean guided = !guidedKey || LLM_GUIDED.read(r);
+            int jumps = MAX_JUMPS.read(r);
+            return new Walking(guided, jumps, MAX_ITERATIONS.withDefault(3 * Math.max(1, jumps)).read(r), MAX_CANDIDATES.read(r),
+                    CHUNK_SUMMARY_THRESHOLD.read(r), SHOW_EDGE_WEIGHTS.read(r), MAX_FORMAT_RETRIES.read(r));
+        }
+    }
+
+    /** What is memorised after a walk (spec §2.6): read by remind.memorize and remind.answer. */
+    public record Memorizing(Filter filter, List<String> usefulRelIds, List<String> usefulChunkIds, Confirmation.Rule confirmRule,
+                             MemoryMath.Penalty penalty, boolean requireLlmSteps, MemorizeWhen memorizeWhen) {
+        static final Key<Filter> FILTER = Key.choice("filter", Filter.class, Filter.LLM);
+        static final Key<Confirmation.Rule> CONFIRM_RULE = Key.choice("confirmRule", Confirmation.Rule.class, Confirmation.Rule.ALL);
+        static final Key<MemoryMath.Penalty> PENALTY = Key.choice("penalty", MemoryMath.Penalty.class, MemoryMath.Penalty.PAPER);
+        static final Key<Boolean> REQUIRE_LLM_STEPS = Key.bool("requireLlmSteps", true);
+        static final Key<MemorizeWhen> MEMORIZE_WHEN = Key.choice("memorizeWhen", MemorizeWhen.class, MemorizeWhen.ALWAYS);
+        static final Memorizing NONE = new Memorizing(FILTER.dflt(), List.of(), List.of(), CONFIRM_RULE.dflt(), PENALTY.dflt(), REQUIRE_LLM_STEPS.dflt(),
+                MEMORIZE_WHEN.dflt());
+
+        static Memorizing read(ConfigReader r) {
+            Filter filter = FILTER.read(r);
+            List<String> rels = r.strings("usefulRelIds", List.of()), chunks = r.strings("usefulChunkIds", List.of());
+            if (filter == Filter.LLM && (!rels.isEmpty() || !chunks.isEmpty())) {
+                throw new RagException(r.owner() + ": usefulRelIds and usefulChunkIds belong to filter 'explicit'");
+            }
+            return new Memorizing(filter, rels, chunks, CONFIRM_RULE.read(r), PENALTY.read(r), REQUIRE_LLM_STEPS.read(r), MEMORIZE_WHEN.read(r));
+        }
+    }
+
+    static final Key<Integer> SEED_COUNT = Key.integer("seedCount", 2, 1, 100);
+    static final Key<Integer> PROMPT_TOKEN_BUDGET = Key.integer("promptTokenBudget", 6000, 200, 1_000_000);
+    static final Key<Boolean> MEMORIZE = Key.bool("memorize", true);
+    static final Key<Boolean> FILTER_WITH_ANSWER = Key.bool("filterWithAnswer", false);
+
     public static RemindQueryConfig parse(Use use, Map<String, Object> config) {
         String owner = "remind." + use.name().toLowerCase(Locale.ROOT);
         ConfigReader r = ConfigReader.of(owner, config);
         String corpus = r.corpus();
         boolean walks = use == Use.TRAVERSE || use == Use.ANSWER || use == Use.QUERY;
         boolean memorizes = use == Use.MEMORIZE || use == Use.ANSWER;
-        int seeds = use == Use.MEMORIZE ? 2 : r.integer("seedCount", 2, 1, 100);
-        double alpha = use == Use.SEEDS || use == Use.MEMORIZE ? 0.1 : r.number("alpha", 0.1, 0, 1);
-        double lambda = use == Use.SEEDS || use == Use.MEMORIZE ? 0.55 : r.number("lambda", 0.55, 0, 1);
-        int maxNodes = use == Use.SEEDS || use == Use.MEMORIZE ? 200 : r.integer("replayMaxNodes", 200, 1, 100_000);
-        boolean anchorChunk = use == Use.SEEDS || use == Use.MEMORIZE || r.bool("seedAnchorAddsChunk", true);
-        boolean guided = walks && (use != Use.TRAVERSE || r.bool("llmGuided", true));
-        int maxJumps = walks ? r.integer("maxJumps", 10, 0, 1000) : 10;
-        int maxIterations = walks ? r.integer("maxIterations", 3 * Math.max(1, maxJumps), 1, 10_000) : 30;
-        int maxCandidates = walks ? r.integer("maxCandidates", 20, 1, 1000) : 20;
-        int budget = walks || memorizes ? r.integer("promptTokenBudget", 6000, 200, 1_000_000) : 6000;
-        int summaryThreshold = walks ? r.integer("chunkSummaryThreshold", 350, 0, 1_000_000) : 350;
-        boolean weights = walks ? r.bool("showEdgeWeights", true) : true;
-        int retries = walks ? r.integer("maxFormatRetries", 3, 1, 10) : 3;
-        Filter filter = memorizes ? r.choice("filter", Filter.class, Filter.LLM) : Filter.LLM;
-        List<String> usefulRels = memorizes ? r.strings("usefulRelIds", List.of()) : List.of();
-        List<String> usefulChunks = memorizes ? r.strings("usefulChunkIds", List.of()) : List.of();
-        if (filter == Filter.LLM && (!usefulRels.isEmpty() || !usefulChunks.isEmpty())) {
-            throw new RagException(owner + ": usefulRelIds and usefulChunkIds belong to filter 'explicit'");
-        }
-        Confirmation.Rule rule = memorizes ? r.choice("confirmRule", Confirmation.Rule.class, Confirmation.Rule.ALL) : Confirmation.Rule.ALL;
-        MemoryMath.Penalty penalty = memorizes ? r.choice("penalty", MemoryMath.Penalty.class, MemoryMath.Penalty.PAPER) : MemoryMath.Penalty.PAPER;
-        boolean requireSteps = memorizes ? r.bool("requireLlmSteps", true) : true;
-        boolean memorize = use == Use.ANSWER ? r.bool("memorize", true) : use == Use.MEMORIZE;
-        MemorizeWhen when = memorizes ? r.choice("memorizeWhen", MemorizeWhen.class, MemorizeWhen.ALWAYS) : MemorizeWhen.ALWAYS;
-        boolean filterWithAnswer = use == Use.ANSWER && r.bool("filterWithAnswer", false);
+        int seeds = use == Use.MEMORIZE ? SEED_COUNT.dflt() : SEED_COUNT.read(r);
+        Replaying replaying = use == Use.SEEDS || use == Use.MEMORIZE ? Replaying.DEFAULTS : Replaying.read(r);
+        Walking walking = walks ? Walking.read(r, use == Use.TRAVERSE) : Walking.NONE;
+        int budget = walks || memorizes ? PROMPT_TOKEN_BUDGET.read(r) : PROMPT_TOKEN_BUDGET.dflt();
+        Memorizing memorizing = memorizes ? Memorizing.read(r) : Memorizing.NONE;
+        boolean memorize = use == Use.ANSWER ? MEMORIZE.read(r) : use == Use.MEMORIZE;
+        boolean filterWithAnswer = use == Use.ANSWER && FILTER_WITH_ANSWER.read(r);
         String system = use == Use.ANSWER || use == Use.QUERY ? r.string("systemPrompt", null) : null;
         Map<String, Object> llm = use == Use.SEEDS || use == Use.REPLAY ? null : r.map("llm");
         r.finish();
-        return new RemindQueryConfig(corpus, seeds, alpha, lambda, maxNodes, anchorChunk, guided, maxJumps, maxIterations, maxCandidates, budget,
-                summaryThreshold, weights, retries, filter, usefulRels, usefulChunks, rule, penalty, requireSteps, memorize, when, filterWithAnswer, system, llm);
+        return new RemindQueryConfig(corpus, seeds, replaying, walking, budget, memorizing, memorize, filterWithAnswer, system, llm);
     }
 
     Replay.Settings replay() {
-        return new Replay.Settings(alpha, lambda, replayMaxNodes, seedAnchorAddsChunk);
+        return new Replay.Settings(replaying.alpha(), replaying.lambda(), replaying.replayMaxNodes(), replaying.seedAnchorAddsChunk());
     }
 
     Walk.Settings walk() {
-        return new Walk.Settings(maxJumps, maxIterations, maxCandidates, maxFormatRetries);
+        return new Walk.Settings(walking.maxJumps(), walking.maxIterations(), walking.maxCandidates(), walking.maxFormatRetries());
     }
 
     /** Whether this call needs an LLM at all. */
     public boolean needsLlm(Use use) {
         return switch (use) {
             case SEEDS, REPLAY -> false;
-            case TRAVERSE -> llmGuided;
-            case MEMORIZE -> filter == Filter.LLM;
+            case TRAVERSE -> walking.llmGuided();
+            case MEMORIZE -> memorizing.filter() == Filter.LLM;
             case ANSWER, QUERY -> true;
         };
     }

@@ -13,7 +13,7 @@ import java.util.Set;
  * unvisited chunk of an anchor of S. An anchor's unvisited chunk is entered without asking (a forced step). Knows
  * nothing of Neo4j or HTTP: the guide is the LLM, or a script in tests.
  */
-public final class Walk {
+public record Walk(MemoryGraph graph, Replay weights, Guide guide, Settings settings) {
     public enum StopReason { SUFFICIENT, MAX_JUMPS, MAX_ITERATIONS, EXHAUSTED, LLM_FAILURE, REPLAY_ONLY }
 
     /** A neighbour of the current node the guide may step to, with its Eq. 2 weight. */
@@ -51,18 +51,6 @@ public final class Walk {
 
     public record Outcome(Subgraph subgraph, StopReason stopReason, boolean sufficient, int jumps, int iterations, boolean memorizeAllowed,
                           List<TraceStep> trace) {}
-
-    private final MemoryGraph graph;
-    private final Replay weights;
-    private final Guide guide;
-    private final Settings settings;
-
-    public Walk(MemoryGraph graph, Replay weights, Guide guide, Settings settings) {
-        this.graph = graph;
-        this.weights = weights;
-        this.guide = guide;
-        this.settings = settings;
-    }
 
     /** Continues from S as replay left it (seeds first); summaries of S's chunks are filled in first. */
     public Outcome run(Subgraph s) {

@@ -127,10 +127,7 @@ public class AgragProcedures {
             + " maxEntitiesPerChunk.")
     public Stream<EntityResult> extractEntities(@Name("texts") List<String> texts, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         ConfigReader r = ConfigReader.of("agrag.extractEntities", config);
-        int maxNgram = r.integer("maxNgram", 3, 1, 10);
-        EntityStatistics.Scoring scoring = r.choice("entityScoring", EntityStatistics.Scoring.class, EntityStatistics.Scoring.TFIDF);
-        double threshold = r.number("entityThreshold", 0.1, 0, 1);
-        int maxPerText = r.integer("maxEntitiesPerChunk", 12, 1, 1000);
+        AgragIndexConfig.Entities e = AgragIndexConfig.Entities.read(r);
         r.finish();
         if (texts == null || texts.isEmpty()) throw new RagException("agrag.extractEntities: texts must be a non-empty list of strings");
         if (texts.size() > MAX_EXTRACT_TEXTS) {
@@ -139,7 +136,7 @@ public class AgragProcedures {
         for (int i = 0; i < texts.size(); i++) {
             if (texts.get(i) == null || texts.get(i).isBlank()) throw new RagException("agrag.extractEntities: text " + i + " is null or blank");
         }
-        List<List<EntityStatistics.Candidate>> all = EntityStatistics.extract(texts, maxNgram, scoring, threshold, maxPerText);
+        List<List<EntityStatistics.Candidate>> all = EntityStatistics.extract(texts, e.maxNgram(), e.entityScoring(), e.entityThreshold(), e.maxEntitiesPerChunk());
         return java.util.stream.IntStream.range(0, all.size()).boxed()
                 .flatMap(i -> all.get(i).stream().map(c -> new EntityResult(i, c.term(), c.score(), c.ngram())));
     }
@@ -187,7 +184,7 @@ public class AgragProcedures {
     }
 
     private AgragRetriever retriever(AgragQueryConfig cfg) {
-        return new AgragRetriever(call(), cfg.filter() ? call().llm(cfg.llm(), "agrag") : null);
+        return new AgragRetriever(call(), cfg.facts().filter() ? call().llm(cfg.llm(), "agrag") : null);
     }
 
     /** This call's context for the engine: built here once, so the engine never sees Neo4j's procedure plumbing. */

@@ -2,7 +2,6 @@ package dev.graphrag.procedures;
 
 import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.RagCall;
-import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.layer.LayerDrop;
 import dev.graphrag.core.llm.Usage;
@@ -89,9 +88,7 @@ public class HgmemProcedures {
     @Description("hgmem.drop(config = {} :: MAP) :: (nodesDeleted, relationshipsDeleted) - removes the HGMem layer of a corpus (its sessions and"
             + " their memory, entities, relations, stored extractions, meta node) in batches; documents and chunks stay. Config: corpus.")
     public Stream<LayerDrop.Dropped> drop(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        String corpus = ConfigReader.corpusOnly("hgmem.drop", config);
-        RagCall c = call();
-        return Stream.of(c.exclusive("hgmem", "hgmem.drop", corpus, () -> HgmemLayer.SPEC.drop(db, corpus, c.cancelled())));
+        return Stream.of(call().dropLayer(HgmemLayer.SPEC, ConfigReader.corpusOnly("hgmem.drop", config)));
     }
 
     @Procedure(name = "hgmem.evolve", mode = Mode.WRITE)
@@ -132,7 +129,7 @@ public class HgmemProcedures {
             + " finalTokenBudget, emptyMemoryChunks, responseType, profile, llm, sessionId, keepSession, returnTrace.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         Map<String, Object> cfg = config == null ? Map.of() : config;
-        boolean trace = Boolean.TRUE.equals(cfg.get("returnTrace"));
+        boolean trace = HgmemConfig.parse(HgmemConfig.Use.ANSWER, cfg).call().returnTrace();
         Iterator<HgmemEngine.LoopRow> rows = engine(cfg, HgmemConfig.Use.ANSWER, "hgmem.answer").answer(query, cfg);
         Usage[] total = {Usage.NONE};
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(rows, Spliterator.ORDERED), false).map(row -> {
@@ -214,14 +211,12 @@ public class HgmemProcedures {
 
     // ---- helpers
 
+    /** The engine for one call, its LLM under the call's llm map (with the paper's sampling under profile 'paper'). */
     private HgmemEngine engine(Map<String, Object> config, HgmemConfig.Use use, String owner) {
-        Map<String, Object> cfg = config == null ? Map.of() : config;
-        Object llm = cfg.get("llm");
-        if (llm != null && !(llm instanceof Map)) throw new RagException(owner + ": config key 'llm' must be a MAP");
-        if (!rag.llmConfigured() && llm == null) return new HgmemEngine(call(), null); // the engine says what is missing
-        @SuppressWarnings("unchecked") Map<String, Object> perCall = (Map<String, Object>) llm;
-        Object profile = cfg.get("profile");
-        if ("paper".equals(profile)) {
+        HgmemConfig cfg = HgmemConfig.parse(use, config == null ? Map.of() : config);
+        if (!rag.llmConfigured() && cfg.llm() == null) return new HgmemEngine(call(), null); // the engine says what is missing
+        Map<String, Object> perCall = cfg.llm();
+        if (cfg.paperProfile()) {
             Map<String, Object> m = new java.util.LinkedHashMap<>(Map.of("temperature", 0.8, "maxTokens", 2048L));
             if (perCall != null) m.putAll(perCall);
             perCall = m;

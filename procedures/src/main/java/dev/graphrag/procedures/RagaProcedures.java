@@ -434,8 +434,6 @@ public class RagaProcedures {
             + " provenance, todos, review items, sessions, types, alerts, mentions, chunk reading states, meta node) in batches; documents and"
             + " chunks stay. Config: corpus.")
     public Stream<LayerDrop.Dropped> drop(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        String corpus = ConfigReader.corpusOnly("raga.drop", config);
-        RagCall c = call();
-        return Stream.of(c.exclusive("raga ingest", "raga.drop", corpus, () -> RagaLayer.SPEC.drop(db, corpus, c.cancelled())));
+        return Stream.of(call().dropLayer(RagaLayer.SPEC, ConfigReader.corpusOnly("raga.drop", config)));
     }
 }

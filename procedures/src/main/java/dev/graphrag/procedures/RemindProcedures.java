@@ -97,9 +97,7 @@ public class RemindProcedures {
     @Description("remind.drop(config = {} :: MAP) :: (nodesDeleted, relationshipsDeleted) - removes the ReMind layer of a corpus (anchors,"
             + " entities, their edges and memories, stored extractions, meta node) in batches; documents and chunks stay. Config: corpus.")
     public Stream<LayerDrop.Dropped> drop(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        String corpus = ConfigReader.corpusOnly("remind.drop", config);
-        RagCall c = call();
-        return Stream.of(c.exclusive("remind", "remind.drop", corpus, () -> RemindLayer.SPEC.drop(db, corpus, c.cancelled())));
+        return Stream.of(call().dropLayer(RemindLayer.SPEC, ConfigReader.corpusOnly("remind.drop", config)));
     }
 
     @Procedure(name = "remind.seeds", mode = Mode.READ)

@@ -43,11 +43,6 @@ public final class ChunkExtraction<T> {
     /** What a failed chunk does to a build (config key {@code extractionErrors}): fail it, or skip the chunk (retried next run). */
     public enum OnError { FAIL, SKIP }
 
-    /** The {@code extractionErrors} key of a build's config: true when failed chunks are skipped. */
-    public static boolean skipsErrors(dev.graphrag.core.config.ConfigReader r) {
-        return r.choice("extractionErrors", OnError.class, OnError.FAIL) == OnError.SKIP;
-    }
-
     /** A chunk to extract from. */
     public record Input(String chunkId, String text) {}
 
