@@ -15,12 +15,10 @@ import java.util.function.BooleanSupplier;
 /** The AGRAG layer of a corpus as a whole: its frame (schema, drop order), its info, and a drop that takes its caches and projection along. */
 public final class AgragLayer {
     public static final LayerSpec SPEC = LayerSpec.of("agrag", "AGRAG index", AgragGraph.META)
-            .schema(dimensions -> new LayerSchema()
+            .schema(dimensions -> new LayerSchema() // unique, then indexed, then embedded
                     .unique("agrag_entity_key", AgragGraph.ENTITY, "key")
-                    .index("agrag_entity_corpus", AgragGraph.ENTITY, "corpus")
-                    .index("agrag_fact_id", AgragGraph.REL, "factId")
-                    .vector(AgragGraph.ENTITY_INDEX, AgragGraph.ENTITY, "embedding", dimensions)
-                    .vector(AgragGraph.FACT_INDEX, AgragGraph.REL, "embedding", dimensions))
+                    .index("agrag_entity_corpus", AgragGraph.ENTITY, "corpus").index("agrag_fact_id", AgragGraph.REL, "factId")
+                    .vector(AgragGraph.ENTITY_INDEX, AgragGraph.ENTITY, "embedding", dimensions).vector(AgragGraph.FACT_INDEX, AgragGraph.REL, "embedding", dimensions))
             .drop(Step.nodes("entities", AgragGraph.ENTITY), Step.relationships("title links", LexicalGraph.CHUNK, AgragGraph.LINKS),
                     Step.properties("stored triples", LexicalGraph.CHUNK, AgragIndexer.TRIPLES, AgragIndexer.TRIPLES_MODEL))
             .build();

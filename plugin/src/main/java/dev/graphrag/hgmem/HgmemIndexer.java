@@ -2,7 +2,6 @@ package dev.graphrag.hgmem;
 
 import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
-import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.extract.ChunkExtraction;
 import dev.graphrag.core.layer.BatchWriter;
 import dev.graphrag.core.layer.LayerBuild;
@@ -39,7 +38,7 @@ import java.util.Set;
  * text changed). Upserts keep memory units' links to entities; an interrupted write phase completes on the next run.
  * Entities an earlier build made that no chunk names any more are deleted, or kept (stale) while a memory unit holds them.
  */
-public final class HgmemIndexer {
+public record HgmemIndexer(RagCall call, RagCall.BoundLlm llm) {
     public record Stats(long chunks, long extracted, long reusedExtractions, long failedChunks, long entities, long relations, long mentions,
                         long summarised, long staleEntities, Usage usage, long ms) {}
 
@@ -48,24 +47,12 @@ public final class HgmemIndexer {
     static final ChunkExtraction.Store<BaseGraphExtraction.Extraction> EXTRACTIONS =
             ChunkExtraction.Store.json(STORE, STORE_KEY, BaseGraphExtraction.Extraction.class, "hgmem");
 
-    private final RagCall call;
-    private final GraphDatabaseService db;
-    private final EmbeddingService embeddings;
-    private final RagCall.BoundLlm llm;
-
-    public HgmemIndexer(RagCall call, RagCall.BoundLlm llm) {
-        this.call = call;
-        this.db = call.db();
-        this.embeddings = call.embeddings();
-        this.llm = llm;
-    }
-
     public Stats index(HgmemIndexConfig cfg) {
         long t0 = System.nanoTime();
         String corpus = cfg.corpus();
-        LayerBuild build = HgmemLayer.SPEC.begin(db, corpus, embeddings);
+        LayerBuild build = HgmemLayer.SPEC.begin(call.db(), corpus, call.embeddings());
         List<ChunkRow> chunks;
-        try (Transaction tx = db.beginTx()) {
+        try (Transaction tx = call.db().beginTx()) {
             chunks = LexicalGraph.chunks(tx, corpus, false);
         }
         UsageMeter usage = new UsageMeter();
@@ -76,7 +63,7 @@ public final class HgmemIndexer {
         BaseGraphExtraction.Merged merged = BaseGraphExtraction.merge(ordered);
 
         build.start();
-        Existing existing = Existing.load(db, corpus);
+        Existing existing = Existing.load(call.db(), corpus);
         Map<String, String> chunkIds = new HashMap<>();
         for (ChunkRow c : chunks) chunkIds.put(c.id(), c.elementId());
 
@@ -99,7 +86,7 @@ public final class HgmemIndexer {
             return r.source() + " -- " + r.target() + " | " + r.keywordText() + "\n" + relText.get(k)[0];
         }, existing.relations);
 
-        BatchWriter batch = new BatchWriter(db, cfg.extraction().batchSize(), call.cancelled(), call.progress(), "hgmem.index");
+        BatchWriter batch = new BatchWriter(call.db(), cfg.extraction().batchSize(), call.cancelled(), call.progress(), "hgmem.index");
         call.progress().phase("writing the base graph", merged.entities().size() + merged.relations().size());
         Map<String, String> ids = new HashMap<>();
         for (BaseGraphExtraction.MergedEntity e : merged.entities().values()) {
@@ -182,7 +169,7 @@ public final class HgmemIndexer {
         if (llm == null) {
             Map<String, BaseGraphExtraction.Extraction> stored = new LinkedHashMap<>();
             List<String> missing = new ArrayList<>();
-            try (Transaction tx = db.beginTx()) {
+            try (Transaction tx = call.db().beginTx()) {
                 for (ChunkRow c : chunks) {
                     Object v = tx.getNodeByElementId(c.elementId()).getProperty(STORE, null);
                     if (v == null) missing.add(c.id());
@@ -198,10 +185,10 @@ public final class HgmemIndexer {
         // "titled": extractions made before X1 was given the document title are made again, not mixed with titled ones
         String key = llm.config().model() + "|" + String.join(",", cfg.entityTypes()) + "|titled";
         Map<String, String> titles;
-        try (Transaction tx = db.beginTx()) {
+        try (Transaction tx = call.db().beginTx()) {
             titles = LexicalGraph.documentTitles(tx, cfg.corpus());
         }
-        ChunkExtraction.Result<BaseGraphExtraction.Extraction> r = new ChunkExtraction<>(db,
+        ChunkExtraction.Result<BaseGraphExtraction.Extraction> r = new ChunkExtraction<>(call.db(),
                 EXTRACTIONS,
                 (chunk, meter) -> llm.client().ask(llm.config(), BaseGraphExtraction.EXTRACT, BaseGraphExtraction.extract(chunk.text(), titles.get(chunk.chunkId()), cfg.entityTypes()),
                         BaseGraphExtraction.EXTRACT_OUT, meter, call.cancelled()),
@@ -230,7 +217,7 @@ public final class HgmemIndexer {
     }
 
     private int tokens(String text) {
-        return embeddings.tokenizer().tokenize(text).size();
+        return call.embeddings().tokenizer().tokenize(text).size();
     }
 
     /** Embeddings of the texts whose hash differs from the stored one; a text longer than the model reads is embedded from its beginning. */
@@ -249,7 +236,7 @@ public final class HgmemIndexer {
         for (int i = 0; i < todo.size(); i += 256) {
             if (call.cancelled().getAsBoolean()) throw new RagException("hgmem.index: terminated while embedding");
             List<String> part = texts.subList(i, Math.min(texts.size(), i + 256));
-            float[][] v = embeddings.embedAll(part, false); // batched: no structure hangs on a threshold here, unlike synonym merging
+            float[][] v = call.embeddings().embedAll(part, false); // batched: no structure hangs on a threshold here, unlike synonym merging
             for (int j = 0; j < part.size(); j++) out.put(todo.get(i + j), v[j]);
             call.progress().advance(part.size());
         }

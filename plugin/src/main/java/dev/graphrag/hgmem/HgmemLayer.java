@@ -15,12 +15,9 @@ import java.util.Map;
 public final class HgmemLayer {
     /** Sessions drop first, since their units hold base-graph entities. */
     public static final LayerSpec SPEC = LayerSpec.of("hgmem", "HGMem base graph", HgmemGraph.META)
-            .schema(dimensions -> new LayerSchema()
-                    .unique("hgmem_entity_key", HgmemGraph.ENTITY, "key")
-                    .unique("hgmem_session_id", HgmemGraph.SESSION, "id")
-                    .unique("hgmem_unit_id", HgmemGraph.UNIT, "id")
-                    .index("hgmem_entity_corpus", HgmemGraph.ENTITY, "corpus")
-                    .index("hgmem_unit_session", HgmemGraph.UNIT, "sessionId", "status")
+            .schema(dimensions -> new LayerSchema() // unique, then indexed, then embedded
+                    .unique("hgmem_entity_key", HgmemGraph.ENTITY, "key").unique("hgmem_session_id", HgmemGraph.SESSION, "id").unique("hgmem_unit_id", HgmemGraph.UNIT, "id")
+                    .index("hgmem_entity_corpus", HgmemGraph.ENTITY, "corpus").index("hgmem_unit_session", HgmemGraph.UNIT, "sessionId", "status")
                     .vector(HgmemGraph.ENTITY_INDEX, HgmemGraph.ENTITY, "embedding", dimensions))
             .drop(Step.nodes("session steps", HgmemGraph.STEP), Step.nodes("memory units", HgmemGraph.UNIT), Step.nodes("sessions", HgmemGraph.SESSION),
                     Step.nodes("entities", HgmemGraph.ENTITY), Step.properties("stored extractions", LexicalGraph.CHUNK, HgmemIndexer.STORE, HgmemIndexer.STORE_KEY))

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.llm.JsonSchemaCheck;
+import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Transaction;
 
 import java.util.ArrayList;
@@ -57,6 +58,21 @@ public final class RagaTools {
         } catch (ToolError e) {
             return ToolResult.failure(tool.name(), e);
         }
+    }
+
+    /**
+     * A tool called by hand (raga.tool and its shortcuts) in the caller's transaction {@code tx}. An atomic batch_kg_ops
+     * is first run in a transaction of its own that is never committed, so a batch that would be refused writes nothing.
+     */
+    public static ToolResult byHand(GraphDatabaseService db, Transaction tx, EmbeddingService embeddings, ToolContext ctx, String name, JsonNode args) {
+        if (args == null) return ToolResult.failure(name, new ToolError("INVALID_ARGUMENTS", "args are not a JSON object", "", null, null));
+        if (Toolbox.byName(name) == Toolbox.BATCH && args.path("atomic").asBoolean(false)) {
+            try (Transaction scratch = db.beginTx()) {
+                ToolResult dry = new RagaTools(scratch, embeddings, ctx).execute(name, args);
+                if (!dry.ok()) return dry;
+            }
+        }
+        return new RagaTools(tx, embeddings, ctx).execute(name, args);
     }
 
     // ---- batch

@@ -13,7 +13,6 @@ import dev.graphrag.core.llm.StructuredOutput;
 import dev.graphrag.core.llm.Usage;
 import dev.graphrag.core.llm.UsageMeter;
 import org.neo4j.graphdb.Direction;
-import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.Relationship;
 import org.neo4j.graphdb.Result;
@@ -38,7 +37,7 @@ import java.util.TreeSet;
  * that already have an anchor are kept with their memories; anchors of chunks rag.delete or a re-ingest removed go,
  * with entities nothing else holds.
  */
-public final class RemindIndexer {
+public record RemindIndexer(RagCall call, RagCall.BoundLlm llm) {
     /** What a build did. */
     public record Stats(long chunks, long newChunks, long removedChunks, long entitiesCreated, long entitiesMerged, long relations, long mentions,
                         long nextEdges, long failedChunks, Usage usage, long ms) {}
@@ -50,26 +49,14 @@ public final class RemindIndexer {
     static final String STORE_KEY = "remindExtractionModel";
     static final ChunkExtraction.Store<Extraction> EXTRACTIONS = ChunkExtraction.Store.json(STORE, STORE_KEY, Extraction.class, "remind");
 
-    private final RagCall call;
-    private final GraphDatabaseService db;
-    private final EmbeddingService embeddings;
-    private final RagCall.BoundLlm llm;
-
-    public RemindIndexer(RagCall call, RagCall.BoundLlm llm) {
-        this.call = call;
-        this.db = call.db();
-        this.embeddings = call.embeddings();
-        this.llm = llm;
-    }
-
     public Stats index(RemindIndexConfig cfg) {
         long t0 = System.nanoTime();
         String corpus = cfg.corpus();
         List<ChunkRow> chunks = new ArrayList<>();
         Set<String> anchored = new HashSet<>();
         List<String> staleAnchors = new ArrayList<>();
-        LayerBuild build = RemindLayer.SPEC.begin(db, corpus, embeddings);
-        try (Transaction tx = db.beginTx()) {
+        LayerBuild build = RemindLayer.SPEC.begin(call.db(), corpus, call.embeddings());
+        try (Transaction tx = call.db().beginTx()) {
             chunks.addAll(LexicalGraph.chunks(tx, corpus, true));
             try (Result r = tx.execute("MATCH (a:RmAnchor {corpus: $corpus}) OPTIONAL MATCH (a)-[:RM_HAS_CHUNK]->(c:Chunk)"
                     + " RETURN elementId(a) AS anchor, c.id AS chunk", Map.of("corpus", corpus))) {
@@ -86,7 +73,7 @@ public final class RemindIndexer {
         List<String> failed = new ArrayList<>();
         if (!todo.isEmpty()) {
             if (llm == null) throw new RagException("remind.index: building the ReMind layer needs an LLM: " + LlmConfig.HOW_TO_CONFIGURE);
-            ChunkExtraction.Result<Extraction> r = new ChunkExtraction<>(db, EXTRACTIONS,
+            ChunkExtraction.Result<Extraction> r = new ChunkExtraction<>(call.db(), EXTRACTIONS,
                     (chunk, meter) -> extract(chunk.text(), meter),
                     new ChunkExtraction.Settings("remind.index", llm.config().model(), cfg.extraction().extractionConcurrency(), 20, cfg.extraction().skipsErrors()),
                     call.cancelled(), call.log()).reportingTo(call.progress()).run(todo.stream().map(c -> new ChunkExtraction.Input(c.id(), c.text())).toList());
@@ -96,7 +83,7 @@ public final class RemindIndexer {
         }
         if (call.cancelled().getAsBoolean()) throw new RagException("remind.index: terminated before writing the graph");
         build.start();
-        BatchWriter batch = new BatchWriter(db, cfg.extraction().batchSize(), call.cancelled(), call.progress(), "remind.index");
+        BatchWriter batch = new BatchWriter(call.db(), cfg.extraction().batchSize(), call.cancelled(), call.progress(), "remind.index");
         long removed = removeStale(corpus, staleAnchors, batch);
         Assembly a = new Assembly(corpus, cfg.synonymThreshold());
         a.load();
@@ -150,7 +137,7 @@ public final class RemindIndexer {
         batch.commit();
         if (!staleAnchors.isEmpty()) {
             List<String> orphans = new ArrayList<>();
-            db.executeTransactionally("MATCH (e:RmEntity {corpus: $c}) WHERE NOT (e)--() RETURN elementId(e) AS id", Map.of("c", corpus),
+            call.db().executeTransactionally("MATCH (e:RmEntity {corpus: $c}) WHERE NOT (e)--() RETURN elementId(e) AS id", Map.of("c", corpus),
                     r -> { r.forEachRemaining(row -> orphans.add((String) row.get("id"))); return null; });
             for (String o : orphans) batch.run(tx -> tx.getNodeByElementId(o).delete());
             batch.commit();
@@ -209,7 +196,7 @@ public final class RemindIndexer {
         }
 
         void load() {
-            try (Transaction tx = db.beginTx()) {
+            try (Transaction tx = call.db().beginTx()) {
                 try (Result r = tx.execute("MATCH (e:RmEntity {corpus: $c}) RETURN e.name AS name, elementId(e) AS id, e.embedding AS v ORDER BY e.createdSeq, name",
                         Map.of("c", corpus))) {
                     r.forEachRemaining(row -> {
@@ -236,7 +223,7 @@ public final class RemindIndexer {
                 }
             }
             List<String> list = new ArrayList<>(wanted);
-            float[][] v = list.isEmpty() ? new float[0][] : embeddings.embedEach(list);
+            float[][] v = list.isEmpty() ? new float[0][] : call.embeddings().embedEach(list);
             for (int i = 0; i < list.size(); i++) fresh.put(list.get(i), v[i]);
         }
 

@@ -22,11 +22,9 @@ public final class RemindLayer {
     public record MemoryStats(String relType, long edges, long nonZero, double meanNorm, double maxNorm) {}
 
     public static final LayerSpec SPEC = LayerSpec.of("remind", "ReMind layer", RemindGraph.META)
-            .schema(dimensions -> new LayerSchema()
-                    .unique("remind_entity_key", RemindGraph.ENTITY, "key")
-                    .unique("remind_anchor_key", RemindGraph.ANCHOR, "key")
-                    .index("remind_entity_corpus", RemindGraph.ENTITY, "corpus")
-                    .index("remind_anchor_corpus", RemindGraph.ANCHOR, "corpus")
+            .schema(dimensions -> new LayerSchema() // unique, then indexed, then embedded
+                    .unique("remind_entity_key", RemindGraph.ENTITY, "key").unique("remind_anchor_key", RemindGraph.ANCHOR, "key")
+                    .index("remind_entity_corpus", RemindGraph.ENTITY, "corpus").index("remind_anchor_corpus", RemindGraph.ANCHOR, "corpus")
                     .vector(RemindGraph.KEY_INDEX, RemindGraph.KEY, "embedding", dimensions))
             .drop(Step.nodes("anchors", RemindGraph.ANCHOR), Step.nodes("entities", RemindGraph.ENTITY),
                     Step.properties("stored extractions", LexicalGraph.CHUNK, RemindIndexer.STORE, RemindIndexer.STORE_KEY))

@@ -132,21 +132,7 @@ public class RagaProcedures {
         }
         if (args != null) ConfigReader.checkNesting(owner, "args", args);
         JsonNode json = args == null ? null : RagaTools.arguments(args);
-        ToolResult result;
-        if (json == null) {
-            result = ToolResult.failure(name, new dev.graphrag.raga.ToolError("INVALID_ARGUMENTS", "args are not a JSON object", "", null, null));
-        } else {
-            Toolbox.Tool spec = Toolbox.byName(name);
-            if (spec != null && spec.name().equals("batch_kg_ops") && json.path("atomic").asBoolean(false)) {
-                // all-or-nothing in the caller's transaction: a dry run in a transaction that is never committed first
-                try (Transaction scratch = db.beginTx()) {
-                    ToolResult dry = new RagaTools(scratch, rag.embeddings(), new ToolContext(corpus, chunk, null, settings)).execute(name, json);
-                    if (!dry.ok()) return row(dry, failOnError, owner);
-                }
-            }
-            result = new RagaTools(tx, rag.embeddings(), new ToolContext(corpus, chunk, null, settings)).execute(name, json);
-        }
-        return row(result, failOnError, owner);
+        return row(RagaTools.byHand(db, tx, rag.embeddings(), new ToolContext(corpus, chunk, null, settings), name, json), failOnError, owner);
     }
 
     private static ToolRow row(ToolResult r, boolean failOnError, String owner) {

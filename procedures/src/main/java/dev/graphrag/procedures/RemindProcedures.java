@@ -6,16 +6,15 @@ import dev.graphrag.core.RagException;
 import dev.graphrag.core.graph.Displayed;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.layer.LayerDrop;
-import dev.graphrag.core.llm.Usage;
 import dev.graphrag.remind.Calibration;
 import dev.graphrag.remind.MemoryMath;
 import dev.graphrag.remind.RemindEngine;
 import dev.graphrag.remind.RemindIndexConfig;
 import dev.graphrag.remind.RemindIndexer;
 import dev.graphrag.remind.RemindLayer;
-import dev.graphrag.remind.RemindPrompts;
 import dev.graphrag.remind.RemindQueryConfig;
 import dev.graphrag.remind.Subgraph;
+import dev.graphrag.remind.SubgraphView;
 import dev.graphrag.remind.Walk;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Node;
@@ -31,7 +30,6 @@ import org.neo4j.procedure.TerminationGuard;
 import org.neo4j.procedure.UserFunction;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -119,7 +117,8 @@ public class RemindProcedures {
         RemindQueryConfig cfg = RemindQueryConfig.parse(RemindQueryConfig.Use.REPLAY, config);
         RemindEngine.Traversal t = new RemindEngine(call(), null).replay(query, cfg);
         Subgraph s = t.outcome().subgraph();
-        return Stream.of(new ReplayResult(seedNodes(t), nodes(s, false), chunkIds(s), rels(s), path(s), t.ms()));
+        return Stream.of(new ReplayResult(SubgraphView.seeds(t), SubgraphView.nodes(tx, s, false), SubgraphView.chunkIds(tx, s), SubgraphView.relationships(tx, s),
+                SubgraphView.path(tx, s), t.ms()));
     }
 
     @Procedure(name = "remind.traverse", mode = Mode.READ)
@@ -132,11 +131,10 @@ public class RemindProcedures {
         RemindEngine.Traversal t = new RemindEngine(call(), llm(cfg, RemindQueryConfig.Use.TRAVERSE, "remind.traverse")).traverse("remind.traverse", query, cfg);
         Walk.Outcome o = t.outcome();
         Subgraph s = o.subgraph();
-        Map<String, Object> summaries = new LinkedHashMap<>();
-        s.summaries().forEach((chunk, text) -> summaries.put((String) tx.getNodeByElementId(chunk).getProperty("id"), text));
-        return Stream.of(Rows.of(TraverseResult.class, Rows.columns("stopReason", o.stopReason().name(), "seeds", seedNodes(t), "nodes", nodes(s, true),
-                "chunks", chunkIds(s), "relationships", rels(s), "path", path(s), "summaries", summaries, "trace", trace(o),
-                "traversalTokens", traversalTokens(t.usage()), "traversal", t.handoff()), o, t, t.usage()));
+        return Stream.of(Rows.of(TraverseResult.class, Rows.columns("stopReason", o.stopReason().name(), "seeds", SubgraphView.seeds(t),
+                "nodes", SubgraphView.nodes(tx, s, true), "chunks", SubgraphView.chunkIds(tx, s), "relationships", SubgraphView.relationships(tx, s),
+                "path", SubgraphView.path(tx, s), "summaries", SubgraphView.summaries(tx, s), "trace", SubgraphView.trace(o),
+                "traversalTokens", SubgraphView.traversalTokens(t.usage()), "traversal", t.handoff()), o, t, t.usage()));
     }
 
     @Procedure(name = "remind.memorize", mode = Mode.WRITE)
@@ -181,9 +179,10 @@ public class RemindProcedures {
         RemindEngine.Answer a = new RemindEngine(call(), llm(cfg, use, owner)).answer(owner, query, cfg, write);
         Walk.Outcome o = a.traversal().outcome();
         Subgraph s = o.subgraph();
-        List<Relationship> rels = new ArrayList<>(new LinkedHashSet<>(rels(s)));
-        return Stream.of(Rows.of(AnswerResult.class, Rows.columns("chunks", chunkIds(s), "nodes", nodes(s, true), "relationships", rels,
-                "stopReason", o.stopReason().name(), "memorized", a.memorized().written(), "trace", trace(o), "traversalTokens", traversalTokens(a.usage())),
+        List<Relationship> rels = new ArrayList<>(new LinkedHashSet<>(SubgraphView.relationships(tx, s)));
+        return Stream.of(Rows.of(AnswerResult.class, Rows.columns("chunks", SubgraphView.chunkIds(tx, s), "nodes", SubgraphView.nodes(tx, s, true),
+                "relationships", rels, "stopReason", o.stopReason().name(), "memorized", a.memorized().written(), "trace", SubgraphView.trace(o),
+                "traversalTokens", SubgraphView.traversalTokens(a.usage())),
                 a, a.memorized(), o, a.usage()));
     }
 
@@ -294,55 +293,6 @@ public class RemindProcedures {
         return call().llm(cfg.llm(), owner);
     }
 
-    private List<Node> seedNodes(RemindEngine.Traversal t) {
-        return t.seeds().stream().map(seed -> Displayed.node(seed.node())).toList();
-    }
-
-    /** S's nodes, then (with chunks) its chunk nodes: what Browser draws with the relationships. */
-    private List<Node> nodes(Subgraph s, boolean withChunks) {
-        List<Node> out = new ArrayList<>();
-        for (String n : s.nodes()) out.add(Displayed.node(tx.getNodeByElementId(n)));
-        if (withChunks) for (String c : s.chunks()) out.add(Displayed.node(tx.getNodeByElementId(c)));
-        return out;
-    }
-
-    private List<String> chunkIds(Subgraph s) {
-        return s.chunks().stream().map(c -> (String) tx.getNodeByElementId(c).getProperty("id")).toList();
-    }
-
-    private List<Relationship> rels(Subgraph s) {
-        return s.path().stream().map(e -> Displayed.relationship(tx.getRelationshipByElementId(e.edge()))).toList();
-    }
-
-    private List<Map<String, Object>> path(Subgraph s) {
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (Subgraph.PathEdge e : s.path()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            Relationship r = tx.getRelationshipByElementId(e.edge());
-            m.put("relId", e.edge());
-            m.put("from", e.from());
-            m.put("to", e.to());
-            m.put("type", r.getType().name());
-            m.put("origin", e.origin().name().toLowerCase(Locale.ROOT));
-            m.put("weight", e.weight());
-            out.add(m);
-        }
-        return out;
-    }
-
-    private static List<Map<String, Object>> trace(Walk.Outcome o) {
-        return o.trace().stream().map(Walk.TraceStep::toMap).toList();
-    }
-
-    private static long traversalTokens(Usage u) {
-        long n = 0;
-        for (String step : RemindPrompts.TRAVERSAL_STEPS) {
-            Usage.Step s = u.byStep().get(step);
-            if (s != null) n += s.promptTokens() + s.completionTokens();
-        }
-        return n;
-    }
-
     private static List<List<String>> pairs(Object raw) {
         if (!(raw instanceof List<?> list)) throw new RagException("remind.calibrate: paraphrases must be a LIST of [question, paraphrase] pairs");
         List<List<String>> out = new ArrayList<>();
@@ -380,6 +330,4 @@ public class RemindProcedures {
     private RagCall call() {
         return Termination.call(db, tx, rag, log, guard);
     }
-
-
 }

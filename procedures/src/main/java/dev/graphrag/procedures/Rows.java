@@ -103,10 +103,9 @@ final class Rows {
     private static Map<String, Method> accessors(Class<?> type) {
         Map<String, Method> out = new HashMap<>();
         for (Method m : type.getMethods()) {
-            if (m.getParameterCount() == 0 && m.getDeclaringClass() != Object.class) {
-                m.setAccessible(true); // a method's record may be package-private
-                out.put(m.getName(), m);
-            }
+            if (m.getParameterCount() != 0 || m.getDeclaringClass() == Object.class) continue;
+            m.trySetAccessible(); // a method's record may be package-private; a public method of a closed module is callable as it is
+            out.put(m.getName(), m);
         }
         return out;
     }
