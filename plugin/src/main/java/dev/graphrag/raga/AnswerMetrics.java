@@ -1,12 +1,12 @@
 package dev.graphrag.raga;
 
+import dev.graphrag.core.text.TokenOverlap;
+
 import java.text.Normalizer;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /** The paper's QASPER metrics (spec §5 functions raga.eval.*): answer token F1 and evidence F1, each the best over the golds. */
@@ -17,7 +17,7 @@ public final class AnswerMetrics {
     public static double answerF1(String prediction, List<String> golds) {
         double best = 0;
         List<String> p = tokens(prediction);
-        for (String g : golds) best = Math.max(best, f1(p, tokens(g)));
+        for (String g : golds) best = Math.max(best, TokenOverlap.f1(p, tokens(g)));
         return best;
     }
 
@@ -34,23 +34,6 @@ public final class AnswerMetrics {
             best = Math.max(best, 2 * precision * recall / (precision + recall));
         }
         return best;
-    }
-
-    private static double f1(List<String> p, List<String> g) {
-        if (p.isEmpty() || g.isEmpty()) return p.equals(g) ? 1 : 0;
-        Map<String, Integer> counts = new HashMap<>();
-        for (String t : g) counts.merge(t, 1, Integer::sum);
-        int common = 0;
-        for (String t : p) {
-            Integer c = counts.get(t);
-            if (c != null && c > 0) {
-                common++;
-                counts.put(t, c - 1);
-            }
-        }
-        if (common == 0) return 0;
-        double precision = (double) common / p.size(), recall = (double) common / g.size();
-        return 2 * precision * recall / (precision + recall);
     }
 
     static List<String> tokens(String s) {

@@ -63,7 +63,17 @@ public final class LayerSpec {
 
     /** Constraints and indexes of the layer; idempotent; returns the names created. */
     public List<String> setup(GraphDatabaseService db, int dimensions) {
-        return LexicalGraph.ensureSchema(db, schema.apply(dimensions).statements());
+        return LexicalGraph.ensureSchema(db, statements(dimensions));
+    }
+
+    /** The schema statements by name, the meta node's uniqueness first. */
+    Map<String, String> statements(int dimensions) {
+        return schema.apply(dimensions).statements();
+    }
+
+    /** What a drop runs, in order, the meta node last. */
+    List<LayerDrop.Step> dropSteps() {
+        return drop;
     }
 
     /** The corpus's meta node, in whatever state; errors name the corpus or the call that builds the layer. */
