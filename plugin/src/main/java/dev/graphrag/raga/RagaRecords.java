@@ -19,9 +19,9 @@ import java.util.Map;
  * Reads and writes run in the caller's transaction; the corpus's layer must exist ({@link RagaLayer#require}).
  */
 public final class RagaRecords {
-    /** Which queue: the agent's review items or its todos. */
+    /** Which queue: the agent's review items or its follow-ups (todos, as the procedures call them). */
     public enum Queue {
-        REVIEW(RagaGraph.REVIEW, "reviewId", "subject", "review"), TODO(RagaGraph.FOLLOW_UP, "todoId", "task", "todo");
+        REVIEW(RagaGraph.REVIEW, "reviewId", "subject", "review"), FOLLOW_UP(RagaGraph.FOLLOW_UP, "todoId", "task", "todo");
 
         final Label label;
         final String idKey;

@@ -103,7 +103,7 @@ public class HgmemProcedures {
             + " localHops, excludeMemoryInGlobal, minSim, hintPool, hintK, profile, llm, subqueries, targets, force.")
     public Stream<EvolveResult> evolve(@Name("sessionId") String sessionId, @Name("query") String query,
                                        @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        HgmemEngine.StepRow r = engine(config, HgmemConfig.Use.EVOLVE, "hgmem.evolve").evolve(sessionId, query, config);
+        HgmemEngine.StepRow r = engine(HgmemConfig.parse(HgmemConfig.Use.EVOLVE, orEmpty(config)), "hgmem.evolve").evolve(sessionId, query, config);
         return Stream.of(Rows.of(EvolveResult.class, r, r.usage()));
     }
 
@@ -114,7 +114,7 @@ public class HgmemProcedures {
             + " from those shown. Stores the answer (status answered). Config: corpus (the session's), innerPerUnit, outerPerUnit, finalMaxChunks,"
             + " finalTokenBudget, emptyMemoryChunks, responseType, profile, llm.")
     public Stream<RespondResult> respond(@Name("sessionId") String sessionId, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        HgmemEngine.Response r = engine(config, HgmemConfig.Use.RESPOND, "hgmem.respond").respond(sessionId, config);
+        HgmemEngine.Response r = engine(HgmemConfig.parse(HgmemConfig.Use.RESPOND, orEmpty(config)), "hgmem.respond").respond(sessionId, config);
         return Stream.of(Rows.of(RespondResult.class, r, r.usage()));
     }
 
@@ -129,8 +129,9 @@ public class HgmemProcedures {
             + " finalTokenBudget, emptyMemoryChunks, responseType, profile, llm, sessionId, keepSession, returnTrace.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         Map<String, Object> cfg = config == null ? Map.of() : config;
-        boolean trace = HgmemConfig.parse(HgmemConfig.Use.ANSWER, cfg).call().returnTrace();
-        Iterator<HgmemEngine.LoopRow> rows = engine(cfg, HgmemConfig.Use.ANSWER, "hgmem.answer").answer(query, cfg);
+        HgmemConfig parsed = HgmemConfig.parse(HgmemConfig.Use.ANSWER, cfg);
+        boolean trace = parsed.call().returnTrace();
+        Iterator<HgmemEngine.LoopRow> rows = engine(parsed, "hgmem.answer").answer(query, cfg);
         Usage[] total = {Usage.NONE};
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(rows, Spliterator.ORDERED), false).map(row -> {
             if (row.step() != null) {
@@ -212,8 +213,7 @@ public class HgmemProcedures {
     // ---- helpers
 
     /** The engine for one call, its LLM under the call's llm map (with the paper's sampling under profile 'paper'). */
-    private HgmemEngine engine(Map<String, Object> config, HgmemConfig.Use use, String owner) {
-        HgmemConfig cfg = HgmemConfig.parse(use, config == null ? Map.of() : config);
+    private HgmemEngine engine(HgmemConfig cfg, String owner) {
         if (!rag.llmConfigured() && cfg.llm() == null) return new HgmemEngine(call(), null); // the engine says what is missing
         Map<String, Object> perCall = cfg.llm();
         if (cfg.paperProfile()) {
@@ -222,6 +222,10 @@ public class HgmemProcedures {
             perCall = m;
         }
         return new HgmemEngine(call(), call().llm(perCall, owner));
+    }
+
+    private static Map<String, Object> orEmpty(Map<String, Object> config) {
+        return config == null ? Map.of() : config;
     }
 
     private RagCall call() {

@@ -276,7 +276,7 @@ public class RagaProcedures {
     @Description("raga.todo.list(config = {} :: MAP) :: (id, kind, subject, reason, type, priority, status, chunkId, entity, resolution, createdAt) -"
             + " todos, oldest first. Config: corpus, status (OPEN, DONE, DROPPED or ALL), limit.")
     public Stream<RagaRecords.Item> todoList(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        return items("raga.todo.list", config, RagaRecords.Queue.TODO);
+        return items("raga.todo.list", config, RagaRecords.Queue.FOLLOW_UP);
     }
 
     private Stream<RagaRecords.Item> items(String owner, Map<String, Object> config, RagaRecords.Queue queue) {
@@ -300,7 +300,7 @@ public class RagaProcedures {
     @Procedure(name = "raga.todo.resolve", mode = Mode.WRITE)
     @Description("raga.todo.resolve(id :: STRING, resolution :: MAP) :: (ok, id, status) - closes a todo: resolution {status: DONE|DROPPED, note, corpus}.")
     public Stream<RagaRecords.Resolved> todoResolve(@Name("id") String id, @Name(value = "resolution", defaultValue = "{}") Map<String, Object> resolution) {
-        return Stream.of(resolve("raga.todo.resolve", id, resolution, RagaRecords.Queue.TODO));
+        return Stream.of(resolve("raga.todo.resolve", id, resolution, RagaRecords.Queue.FOLLOW_UP));
     }
 
     private RagaRecords.Resolved resolve(String owner, String id, Map<String, Object> resolution, RagaRecords.Queue queue) {

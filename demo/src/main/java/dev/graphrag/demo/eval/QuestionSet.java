@@ -28,8 +28,6 @@ public final class QuestionSet {
     /** One question with the answers that count as right (the answer first, then its aliases) and its gold passages. */
     public record Question(String id, String text, List<String> answers, List<Gold> gold) {}
 
-    public enum Format { MUSIQUE, HOTPOTQA, TWOWIKI, JSONL }
-
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private QuestionSet() {}
@@ -38,13 +36,9 @@ public final class QuestionSet {
         if (file.getFileName().toString().endsWith(".jsonl")) return jsonl(file);
         JsonNode root = JSON.readTree(file.toFile());
         if (!root.isArray() || root.isEmpty()) throw new IllegalArgumentException(file + ": expected a JSON array of questions (or a .jsonl file)");
-        Format f = detect(root.get(0));
+        boolean musique = isMusique(root.get(0));
         List<Question> out = new ArrayList<>();
-        for (JsonNode q : root) out.add(switch (f) {
-            case MUSIQUE -> musique(q);
-            case HOTPOTQA, TWOWIKI -> titled(q, f);
-            case JSONL -> throw new IllegalStateException();
-        });
+        for (JsonNode q : root) out.add(musique ? musique(q) : titled(q));
         for (int i = 0; i < out.size(); i++) {
             Question q = out.get(i);
             if (q.text().isBlank() || q.answers().isEmpty()) throw new IllegalArgumentException(file + ": question " + (i + 1) + " has no text or no answer");
@@ -52,10 +46,10 @@ public final class QuestionSet {
         return out;
     }
 
-    /** MuSiQue has paragraphs with is_supporting; HotpotQA and 2Wiki have context and supporting_facts (2Wiki adds evidences). */
-    static Format detect(JsonNode q) {
-        if (q.has("paragraphs") && q.has("question_decomposition")) return Format.MUSIQUE;
-        if (q.has("context") && q.has("supporting_facts")) return q.has("evidences") ? Format.TWOWIKI : Format.HOTPOTQA;
+    /** MuSiQue has paragraphs with is_supporting; HotpotQA and 2Wiki (which adds evidences) have context and supporting_facts. */
+    static boolean isMusique(JsonNode q) {
+        if (q.has("paragraphs") && q.has("question_decomposition")) return true;
+        if (q.has("context") && q.has("supporting_facts")) return false;
         throw new IllegalArgumentException("not a MuSiQue, HotpotQA or 2WikiMultihopQA question (fields " + fieldNames(q) + "); use JSON Lines for your own set");
     }
 
@@ -71,7 +65,7 @@ public final class QuestionSet {
     }
 
     /** HotpotQA and 2Wiki: supporting facts name [title, sentence index]; each title is one gold passage. */
-    private static Question titled(JsonNode q, Format f) {
+    private static Question titled(JsonNode q) {
         Set<String> titles = new LinkedHashSet<>();
         for (JsonNode fact : q.path("supporting_facts")) titles.add(fact.path(0).asText());
         List<Gold> gold = titles.stream().map(t -> new Gold(t, null)).toList();

@@ -60,12 +60,9 @@ public final class LayerSchema {
         return put(name, "CREATE FULLTEXT INDEX " + name + " IF NOT EXISTS FOR ()-[r:" + id(type.name()) + "]-() ON EACH [" + on("r", ", ", properties) + "]");
     }
 
-    /** A uniqueness constraint placed before all others. */
-    LayerSchema first(String name, Label label, String property) {
-        Map<String, String> rest = new LinkedHashMap<>(statements);
-        statements.clear();
-        unique(name, label, property);
-        statements.putAll(rest);
+    /** This schema's statements, then {@code more}'s. */
+    LayerSchema then(LayerSchema more) {
+        statements.putAll(more.statements);
         return this;
     }
 

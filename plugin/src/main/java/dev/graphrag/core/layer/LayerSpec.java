@@ -79,6 +79,11 @@ public final class LayerSpec {
     /** The corpus's meta node, in whatever state; errors name the corpus or the call that builds the layer. */
     public Node requireIndexed(Transaction tx, String corpus) {
         LexicalGraph.requireCorpus(tx, corpus);
+        return metaOf(tx, corpus);
+    }
+
+    /** The meta node of an existing corpus, or the error naming the call that builds the layer. */
+    private Node metaOf(Transaction tx, String corpus) {
         Node m = tx.findNode(meta, "corpus", corpus);
         if (m == null) throw new RagException("corpus '" + corpus + "' has no " + title + " yet: CALL " + namespace + ".index({corpus: '" + corpus + "'})");
         return m;
@@ -122,8 +127,8 @@ public final class LayerSpec {
 
     /** What every layer's info row starts with. */
     public LayerInfo info(Transaction tx, String corpus) {
-        Node m = requireIndexed(tx, corpus);
         long lexical = LayerVersions.lexical(LexicalGraph.requireCorpus(tx, corpus));
+        Node m = metaOf(tx, corpus);
         boolean changed = m.hasProperty("version") && ((Number) m.getProperty("lexicalVersion", -1L)).longValue() != lexical;
         return new LayerInfo(corpus, ((Number) m.getProperty("version", 0L)).longValue(), LayerState.of(m), changed, m);
     }
@@ -158,7 +163,7 @@ public final class LayerSpec {
 
         /** The layer's constraints and indexes for the model's dimensions; the meta node's uniqueness on corpus comes first, with them. */
         public Builder schema(IntFunction<LayerSchema> schema) {
-            this.schema = d -> schema.apply(d).first(namespace + "_meta_corpus", meta, "corpus");
+            this.schema = d -> new LayerSchema().unique(namespace + "_meta_corpus", meta, "corpus").then(schema.apply(d));
             return this;
         }
 
