@@ -35,10 +35,11 @@ public class LlmProcedures {
      * loop or a probe used the endpoint); structuredOutput json_schema, json_object or unknown; allowedEndpoints what
      * callers may name besides the configured endpoint; contextTokens the window prompts are fitted to, serverContextTokens
      * the window the endpoint states (null when it states none) and windowSource where that came from; warning says when
-     * the server's window is below contextTokens (prompts would be cut or refused).
+     * the server's window is below contextTokens (prompts would be cut or refused); maxConcurrent the server's LLM
+     * permits, the most requests in flight at once across every procedure.
      */
     public record InfoResult(String endpoint, String model, boolean reachable, String toolCalling, String structuredOutput,
-                             String allowedEndpoints, long contextTokens, Long serverContextTokens, String windowSource, String warning, long ms) {}
+                             String allowedEndpoints, long contextTokens, Long serverContextTokens, String windowSource, String warning, long maxConcurrent, long ms) {}
 
     @Procedure(name = "rag.llm.chat", mode = Mode.READ)
     @Description("rag.llm.chat(messages :: LIST<MAP>, config = {} :: MAP) :: (content :: STRING, reasoning :: STRING, toolCalls :: LIST<MAP>,"
@@ -67,7 +68,7 @@ public class LlmProcedures {
     @Procedure(name = "rag.llm.info", mode = Mode.READ)
     @Description("rag.llm.info(config = {} :: MAP) :: (endpoint :: STRING, model :: STRING, reachable :: BOOLEAN, toolCalling :: STRING,"
             + " structuredOutput :: STRING, allowedEndpoints :: STRING, contextTokens :: INTEGER, serverContextTokens :: INTEGER, windowSource :: STRING,"
-            + " warning :: STRING, ms :: INTEGER) - the configured LLM endpoint (host only, never credentials),"
+            + " warning :: STRING, maxConcurrent :: INTEGER, ms :: INTEGER) - the configured LLM endpoint (host only, never credentials),"
             + " whether it answers GET /models, the context window it states (vLLM max_model_len, llama.cpp n_ctx, Ollama num_ctx) against"
             + " contextTokens, and whether it takes native tool calls and json_schema outputs (learnt on use, or now with"
             + " probe: true, which sends two tiny requests). Config: probe, llm"
@@ -86,7 +87,7 @@ public class LlmProcedures {
                 + " or refused; set graphrag.llm.contextTokens to " + e.window() + " or raise the server's window (docs/llm.md#context-windows)"
                 : e.window() == null && e.windowSource() != null ? e.windowSource() : null;
         return Stream.of(new InfoResult(cfg.host(), cfg.model(), e.reachable(), caps.toolCalling(), caps.structuredOutput(), rag.endpointPolicy().describe(),
-                cfg.contextTokens(), e.window(), e.window() == null ? null : e.windowSource(), warning, (System.nanoTime() - t0) / 1_000_000));
+                cfg.contextTokens(), e.window(), e.window() == null ? null : e.windowSource(), warning, rag.llm().maxConcurrent(), (System.nanoTime() - t0) / 1_000_000));
     }
 
 }

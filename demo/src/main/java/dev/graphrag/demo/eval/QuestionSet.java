@@ -46,6 +46,48 @@ public final class QuestionSet {
         return out;
     }
 
+    /**
+     * The passages the file carries for the questions whose ids are in {@code ids}, as {title, text} maps in file order
+     * (repeats included; the corpus drops them): MuSiQue's paragraphs, HotpotQA's and 2Wiki's context (a title and its
+     * sentences joined, as the HotpotQA corpus files join them), and a JSON Lines set's gold passages that have text.
+     */
+    public static List<Map<String, Object>> passages(Path file, Set<String> ids) throws IOException {
+        List<Map<String, Object>> out = new ArrayList<>();
+        if (file.getFileName().toString().endsWith(".jsonl")) {
+            int line = 0;
+            for (String l : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                line++;
+                if (l.isBlank()) continue;
+                JsonNode q = JSON.readTree(l);
+                if (!ids.contains(q.hasNonNull("id") ? q.path("id").asText() : "q" + line)) continue;
+                for (JsonNode g : q.path("gold")) if (g.hasNonNull("text")) out.add(passage(g.path("title").asText(), g.path("text").asText()));
+            }
+            return out;
+        }
+        for (JsonNode q : JSON.readTree(file.toFile())) {
+            boolean musique = isMusique(q);
+            String id = musique || !q.has("_id") ? q.path("id").asText() : q.path("_id").asText();
+            if (!ids.contains(id)) continue;
+            if (musique) {
+                for (JsonNode p : q.path("paragraphs")) out.add(passage(p.path("title").asText(), p.path("paragraph_text").asText()));
+            } else {
+                for (JsonNode c : q.path("context")) {
+                    StringBuilder text = new StringBuilder();
+                    for (JsonNode sentence : c.path(1)) text.append(sentence.asText());
+                    out.add(passage(c.path(0).asText(), text.toString().trim()));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, Object> passage(String title, String text) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("title", title);
+        m.put("text", text);
+        return m;
+    }
+
     /** MuSiQue has paragraphs with is_supporting; HotpotQA and 2Wiki (which adds evidences) have context and supporting_facts. */
     static boolean isMusique(JsonNode q) {
         if (q.has("paragraphs") && q.has("question_decomposition")) return true;

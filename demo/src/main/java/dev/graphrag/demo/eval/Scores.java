@@ -28,9 +28,9 @@ public final class Scores {
             r2 += recallAt(documentIds, 2, gold);
             r5 += recallAt(documentIds, 5, gold);
         }
-        long hit = gold.stream().filter(distinct::contains).count();
-        setRecall += gold.isEmpty() ? 0 : (double) hit / gold.size();
-        allGold += !gold.isEmpty() && hit == gold.size() ? 1 : 0;
+        double recall = setRecall(documentIds, gold);
+        setRecall += recall;
+        allGold += !gold.isEmpty() && recall == 1 ? 1 : 0;
         passages += distinct.size();
         ms.add(millis);
     }
@@ -44,6 +44,13 @@ public final class Scores {
     /** Whether the (oracle) reader answered this question correctly. */
     public void answer(boolean correct) { answered += correct ? 1 : 0; }
 
+    /** The share of gold passages among every id of the output (0 for no gold). */
+    public static double setRecall(List<String> ids, Set<String> gold) {
+        Set<String> distinct = new LinkedHashSet<>(ids);
+        return gold.isEmpty() ? 0 : (double) gold.stream().filter(distinct::contains).count() / gold.size();
+    }
+
+    /** The share of gold passages among the first {@code k} distinct ids (0 for no gold). */
     public static double recallAt(List<String> ids, int k, Set<String> gold) {
         Set<String> top = new LinkedHashSet<>();
         for (String id : ids) {
@@ -68,6 +75,8 @@ public final class Scores {
     public double answerRate() { return answered / n; }
 
     public double p50() { return percentile(ms, 50); }
+
+    public double p95() { return percentile(ms, 95); }
 
     /** The nearest-rank percentile (0 for no values). */
     public static double percentile(List<Double> xs, int p) {

@@ -247,4 +247,9 @@ public final class LlmClient {
     public int availablePermits() {
         return transport.availablePermits();
     }
+
+    /** The server's LLM permits (graphrag.llm.maxConcurrent): requests in flight at once, across every procedure. */
+    public int maxConcurrent() {
+        return transport.maxConcurrent();
+    }
 }

@@ -56,6 +56,10 @@ final class LlmTransport {
         return permits.availablePermits();
     }
 
+    int maxConcurrent() {
+        return maxConcurrent;
+    }
+
     private HttpClient http() {
         HttpClient h = http;
         if (h == null) {
