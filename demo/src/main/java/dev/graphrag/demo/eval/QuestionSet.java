@@ -22,7 +22,7 @@ import java.util.Set;
  * only for scoring retrieval; nothing of the gold or the answers may reach a prompt.
  */
 public final class QuestionSet {
-    /** A gold passage: its title, and its text where the set gives it (HotpotQA and 2Wiki name titles only). */
+    /** A gold passage: its title, and its text where the set gives it (HotpotQA and 2Wiki: the question's own context paragraph of that title). */
     public record Gold(String title, String text) {}
 
     /** One question with the answers that count as right (the answer first, then its aliases) and its gold passages. */
@@ -71,11 +71,7 @@ public final class QuestionSet {
             if (musique) {
                 for (JsonNode p : q.path("paragraphs")) out.add(passage(p.path("title").asText(), p.path("paragraph_text").asText()));
             } else {
-                for (JsonNode c : q.path("context")) {
-                    StringBuilder text = new StringBuilder();
-                    for (JsonNode sentence : c.path(1)) text.append(sentence.asText());
-                    out.add(passage(c.path(0).asText(), text.toString().trim()));
-                }
+                for (JsonNode c : q.path("context")) out.add(passage(c.path(0).asText(), joined(c.path(1))));
             }
         }
         return out;
@@ -106,13 +102,25 @@ public final class QuestionSet {
         return new Question(q.path("id").asText(), q.path("question").asText(), distinct(answers), gold);
     }
 
-    /** HotpotQA and 2Wiki: supporting facts name [title, sentence index]; each title is one gold passage. */
+    /**
+     * HotpotQA and 2Wiki: supporting facts name [title, sentence index]; each title is one gold passage, with the text
+     * of the question's own context paragraph of that title (sentences joined as {@link #passages} joins them) where
+     * the context has it, so a corpus in which titles repeat still tells the passages apart.
+     */
     private static Question titled(JsonNode q) {
+        Map<String, String> contextText = new LinkedHashMap<>();
+        for (JsonNode c : q.path("context")) contextText.putIfAbsent(c.path(0).asText(), joined(c.path(1)));
         Set<String> titles = new LinkedHashSet<>();
         for (JsonNode fact : q.path("supporting_facts")) titles.add(fact.path(0).asText());
-        List<Gold> gold = titles.stream().map(t -> new Gold(t, null)).toList();
+        List<Gold> gold = titles.stream().map(t -> new Gold(t, contextText.get(t))).toList();
         String id = q.has("_id") ? q.path("_id").asText() : q.path("id").asText();
         return new Question(id, q.path("question").asText(), distinct(List.of(q.path("answer").asText())), gold);
+    }
+
+    private static String joined(JsonNode sentences) {
+        StringBuilder text = new StringBuilder();
+        for (JsonNode sentence : sentences) text.append(sentence.asText());
+        return text.toString().trim();
     }
 
     private static List<Question> jsonl(Path file) throws IOException {

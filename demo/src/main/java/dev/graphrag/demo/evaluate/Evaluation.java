@@ -338,6 +338,7 @@ public final class Evaluation {
                      QuestionLog log, int concurrency) {
         List<QuestionSet.Question> todo = questions.stream().filter(q -> !log.done(m.key(), pass, q.id())).toList();
         Progress progress = new Progress(err, o.progress(), m.key() + " " + pass, questions.size(), questions.size() - todo.size());
+        if (!todo.isEmpty() && todo.size() < questions.size() && m.usesLlm()) remaining(log, m, pass, todo.size());
         AtomicInteger consecutiveFailures = new AtomicInteger();
         AtomicReference<String> stop = new AtomicReference<>();
         Map<String, Object> extra = extraConfig(m.answerProcedure());
@@ -376,6 +377,20 @@ public final class Evaluation {
             throw new IllegalStateException(m.key() + " " + pass + ": " + FAILURE_BREAKER + " questions in a row failed, the last with: " + stop.get()
                     + " (what was answered is in the log; run again to resume)");
         }
+    }
+
+    /** On resume: what the questions left will cost at the figures the log measured so far for this pass. */
+    private void remaining(QuestionLog log, EvaluatedMethod m, String pass, int left) {
+        double calls = 0, prompt = 0;
+        int n = 0;
+        for (JsonNode e : log.latestQuestions().values()) {
+            if (!e.path("method").asText().equals(m.key()) || !e.path("pass").asText().equals(pass) || !e.path("failure").isNull()) continue;
+            calls += e.path("llmCalls").asDouble();
+            prompt += e.path("promptTokens").asDouble();
+            n++;
+        }
+        if (n > 0) err.printf(java.util.Locale.ROOT, "%s %s: %d questions left, about %.0f LLM calls and %.0f prompt tokens at the %d measured so far%n",
+                m.key(), pass, left, calls / n * left, prompt / n * left, n);
     }
 
     private static Failure failureOf(Map<String, Object> line) {

@@ -32,7 +32,8 @@ class QuestionSetTest {
     void hotpotAndTwoWikiNameTheirGoldByTitleOnce() throws Exception {
         List<QuestionSet.Question> hotpot = QuestionSet.read(OracleGoldTest.HOTPOT);
         assertEquals(4, hotpot.size());
-        assertTrue(hotpot.stream().allMatch(q -> !q.gold().isEmpty() && q.gold().stream().allMatch(g -> g.text() == null)));
+        assertTrue(hotpot.stream().allMatch(q -> !q.gold().isEmpty() && q.gold().stream().allMatch(g -> g.text() != null && !g.text().isBlank())),
+                "each gold title carries the text of the question's own context paragraph");
         List<QuestionSet.Question> wiki = QuestionSet.read(TWOWIKI);
         assertEquals(2, wiki.size());
         assertEquals(List.of("The Prize Film", "Anna Berg"), wiki.get(0).gold().stream().map(QuestionSet.Gold::title).toList(),

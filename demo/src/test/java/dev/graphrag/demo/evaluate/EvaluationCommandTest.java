@@ -128,6 +128,23 @@ class EvaluationCommandTest {
     }
 
     @Test
+    void theHotpotQaAndTwoWikiFormatsRunEndToEndWithTheirGoldFoundByTitle() throws Exception {
+        for (String set : List.of("hotpotqa_sample.json", "2wikimultihopqa_sample.json")) {
+            Path out = Files.createTempDirectory("evaluate-" + set.substring(0, 5));
+            Ran r = run("--questions", MUSIQUE.resolveSibling(set).toString(), "--corpus", "questions", "--corpus-name", "evalcmd-" + set.substring(0, 5), "--oracle",
+                    "--methods", "dense,agrag", "--config", "agrag.index.relations=cooccurrence", "--limit", "2", "--bolt", bolt(), "--out", out.toString(), "--quiet");
+            assertEquals(0, r.status(), set + ": " + r.err());
+            JsonNode results = JSON.readTree(out.resolve("results.json").toFile());
+            for (JsonNode row : results.path("rows")) {
+                assertEquals(2, row.path("questions").asInt(), set);
+                assertEquals(2, row.path("retrievalScored").asInt(), set + ": every supporting title is a passage of the context");
+            }
+            assertEquals(0, results.path("builds").get(0).path("calls").asLong(), set + ": --config made AGRAG's build LLM-free");
+            assertTrue(row(results, "dense", "first").path("recallShown").asDouble() > 0, set);
+        }
+    }
+
+    @Test
     void everyMethodAgainstAnEndpointWithNoGoldFieldInAnyPrompt() throws Exception {
         Path dir = Files.createTempDirectory("evaluate-endpoint");
         List<QuestionSet.Question> qs = QuestionSet.read(MUSIQUE).subList(0, 2);

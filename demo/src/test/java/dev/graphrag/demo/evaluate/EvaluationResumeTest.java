@@ -45,6 +45,7 @@ class EvaluationResumeTest {
         String output = Files.readString(out.resolve("console.txt"));
         assertEquals(0, second.exitValue(), output);
         assertTrue(output.contains("already in the log, resuming"), output);
+        assertTrue(output.contains("questions left, about"), "the resumed pass says what is left to pay: " + output);
 
         List<JsonNode> lines = EvaluationCommandTest.lines(out);
         Map<String, Integer> asked = new HashMap<>();
