@@ -169,7 +169,8 @@ class EvaluationCommandTest {
         Files.writeString(corpusFile, JSON.writeValueAsString(QuestionSet.passages(MUSIQUE, Set.of(qs.get(0).id(), qs.get(1).id()))));
         Path goldFile = dir.resolve("gold.json");
         OracleGold.build(OracleGold.fromMusique(MUSIQUE), goldFile);
-        try (EvalLlmServer model = EvalLlmServer.start()) {
+        // a chatty model: every JSON reply wrapped in prose and a code fence, as small local models write them
+        try (EvalLlmServer model = EvalLlmServer.start().dialect(dev.graphrag.demo.eval.ServerDialect.CHATTY)) {
             OraclePolicies.register(model, OracleGold.load(goldFile), List.of(EvaluatedMethod.values()));
             Path out = dir.resolve("out");
             Ran r = run("--questions", questions.toString(), "--corpus", corpusFile.toString(), "--corpus-name", "evalcmd-endpoint", "--endpoint", model.endpoint(),
