@@ -82,7 +82,7 @@ public final class ChunkSearch {
             double score = switch (cfg.mode()) {
                 case DENSE -> dense;
                 case BM25 -> s[1];
-                case HYBRID -> hybrid(denseRange.scale(dense), bm25Range.max() > 0 ? bm25Range.scale(s[1]) : Double.NaN);
+                case HYBRID -> hybrid(denseRange.scale(dense), bm25Range.max() > 0 ? bm25Range.scale(s[1]) : Double.NaN, cfg.denseWeight());
                 case RRF -> 1.0 / (cfg.rrfK() + s[2]) + 1.0 / (cfg.rrfK() + s[3]);
             };
             Node n = e.getKey();
@@ -103,7 +103,12 @@ public final class ChunkSearch {
      * cosine and BM25 scores; the dense score alone when no candidate matched a term (bm25 = NaN).
      */
     public static double hybrid(double denseMinMax, double bm25MinMax) {
-        return Double.isNaN(bm25MinMax) ? denseMinMax : (denseMinMax + bm25MinMax) / 2;
+        return hybrid(denseMinMax, bm25MinMax, 0.5);
+    }
+
+    /** rag.search's hybrid: {@code denseWeight} of the normalised cosine plus the rest of normalised BM25 (dense alone when no term matched). */
+    public static double hybrid(double denseMinMax, double bm25MinMax, double denseWeight) {
+        return Double.isNaN(bm25MinMax) ? denseMinMax : denseWeight * denseMinMax + (1 - denseWeight) * bm25MinMax;
     }
 
     /** Min-max normalisation with the zero-range guard (all equal -> 0). */

@@ -4,9 +4,14 @@ import dev.graphrag.core.config.ConfigReader;
 
 import java.util.Map;
 
-/** rag.search's config. {@code candidates}: how many hits each index contributes before fusion. */
-public record SearchConfig(String corpus, int k, SearchMode mode, int candidates, int rrfK) {
+/**
+ * rag.search's config. {@code candidates}: how many hits each index contributes before fusion; {@code denseWeight}:
+ * hybrid's share of the normalised cosine (the rest is normalised BM25).
+ */
+public record SearchConfig(String corpus, int k, SearchMode mode, int candidates, int rrfK, double denseWeight) {
     public static final int MAX_K = 1000;
+    /** Hybrid's default dense share, chosen on MuSiQue (the tuning set) and checked on HotpotQA (docs/benchmarks.md). */
+    public static final double DEFAULT_DENSE_WEIGHT = 0.5;
 
     public static SearchConfig parse(Map<String, Object> config) {
         ConfigReader r = ConfigReader.of("rag.search", config);
@@ -15,7 +20,8 @@ public record SearchConfig(String corpus, int k, SearchMode mode, int candidates
         SearchMode mode = r.choice("mode", SearchMode.class, SearchMode.HYBRID);
         int candidates = r.integer("candidates", Math.max(50, 4 * k), 1, 10_000);
         int rrfK = r.integer("rrfK", 60, 1, 10_000);
+        double denseWeight = r.number("denseWeight", DEFAULT_DENSE_WEIGHT, 0, 1);
         r.finish();
-        return new SearchConfig(corpus, k, mode, Math.max(candidates, k), rrfK);
+        return new SearchConfig(corpus, k, mode, Math.max(candidates, k), rrfK, denseWeight);
     }
 }
