@@ -121,6 +121,28 @@ class RagProceduresTest {
     }
 
     @Test
+    void hybridIsTheWeightedSumOfMinMaxCosineAndBm25OverTheCandidates() {
+        rows(INGEST, Map.of("docs", sampleDocs(), "config", cfg("weighted")));
+        String q = "CALL rag.search('Why did Issus give Xodar to Carter as a slave?', $c) YIELD chunkId, score, denseScore, bm25Score RETURN *";
+        for (Double w : java.util.Arrays.asList(null, 0.3, 0.9, 1.0)) {
+            Map<String, Object> c = new java.util.HashMap<>(Map.of("corpus", "weighted", "k", 50L, "mode", "hybrid"));
+            if (w != null) c.put("denseWeight", w);
+            List<Map<String, Object>> hits = rows(q, Map.of("c", c)); // k covers every candidate, so the ranges are the procedure's
+            double dMin = hits.stream().mapToDouble(h -> (Double) h.get("denseScore")).min().orElseThrow();
+            double dMax = hits.stream().mapToDouble(h -> (Double) h.get("denseScore")).max().orElseThrow();
+            double bMin = hits.stream().mapToDouble(h -> (Double) h.get("bm25Score")).min().orElseThrow();
+            double bMax = hits.stream().mapToDouble(h -> (Double) h.get("bm25Score")).max().orElseThrow();
+            double weight = w == null ? 0.9 : w;
+            assertTrue(bMax > bMin && dMax > dMin, "both signals vary over the candidates");
+            for (Map<String, Object> h : hits) {
+                double expected = weight * ((Double) h.get("denseScore") - dMin) / (dMax - dMin) + (1 - weight) * ((Double) h.get("bm25Score") - bMin) / (bMax - bMin);
+                assertEquals(expected, (Double) h.get("score"), 1e-9, "denseWeight " + w + ": " + h.get("chunkId"));
+            }
+        }
+        assertFailsCleanly("CALL rag.search('x', {corpus: 'weighted', denseWeight: 1.5})", Map.of(), "denseWeight");
+    }
+
+    @Test
     void deleteRemovesDocumentsWithTheirChunks() {
         rows(INGEST, Map.of("docs", sampleDocs(), "config", cfg("del")));
         List<Map<String, Object>> out = rows("CALL rag.delete(['carter', 'nope'], {corpus: 'del'}) YIELD documentId, chunks, status RETURN *");

@@ -82,7 +82,7 @@ public class RagProcedures {
     @Description("rag.search(query :: STRING, config = {} :: MAP) :: (rank :: INTEGER, chunkId :: STRING, documentId :: STRING, text :: STRING,"
             + " score :: FLOAT, denseScore :: FLOAT, bm25Score :: FLOAT, note :: STRING) - top-k chunks of a corpus; note says when"
             + " BM25 used only the first 1000 distinct terms of a long query (null otherwise). Config: corpus, k (10),"
-            + " mode (dense|bm25|hybrid|rrf, default hybrid), candidates, rrfK.")
+            + " mode (dense|bm25|hybrid|rrf, default hybrid), candidates, rrfK, denseWeight.")
     public Stream<Results.SearchResult> search(@Name("query") String query,
                                                @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         SearchConfig cfg = SearchConfig.parse(config);
