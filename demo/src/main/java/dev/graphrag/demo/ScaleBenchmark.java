@@ -1,0 +1,202 @@
+package dev.graphrag.demo;
+
+import dev.graphrag.core.embed.EmbeddingModel;
+import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.embed.ModelSpec;
+import dev.graphrag.demo.eval.OracleGold;
+import dev.graphrag.demo.eval.Scores;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.harness.Neo4j;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+
+/**
+ * How the LLM-free platform's cost grows with the corpus (issue 34, docs/benchmarks.md#scaling): the 2Wiki corpus at
+ * 1x, 4x, ... its size ({@link ScaledCorpus}), each in a corpus of its own in one server. Per size: rag.ingest
+ * against the raw throughput of the same model on a sample of the same chunk texts, agrag.index (LLM-free), the
+ * store's growth on disk, the heap AGRAG's snapshot and projection keep after GC, and p50/p95 of rag.search (dense,
+ * bm25, hybrid), agrag.mcmi and agrag.retrieve (mcmi, ppr) over the same 200 questions; then each figure's growth
+ * exponent between sizes, log(ratio of figures) / log(ratio of chunks).
+ * <p>
+ * {@code ../shared/data --sizes 1,4 [--data DIR]}: with --data a size already built in the store is only timed.
+ */
+public final class ScaleBenchmark {
+    static final long SEED = 20261126L;
+    static final int RAW_SAMPLE = 2000;
+    static final List<String> CALLS = List.of(
+            "rag.search dense", "CALL rag.search($q, {corpus: $corpus, k: 5, mode: 'dense'}) YIELD chunkId RETURN chunkId",
+            "rag.search bm25", "CALL rag.search($q, {corpus: $corpus, k: 5, mode: 'bm25'}) YIELD chunkId RETURN chunkId",
+            "rag.search hybrid", "CALL rag.search($q, {corpus: $corpus, k: 5, mode: 'hybrid'}) YIELD chunkId RETURN chunkId",
+            "agrag.mcmi", "CALL agrag.mcmi($q, {corpus: $corpus}) YIELD nodeCount RETURN nodeCount",
+            "agrag.retrieve mcmi", "CALL agrag.retrieve($q, {corpus: $corpus, k: 5}) YIELD chunkId RETURN chunkId",
+            "agrag.retrieve ppr", "CALL agrag.retrieve($q, {corpus: $corpus, k: 5, mode: 'ppr'}) YIELD chunkId RETURN chunkId");
+
+    /** One size's figures. */
+    record Size(int copies, long chunks, Double ingestS, Double ingestRate, Double rawRate, Double indexS, Long storeBytes, long heapBytes,
+                Map<String, double[]> latency) {}
+
+    public static void main(String[] argv) throws Exception {
+        BenchmarkArgs args = BenchmarkArgs.parse(argv);
+        List<Integer> sizes = new ArrayList<>();
+        for (String s : args.string("--sizes", "1,4").split(",")) sizes.add(Integer.parseInt(s.trim()));
+        Path data = args.data();
+        List<Map<String, Object>> base = CorpusFiles.read(data.resolve("2wikimultihopqa/2wikimultihopqa_corpus.json"));
+        List<String> questions = new ArrayList<>();
+        for (OracleGold.Question q : OracleGold.fromMusique(data.resolve("musique/musique_train.json"))) questions.add(q.question());
+        for (OracleGold.Question q : OracleGold.fromHotpot(data.resolve("hotpotqa/hotpotqa_train.json"))) questions.add(q.question());
+        Path work = Files.createTempDirectory("graphrag-scale");
+        Path store = args.path("--data") != null ? args.path("--data") : work.resolve("store");
+        Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, store, "127.0.0.1", -1, -1));
+        PrintStream out = System.out;
+        StringBuilder report = new StringBuilder();
+        List<Size> results = new ArrayList<>();
+        try {
+            GraphDatabaseService db = neo4j.defaultDatabaseService();
+            for (int m : sizes) results.add(size(db, store, base, m, questions, out));
+        } finally {
+            neo4j.close();
+        }
+        report.append(table(results)).append('\n').append(exponents(results));
+        out.println();
+        out.println(report);
+        Files.createDirectories(Path.of("target"));
+        Files.writeString(Path.of("target", "scale-results.md"), report.toString());
+    }
+
+    static Size size(GraphDatabaseService db, Path store, List<Map<String, Object>> base, int copies, List<String> questions, PrintStream out) throws IOException {
+        String corpus = "scale-x" + copies;
+        boolean built = db.executeTransactionally("MATCH (m:AgMeta {corpus: $c}) RETURN count(m) AS n", Map.of("c", corpus), r -> (Long) r.next().get("n")) > 0;
+        Double ingestS = null, ingestRate = null, rawRate = null, indexS = null;
+        Long storeBytes = null;
+        long chunks;
+        if (!built) {
+            long before = bytes(store);
+            List<Map<String, Object>> docs = ScaledCorpus.of(base, copies, SEED);
+            long t0 = System.nanoTime();
+            chunks = Benchmark.ingest(db, corpus, docs);
+            ingestS = (System.nanoTime() - t0) / 1e9;
+            ingestRate = chunks / ingestS;
+            rawRate = rawRate(db, corpus);
+            long t1 = System.nanoTime();
+            db.executeTransactionally("CALL agrag.index({corpus: $c, relations: 'cooccurrence'})", Map.of("c", corpus), r -> { while (r.hasNext()) r.next(); return null; });
+            indexS = (System.nanoTime() - t1) / 1e9;
+            storeBytes = bytes(store) - before;
+            out.printf(Locale.ROOT, "%s: %d chunks; rag.ingest %.1f s = %.1f chunks/s (raw embedding %.1f chunks/s, ingest/raw %.0f%%); agrag.index %.1f s; store +%.0f MB%n",
+                    corpus, chunks, ingestS, ingestRate, rawRate, 100 * ingestRate / rawRate, indexS, storeBytes / 1e6);
+        } else {
+            chunks = db.executeTransactionally("MATCH (c:Chunk {corpus: $c}) RETURN count(c) AS n", Map.of("c", corpus), r -> (Long) r.next().get("n"));
+            out.printf("%s: reusing the store's layer (%d chunks); timing queries only%n", corpus, chunks);
+        }
+        // the heap AGRAG's snapshot and projection keep: used heap after GC, before and after they load
+        long heapBefore = usedAfterGc();
+        db.executeTransactionally("CALL agrag.project({corpus: $c})", Map.of("c", corpus), r -> { while (r.hasNext()) r.next(); return null; });
+        long heap = usedAfterGc() - heapBefore;
+        Map<String, double[]> latency = new LinkedHashMap<>();
+        for (int round = 1; round <= 2; round++) {
+            for (int i = 0; i < CALLS.size(); i += 2) {
+                List<Double> ms = new ArrayList<>();
+                for (String q : questions) {
+                    long s = System.nanoTime();
+                    db.executeTransactionally(CALLS.get(i + 1), Map.of("q", q, "corpus", corpus), r -> { while (r.hasNext()) r.next(); return null; });
+                    ms.add((System.nanoTime() - s) / 1e6);
+                }
+                // round 1 warms the JIT and the caches; round 2 is the steady state a running server sees
+                if (round == 2) latency.put(CALLS.get(i), new double[] {Scores.percentile(ms, 50), Scores.percentile(ms, 95)});
+            }
+        }
+        out.printf(Locale.ROOT, "%s: AGRAG heap after GC +%.0f MB; p50/p95 ms %s%n", corpus, heap / 1e6, format(latency));
+        return new Size(copies, chunks, ingestS, ingestRate, rawRate, indexS, storeBytes, heap, latency);
+    }
+
+    /** The server's model on a seeded sample of the corpus's chunk texts, nothing else: the baseline ingest is held to. */
+    static double rawRate(GraphDatabaseService db, String corpus) {
+        List<String> texts = db.executeTransactionally("MATCH (c:Chunk {corpus: $c}) RETURN c.text AS t", Map.of("c", corpus), r -> {
+            List<String> l = new ArrayList<>();
+            while (r.hasNext()) l.add((String) r.next().get("t"));
+            return l;
+        });
+        Collections.shuffle(texts, new Random(SEED));
+        List<String> sample = texts.subList(0, Math.min(RAW_SAMPLE, texts.size()));
+        ModelSpec spec = Benchmark.serverModelSpec(db);
+        try (EmbeddingModel model = EmbeddingModel.load(spec, s -> {})) {
+            EmbeddingService raw = new EmbeddingService(model, 0);
+            long t = System.nanoTime();
+            raw.embedAll(sample, false);
+            return sample.size() / ((System.nanoTime() - t) / 1e9);
+        }
+    }
+
+    static long usedAfterGc() {
+        Runtime rt = Runtime.getRuntime();
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return rt.totalMemory() - rt.freeMemory();
+    }
+
+    static long bytes(Path dir) throws IOException {
+        if (!Files.exists(dir)) return 0;
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+        }
+    }
+
+    static String table(List<Size> sizes) {
+        StringBuilder b = new StringBuilder("| size | chunks | rag.ingest chunks/s | raw chunks/s | ingest/raw | agrag.index s | store MB | AGRAG heap MB |");
+        for (int i = 0; i < CALLS.size(); i += 2) b.append(' ').append(CALLS.get(i)).append(" p50/p95 ms |");
+        b.append("\n|---|---|---|---|---|---|---|---|").append("---|".repeat(CALLS.size() / 2)).append('\n');
+        for (Size s : sizes) {
+            b.append(String.format(Locale.ROOT, "| %dx | %d | %s | %s | %s | %s | %s | %.0f |", s.copies(), s.chunks(), f1(s.ingestRate()), f1(s.rawRate()),
+                    s.ingestRate() == null ? "-" : String.format(Locale.ROOT, "%.0f%%", 100 * s.ingestRate() / s.rawRate()), f1(s.indexS()),
+                    s.storeBytes() == null ? "-" : String.format(Locale.ROOT, "%.0f", s.storeBytes() / 1e6), s.heapBytes() / 1e6));
+            s.latency().values().forEach(v -> b.append(String.format(Locale.ROOT, " %.1f / %.1f |", v[0], v[1])));
+            b.append('\n');
+        }
+        return b.toString();
+    }
+
+    /** Growth exponents between consecutive sizes: log(figure ratio) / log(chunk ratio); 1 is linear. */
+    static String exponents(List<Size> sizes) {
+        StringBuilder b = new StringBuilder("| from | to | agrag.index | AGRAG heap |");
+        for (int i = 0; i < CALLS.size(); i += 2) b.append(' ').append(CALLS.get(i)).append(" p50 |");
+        b.append("\n|---|---|---|---|").append("---|".repeat(CALLS.size() / 2)).append('\n');
+        for (int i = 1; i < sizes.size(); i++) {
+            Size a = sizes.get(i - 1), z = sizes.get(i);
+            double n = Math.log((double) z.chunks() / a.chunks());
+            b.append(String.format(Locale.ROOT, "| %dx | %dx | %s | %.2f |", a.copies(), z.copies(),
+                    a.indexS() == null || z.indexS() == null ? "-" : String.format(Locale.ROOT, "%.2f", Math.log(z.indexS() / a.indexS()) / n),
+                    Math.log((double) z.heapBytes() / a.heapBytes()) / n));
+            for (String call : a.latency().keySet()) {
+                b.append(String.format(Locale.ROOT, " %.2f |", Math.log(z.latency().get(call)[0] / a.latency().get(call)[0]) / n));
+            }
+            b.append('\n');
+        }
+        return b.toString();
+    }
+
+    private static String f1(Double v) {
+        return v == null ? "-" : String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    private static String format(Map<String, double[]> latency) {
+        StringBuilder b = new StringBuilder();
+        latency.forEach((k, v) -> b.append(String.format(Locale.ROOT, "%s %.1f/%.1f; ", k, v[0], v[1])));
+        return b.toString();
+    }
+}
