@@ -1,6 +1,5 @@
 package dev.graphrag.demo;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.config.PluginSettings;
@@ -27,10 +26,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The evaluation and benchmark command (docs/benchmarks.md). Retrieval quality (Recall@2/@5 of each
