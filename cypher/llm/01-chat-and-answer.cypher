@@ -6,8 +6,8 @@
 CALL rag.llm.info({llm: $llm}) YIELD endpoint, model, reachable, ms RETURN endpoint, model, reachable, ms;
 
 // The window prompts are fitted to, and the one the server states (vLLM, llama.cpp, Ollama): a warning when it is smaller.
-CALL rag.llm.info({llm: $llm}) YIELD contextTokens, serverContextTokens, windowSource, warning
-RETURN contextTokens, serverContextTokens, windowSource, warning;
+CALL rag.llm.info({llm: $llm}) YIELD contextTokens, serverContextTokens, windowSource, warning, maxConcurrent
+RETURN contextTokens, serverContextTokens, windowSource, warning, maxConcurrent;
 
 // Does the endpoint take native tool calls and json_schema outputs? probe: true asks it now (two tiny requests).
 CALL rag.llm.info({llm: $llm, probe: true}) YIELD toolCalling, structuredOutput, allowedEndpoints

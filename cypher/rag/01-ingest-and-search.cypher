@@ -21,6 +21,11 @@ CALL rag.search('Who fought beside Tars Tarkas?', {corpus: 'example', k: 3})
 YIELD rank, chunkId, documentId, score, denseScore, bm25Score
 RETURN rank, chunkId, documentId, score, denseScore, bm25Score;
 
+// hybrid leans on the cosine (denseWeight 0.9 by default); 0.5 gives BM25 an equal say
+CALL rag.search('Who fought beside Tars Tarkas?', {corpus: 'example', k: 3, mode: 'hybrid', denseWeight: 0.5})
+YIELD rank, documentId, score, denseScore, bm25Score
+RETURN rank, documentId, score, denseScore, bm25Score;
+
 CALL rag.info() YIELD version, model, dimensions, device, corpora RETURN version, model, dimensions, device, corpora;
 
 RETURN size(rag.embed('hello world')) AS dimensions;
