@@ -1,8 +1,5 @@
 package dev.graphrag.demo;
 
-import dev.graphrag.core.embed.EmbeddingModel;
-import dev.graphrag.core.embed.EmbeddingService;
-import dev.graphrag.core.embed.ModelSpec;
 import dev.graphrag.demo.eval.OracleGold;
 import dev.graphrag.demo.eval.Scores;
 import org.neo4j.graphdb.GraphDatabaseService;
@@ -135,13 +132,7 @@ public final class ScaleBenchmark {
         });
         Collections.shuffle(texts, new Random(SEED));
         List<String> sample = texts.subList(0, Math.min(RAW_SAMPLE, texts.size()));
-        ModelSpec spec = Benchmark.serverModelSpec(db);
-        try (EmbeddingModel model = EmbeddingModel.load(spec, s -> {})) {
-            EmbeddingService raw = new EmbeddingService(model, 0);
-            long t = System.nanoTime();
-            raw.embedAll(sample, false);
-            return sample.size() / ((System.nanoTime() - t) / 1e9);
-        }
+        return sample.size() / Benchmark.rawEmbedding(Benchmark.serverModelSpec(db), sample).seconds();
     }
 
     static long usedAfterGc() {

@@ -71,6 +71,11 @@ public final class OracleHarness {
                     r.forEachRemaining(row -> m.put((String) row.get("id"), (String) row.get("doc")));
                     return m;
                 });
+        return inChunkOrder(chunkIds, docOf);
+    }
+
+    /** The documents of {@code chunkIds} by {@code docOf}, in the chunks' order, each once (chunks not in the map skipped). */
+    public static List<String> inChunkOrder(List<String> chunkIds, Map<String, String> docOf) {
         Set<String> out = new LinkedHashSet<>();
         for (String c : chunkIds) if (docOf.containsKey(c)) out.add(docOf.get(c));
         return new ArrayList<>(out);

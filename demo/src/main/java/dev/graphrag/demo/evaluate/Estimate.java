@@ -27,7 +27,7 @@ record Estimate(List<Line> lines, long sampleChunks, int sampleDocuments, int sa
                 qc += r.callsPerQuestion() * full.questions();
                 qp += r.promptTokensPerQuestion() * full.questions();
                 qx += r.completionTokensPerQuestion() * full.questions();
-                qs += r.latencyMsP50() / 1000 * full.questions() / Math.max(1, m == EvaluatedMethod.REMIND ? 1 : o.concurrency());
+                qs += r.latencyMsP50() / 1000 * full.questions() / (m.writesMemory() ? 1 : o.concurrency());
             }
             lines.add(new Line(m.key(), b == null ? 0 : b.calls() * scale, b == null ? 0 : b.promptTokens() * scale, b == null ? 0 : b.completionTokens() * scale,
                     b == null ? 0 : b.seconds() * scale, qc, qp, qx, qs));

@@ -448,9 +448,7 @@ public final class Evaluation {
                 Map.of("ids", chunkIds, "corpus", corpus))) {
             docOf.put((String) row.get("id"), (String) row.get("doc"));
         }
-        Set<String> out = new LinkedHashSet<>();
-        for (String c : chunkIds) if (docOf.containsKey(c)) out.add(docOf.get(c));
-        return new ArrayList<>(out);
+        return dev.graphrag.demo.eval.OracleHarness.inChunkOrder(chunkIds, docOf);
     }
 
     private static Map<String, Object> withType(String type, Map<String, Object> fields, Map<String, Object> more) {

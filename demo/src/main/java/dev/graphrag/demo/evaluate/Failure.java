@@ -2,7 +2,6 @@ package dev.graphrag.demo.evaluate;
 
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -16,19 +15,18 @@ record Failure(String cause, String message) {
 
     /** Causes in the order they are tested: the first whose pattern the message matches. */
     private static final List<Map.Entry<String, Pattern>> CAUSES = List.of(
-            Map.entry("context window", Pattern.compile("prompt tokens of the|contextTokens|context window|context length|too large for|maximum context|exceeds the")),
-            Map.entry("timeout", Pattern.compile("timed? ?out|timeout")),
-            Map.entry("malformed reply", Pattern.compile("unusable JSON|not JSON|no choices|could not be parsed|malformed|invalid JSON")),
-            Map.entry("server busy", Pattern.compile("server is busy|LLM permits|429|too many requests")),
-            Map.entry("unreachable", Pattern.compile("connection refused|cannot reach|unknown host|UnknownHost|No route")),
-            Map.entry("LLM error", Pattern.compile("LLM step '[^']*' failed|HTTP [45]\\d\\d|status [45]\\d\\d")),
-            Map.entry("layer not built", Pattern.compile("not built|no .* layer|run [a-z]+\\.index|is building")));
+            Map.entry("context window", Pattern.compile("prompt tokens of the|contextTokens|context window|context length|too large for|maximum context|exceeds the", Pattern.CASE_INSENSITIVE)),
+            Map.entry("timeout", Pattern.compile("timed? ?out|timeout", Pattern.CASE_INSENSITIVE)),
+            Map.entry("malformed reply", Pattern.compile("unusable JSON|not JSON|no choices|could not be parsed|malformed|invalid JSON", Pattern.CASE_INSENSITIVE)),
+            Map.entry("server busy", Pattern.compile("server is busy|LLM permits|429|too many requests", Pattern.CASE_INSENSITIVE)),
+            Map.entry("unreachable", Pattern.compile("connection refused|cannot reach|unknown host|UnknownHost|No route", Pattern.CASE_INSENSITIVE)),
+            Map.entry("LLM error", Pattern.compile("LLM step '[^']*' failed|HTTP [45]\\d\\d|status [45]\\d\\d", Pattern.CASE_INSENSITIVE)),
+            Map.entry("layer not built", Pattern.compile("not built|no .* layer|run [a-z]+\\.index|is building", Pattern.CASE_INSENSITIVE)));
 
     static Failure of(Throwable t) {
         String message = message(t);
-        String lower = message.toLowerCase(Locale.ROOT);
         for (Map.Entry<String, Pattern> c : CAUSES) {
-            if (c.getValue().matcher(message).find() || c.getValue().matcher(lower).find()) return new Failure(c.getKey(), cut(message));
+            if (c.getValue().matcher(message).find()) return new Failure(c.getKey(), cut(message));
         }
         return new Failure("other", cut(message));
     }
