@@ -192,6 +192,40 @@ class RemindProceduresTest {
         assertTrue(weights.stream().allMatch(w -> "seed".equals(((Map<?, ?>) w).get("origin"))), "only a seed anchor's own chunk: " + weights);
     }
 
+    /** What the sufficiency judge reads in a logged L7 request: chunk texts, anchor titles and edge texts. */
+    static Set<String> judged(JsonNode b) {
+        Set<String> out = new TreeSet<>();
+        b.path("chunks").forEach(c -> out.add("C " + c.path("text").asText()));
+        b.path("anchors").forEach(a -> { if (a.has("title")) out.add("A " + a.path("title").asText()); });
+        b.path("edges").forEach(e -> { if (e.has("text")) out.add("R " + e.path("text").asText()); });
+        return out;
+    }
+
+    @Test
+    void theJudgeIsNotAskedAgainWhileTheSubgraphShowsItNothingNew() {
+        build("rm7", 16);
+        Map<String, Long> l7 = new LinkedHashMap<>();
+        Map<Boolean, Map<String, Object>> runs = new LinkedHashMap<>();
+        for (boolean every : List.of(true, false)) {
+            llm.clearLog();
+            Map<String, Object> r = rows("CALL remind.query($q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("rm7", Map.of("judgeEveryStep", every)))).get(0);
+            runs.put(every, r);
+            List<JsonNode> judged = llm.log().stream().filter(x -> x.step().equals("remind sufficiency"))
+                    .map(x -> block(new dev.graphrag.demo.eval.PolicyRequest(x.step(), x.body()))).toList();
+            l7.put(String.valueOf(every), (long) judged.size());
+            long grew = ((List<?>) r.get("trace")).stream().map(t -> ((Map<?, ?>) t).get("move")).filter(m -> m.equals("forward") || m.equals("forced")).count();
+            if (every) assertEquals(1 + grew, judged.size(), "the reference: after replay and after every move that grows S");
+            else for (int i = 1; i < judged.size(); i++) {
+                assertFalse(judged(judged.get(i)).equals(judged(judged.get(i - 1))), "asked again only for something new to read: " + judged.get(i));
+            }
+        }
+        System.out.println("L7 calls, judgeEveryStep true/false: " + l7);
+        assertEquals(runs.get(true).get("stopReason"), runs.get(false).get("stopReason"));
+        assertEquals(runs.get(true).get("chunks"), runs.get(false).get("chunks"), "the same walk");
+        assertEquals(runs.get(true).get("answer"), runs.get(false).get("answer"));
+        assertTrue(l7.get("false") < l7.get("true"), "moves that show nothing new are not judged again: " + l7);
+    }
+
     @Test
     void queryPromptsShowEachChunkWithItsDocumentsTitle() {
         List<Map<String, Object>> titled = new ArrayList<>();

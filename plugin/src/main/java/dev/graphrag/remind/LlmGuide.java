@@ -20,9 +20,12 @@ final class LlmGuide implements Walk.Guide {
     private final PromptContext prompts;
     private final int summaryThreshold;
     private final boolean showWeights;
+    private final boolean judgeEveryStep;
+    /** The texts of S the judge last answered "not sufficient" to (null: none yet, or it said yes). */
+    private java.util.Set<String> judgedInsufficient;
 
     LlmGuide(LlmClient llm, LlmConfig cfg, UsageMeter usage, BooleanSupplier cancelled, MemoryGraph graph, PromptContext prompts,
-             int summaryThreshold, boolean showWeights) {
+             int summaryThreshold, boolean showWeights, boolean judgeEveryStep) {
         this.llm = llm;
         this.cfg = cfg;
         this.usage = usage;
@@ -31,6 +34,7 @@ final class LlmGuide implements Walk.Guide {
         this.prompts = prompts;
         this.summaryThreshold = summaryThreshold;
         this.showWeights = showWeights;
+        this.judgeEveryStep = judgeEveryStep;
     }
 
     <T> T ask(String step, List<Map<String, Object>> messages, StructuredOutput<T> out) {
@@ -39,9 +43,22 @@ final class LlmGuide implements Walk.Guide {
         return llm.ask(cfg, step, messages, out, usage, cancelled);
     }
 
+    /**
+     * L7. Unless {@code judgeEveryStep}, a move that shows the judge no text it has not already answered "no" to (an
+     * entity reached by an edge whose sentence S already holds, or by one without text) keeps that "no" without a call:
+     * the judge checks the question's pieces against the chunk texts, titles and edge texts, and those did not change.
+     */
     @Override
     public boolean sufficient(Subgraph s) {
-        return ask(RemindPrompts.SUFFICIENT, RemindPrompts.sufficiency(prompts.withoutQuotedEdges(prompts.fit(prompts.block(s)))), RemindPrompts.SUFFICIENT_OUT).sufficient();
+        Map<String, Object> block = prompts.withoutQuotedEdges(prompts.fit(prompts.block(s)));
+        java.util.Set<String> evidence = PromptContext.evidence(block);
+        if (!judgeEveryStep && evidence.equals(judgedInsufficient)) {
+            prompts.drainTrimmed(); // nothing was sent
+            return false;
+        }
+        boolean enough = ask(RemindPrompts.SUFFICIENT, RemindPrompts.sufficiency(block), RemindPrompts.SUFFICIENT_OUT).sufficient();
+        judgedInsufficient = enough ? null : evidence;
+        return enough;
     }
 
     @Override

@@ -123,10 +123,10 @@ final class PromptContext {
         for (Walk.Candidate c : candidates) {
             String x = c.edge().other();
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("id", handle(x));
-            m.put("type", graph.kind(x) == MemoryGraph.Kind.ANCHOR ? "anchor" : "entity");
+            m.put("id", handle(x)); // A... an anchor (with its title), E... an entity (with its name): no type field
             m.put(graph.kind(x) == MemoryGraph.Kind.ANCHOR ? "title" : "name", graph.name(x));
-            m.put("relation", graph.edgeText(c.edge().id()));
+            String relation = graph.edgeText(c.edge().id());
+            if (relation != null && !relation.isBlank()) m.put("relation", relation);
             if (showWeights) m.put("weight", Math.round(c.weight() * 1000) / 1000.0);
             cand.add(m);
         }
@@ -142,11 +142,16 @@ final class PromptContext {
         return withoutQuotedEdges(fit(b));
     }
 
+    /** How a candidate's relation text refers to the edge or candidate that already shows it. */
+    static final String SAME_AS = "same as ";
+
     /**
      * The walk's view of S (L6 summary, L7 sufficiency, L8 next node): a path edge's text is left out when it is empty
      * or when a chunk shown in the same block holds it word for word (an entity relation's text is a sentence of its
      * passage, and an anchor's edge to its chunk carries the passage's opening words) or an earlier edge of the block
      * has the same text (a sentence naming three entities links them twice), so a sentence is sent once each step. L9 and L10, which mark and cite edges by their text, read the whole block.
+     * A collected anchor's title that a shown chunk holds word for word is left out too, and a candidate's relation
+     * text that a shown edge or an earlier candidate already gives is written {@code "same as R4"}.
      */
     @SuppressWarnings("unchecked")
     Map<String, Object> withoutQuotedEdges(Map<String, Object> b) {
@@ -154,13 +159,36 @@ final class PromptContext {
         for (Map<String, Object> c : (List<Map<String, Object>>) b.get("chunks")) texts.add((String) c.get("text"));
         Verbatim chunks = new Verbatim(texts);
         java.util.Set<String> said = new java.util.HashSet<>();
+        Map<String, String> shownBy = new HashMap<>();
         for (Map<String, Object> e : (List<Map<String, Object>>) b.get("edges")) {
             String t = Verbatim.spaced((String) e.get("text"));
             if (t.isEmpty() || !said.add(t) || chunks.holds(t)) e.remove("text");
+            else shownBy.put(t, (String) e.get("id"));
+        }
+        for (Map<String, Object> a : (List<Map<String, Object>>) b.getOrDefault("anchors", List.of())) {
+            if (a.get("title") instanceof String t && Verbatim.spaced(t).length() >= 20 && chunks.holds(t)) a.remove("title");
+        }
+        if (b.get("candidates") instanceof List<?> candidates) {
+            for (Object o : candidates) {
+                Map<String, Object> c = (Map<String, Object>) o;
+                String t = Verbatim.spaced(String.valueOf(c.getOrDefault("relation", "")));
+                if (t.isEmpty()) continue;
+                String first = shownBy.putIfAbsent(t, (String) c.get("id"));
+                if (first != null) c.put("relation", SAME_AS + first);
+            }
         }
         return b;
     }
 
+    /** The texts a block shows its reader: chunk texts under their document titles, anchor titles and edge texts (not entity names, not ids). */
+    @SuppressWarnings("unchecked")
+    static java.util.Set<String> evidence(Map<String, Object> b) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (Map<String, Object> c : (List<Map<String, Object>>) b.get("chunks")) out.add("C " + c.getOrDefault("document", "") + "\n" + c.get("text"));
+        for (Map<String, Object> a : (List<Map<String, Object>>) b.getOrDefault("anchors", List.of())) if (a.get("title") instanceof String t) out.add("A " + t);
+        for (Map<String, Object> e : (List<Map<String, Object>>) b.get("edges")) if (e.get("text") instanceof String t && !t.isBlank()) out.add("R " + t);
+        return out;
+    }
 
     /**
      * Shortens the longest chunk texts, then drops the weakest candidates, until the block fits the token budget and the

@@ -95,7 +95,7 @@ public final class RemindEngine {
         } else {
             requireLlm(owner);
             LlmGuide guide = new LlmGuide(llm.client(), llm.config(), usage, call.cancelled(), graph, prompts, cfg.walking().chunkSummaryThreshold(),
-                    cfg.walking().showEdgeWeights());
+                    cfg.walking().showEdgeWeights(), cfg.walking().judgeEveryStep());
             o = new Walk(graph, replay, guide, cfg.walk()).run(s);
         }
         return new Traversal(seeds, o, usage.usage(), handoff(cfg.corpus(), o), (System.nanoTime() - t0) / 1_000_000);
@@ -110,7 +110,8 @@ public final class RemindEngine {
         Traversal t = traverse(owner, query, cfg, graph, prompts);
         UsageMeter usage = new UsageMeter();
         usage.add(t.usage());
-        LlmGuide ask = new LlmGuide(llm.client(), llm.config(), usage, call.cancelled(), graph, prompts, cfg.walking().chunkSummaryThreshold(), cfg.walking().showEdgeWeights());
+        LlmGuide ask = new LlmGuide(llm.client(), llm.config(), usage, call.cancelled(), graph, prompts, cfg.walking().chunkSummaryThreshold(),
+                    cfg.walking().showEdgeWeights(), cfg.walking().judgeEveryStep());
         Subgraph s = t.outcome().subgraph();
         boolean memorize = write && cfg.memorize() && mayMemorize(t.outcome().memorizeAllowed(), t.outcome().jumps(), t.outcome().sufficient(), cfg);
         double[] q = memorize ? queryUnit(query) : null;
@@ -159,7 +160,7 @@ public final class RemindEngine {
         if (cfg.memorizing().filter() == RemindQueryConfig.Filter.LLM) requireLlm("remind.memorize");
         PromptContext prompts = prompts(graph, query, cfg);
         UsageMeter usage = new UsageMeter();
-        LlmGuide ask = llm == null ? null : new LlmGuide(llm.client(), llm.config(), usage, call.cancelled(), graph, prompts, Integer.MAX_VALUE, false);
+        LlmGuide ask = llm == null ? null : new LlmGuide(llm.client(), llm.config(), usage, call.cancelled(), graph, prompts, Integer.MAX_VALUE, false, true);
         Memorized m = memorize(graph, prompts, ask, h.subgraph(), queryUnit(query), cfg, null);
         return new Memorized(m.written(), m.enhanced(), m.penalized(), m.unchanged(), m.enhancedRels(), m.penalizedRels(), usage.usage());
     }

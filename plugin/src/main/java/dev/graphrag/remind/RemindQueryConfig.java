@@ -36,7 +36,7 @@ public record RemindQueryConfig(String corpus, int seedCount, Replaying replayin
 
     /** The LLM-guided walk (spec §2.5): read by remind.traverse, remind.answer and remind.query; llmGuided by remind.traverse alone. */
     public record Walking(boolean llmGuided, int maxJumps, int maxIterations, int maxCandidates, int chunkSummaryThreshold, boolean showEdgeWeights,
-                          int maxFormatRetries) {
+                          int maxFormatRetries, boolean judgeEveryStep) {
         static final Key<Boolean> LLM_GUIDED = Key.bool("llmGuided", true);
         static final Key<Integer> MAX_JUMPS = Key.integer("maxJumps", 10, 0, 1000);
         /** Defaults to 3 x maxJumps (at least 3). */
@@ -45,15 +45,17 @@ public record RemindQueryConfig(String corpus, int seedCount, Replaying replayin
         static final Key<Integer> CHUNK_SUMMARY_THRESHOLD = Key.integer("chunkSummaryThreshold", 350, 0, 1_000_000);
         static final Key<Boolean> SHOW_EDGE_WEIGHTS = Key.bool("showEdgeWeights", true);
         static final Key<Integer> MAX_FORMAT_RETRIES = Key.integer("maxFormatRetries", 3, 1, 10);
+        /** true: L7 after every move, as the reference code; false: not again while S shows the judge the same texts. */
+        static final Key<Boolean> JUDGE_EVERY_STEP = Key.bool("judgeEveryStep", false);
         /** No walk: remind.seeds, remind.replay and remind.memorize. */
         static final Walking NONE = new Walking(false, MAX_JUMPS.dflt(), MAX_ITERATIONS.dflt(), MAX_CANDIDATES.dflt(), CHUNK_SUMMARY_THRESHOLD.dflt(),
-                SHOW_EDGE_WEIGHTS.dflt(), MAX_FORMAT_RETRIES.dflt());
+                SHOW_EDGE_WEIGHTS.dflt(), MAX_FORMAT_RETRIES.dflt(), JUDGE_EVERY_STEP.dflt());
 
         static Walking read(ConfigReader r, boolean guidedKey) {
             boolean guided = !guidedKey || LLM_GUIDED.read(r);
             int jumps = MAX_JUMPS.read(r);
             return new Walking(guided, jumps, MAX_ITERATIONS.withDefault(3 * Math.max(1, jumps)).read(r), MAX_CANDIDATES.read(r),
-                    CHUNK_SUMMARY_THRESHOLD.read(r), SHOW_EDGE_WEIGHTS.read(r), MAX_FORMAT_RETRIES.read(r));
+                    CHUNK_SUMMARY_THRESHOLD.read(r), SHOW_EDGE_WEIGHTS.read(r), MAX_FORMAT_RETRIES.read(r), JUDGE_EVERY_STEP.read(r));
         }
     }
 

@@ -32,4 +32,24 @@ class WalkPromptTest {
                 m("id", "R4", "from", "E2", "to", "E3", "text", "Issus rules the First Born from her temple."), m("id", "R5", "from", "E3", "to", "E4")),
                 shown.get("edges"), "held by the chunk (spacing aside), empty, or said by an earlier edge: left out");
     }
+
+    @Test
+    void anAnchorTitleTheChunkHoldsAndARelationAlreadyShownAreNotRepeated() {
+        String shared = "Being Austrian and thus European, he won the European Voice campaigner of the year award.";
+        Map<String, Object> block = m("question", "Which award did he win?",
+                "anchors", List.of(m("id", "A1", "title", "Schwarzenegger is a dual Austrian/United States citizen."), m("id", "A2", "title", "Awards and honours")),
+                "chunks", List.of(m("id", "C1", "text", "Schwarzenegger is a dual Austrian/United States citizen. He holds both.")),
+                "edges", new ArrayList<>(List.of(m("id", "R1", "from", "E1", "to", "E2", "text", shared))),
+                "candidates", List.of(m("id", "E3", "name", "European Union", "relation", shared),
+                        m("id", "E4", "name", "California", "relation", "He signed the Act in California."),
+                        m("id", "E5", "name", "Global Warming Solutions Act", "relation", "He signed the Act in California.")));
+        Map<String, Object> shown = new PromptContext(null, "Which award did he win?", 6000).withoutQuotedEdges(block);
+        assertEquals(List.of(m("id", "A1"), m("id", "A2", "title", "Awards and honours")), shown.get("anchors"), "a title the chunk holds word for word: left out");
+        assertEquals(List.of(m("id", "E3", "name", "European Union", "relation", "same as R1"),
+                m("id", "E4", "name", "California", "relation", "He signed the Act in California."),
+                m("id", "E5", "name", "Global Warming Solutions Act", "relation", "same as E4")), shown.get("candidates"),
+                "a relation an edge or an earlier candidate already shows: by reference");
+        assertEquals(java.util.Set.of("C \nSchwarzenegger is a dual Austrian/United States citizen. He holds both.", "A Awards and honours", "R " + shared),
+                PromptContext.evidence(shown), "what the sufficiency judge reads: texts, not names or ids");
+    }
 }

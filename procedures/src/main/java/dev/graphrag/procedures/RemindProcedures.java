@@ -125,7 +125,7 @@ public class RemindProcedures {
     @Description("remind.traverse(query :: STRING, config = {} :: MAP) :: (sufficient, stopReason, seeds, nodes, chunks, relationships, path,"
             + " summaries, trace, jumps, llmCalls, promptTokens, completionTokens, traversalTokens, tokensByStep, traversal, ms) - replay, then"
             + " the LLM walk while the subgraph is judged insufficient; writes nothing (pass traversal to remind.memorize). Config: corpus, seedCount, alpha, lambda, replayMaxNodes, seedAnchorAddsChunk, llmGuided, maxJumps, maxIterations, maxCandidates,"
-            + " promptTokenBudget, chunkSummaryThreshold, showEdgeWeights, maxFormatRetries, llm.")
+            + " promptTokenBudget, chunkSummaryThreshold, showEdgeWeights, maxFormatRetries, judgeEveryStep, llm.")
     public Stream<TraverseResult> traverse(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         RemindQueryConfig cfg = RemindQueryConfig.parse(RemindQueryConfig.Use.TRAVERSE, config);
         RemindEngine.Traversal t = new RemindEngine(call(), llm(cfg, RemindQueryConfig.Use.TRAVERSE, "remind.traverse")).traverse("remind.traverse", query, cfg);
@@ -157,7 +157,7 @@ public class RemindProcedures {
             + " stopReason, jumps, memorized, enhanced, penalized, trace, llmCalls, promptTokens, completionTokens, traversalTokens, tokensByStep,"
             + " ms) - traverses, answers from the collected subgraph citing chunk ids, and memorises the useful paths (memorize: false skips"
             + " it) in the caller's transaction. Config: corpus, seedCount, alpha, lambda, replayMaxNodes, seedAnchorAddsChunk,"
-            + " maxJumps, maxIterations, maxCandidates, promptTokenBudget, chunkSummaryThreshold, showEdgeWeights, maxFormatRetries, llm,"
+            + " maxJumps, maxIterations, maxCandidates, promptTokenBudget, chunkSummaryThreshold, showEdgeWeights, maxFormatRetries, judgeEveryStep, llm,"
             + " memorize, filter, usefulRelIds, usefulChunkIds, confirmRule, penalty, requireLlmSteps, memorizeWhen, filterWithAnswer, systemPrompt.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         return answer(RemindQueryConfig.Use.ANSWER, query, config, true);
@@ -168,7 +168,7 @@ public class RemindProcedures {
             + " stopReason, jumps, memorized, enhanced, penalized, trace, llmCalls, promptTokens, completionTokens, traversalTokens, tokensByStep,"
             + " ms) - remind.answer that never writes (for read replicas): memorized is always false. Config: corpus, seedCount, alpha, lambda,"
             + " replayMaxNodes, seedAnchorAddsChunk, maxJumps, maxIterations, maxCandidates, promptTokenBudget, chunkSummaryThreshold,"
-            + " showEdgeWeights, maxFormatRetries, llm, systemPrompt.")
+            + " showEdgeWeights, maxFormatRetries, judgeEveryStep, llm, systemPrompt.")
     public Stream<AnswerResult> query(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         return answer(RemindQueryConfig.Use.QUERY, query, config, false);
     }

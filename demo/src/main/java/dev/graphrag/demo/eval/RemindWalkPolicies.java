@@ -168,7 +168,7 @@ public final class RemindWalkPolicies {
         if (q != null) {
             for (JsonNode c : candidates) {
                 List<String> with = new ArrayList<>(visible);
-                with.add(label(c) + ". " + c.path("relation").asText(""));
+                with.add(label(c) + ". " + relation(b, c));
                 if (countKnown(EvidenceGate.known(q, with)) > countKnown(known)) return move(reply, "entity", c.path("id").asText());
             }
         }
@@ -198,7 +198,7 @@ public final class RemindWalkPolicies {
             JsonNode best = null;
             double bestScore = 0;
             for (JsonNode c : candidates) {
-                double j = jaccard(question, new HashSet<>(EvidenceGate.contentWords(label(c) + " " + c.path("relation").asText(""))));
+                double j = jaccard(question, new HashSet<>(EvidenceGate.contentWords(label(c) + " " + relation(b, c))));
                 if (j > bestScore || (j == bestScore && j > 0 && c.has("title") && !best.has("title"))) {
                     bestScore = j;
                     best = c;
@@ -273,6 +273,16 @@ public final class RemindWalkPolicies {
             }
         }
         return best;
+    }
+
+    /** A candidate's relation text, read through "same as R4" to the edge or earlier candidate that shows it. */
+    static String relation(JsonNode block, JsonNode candidate) {
+        String r = candidate.path("relation").asText("");
+        if (!r.startsWith("same as ")) return r;
+        String id = r.substring("same as ".length()).trim();
+        for (JsonNode e : block.path("edges")) if (id.equals(e.path("id").asText())) return e.path("text").asText("");
+        for (JsonNode c : block.path("candidates")) if (id.equals(c.path("id").asText())) return c.path("relation").asText("");
+        return r;
     }
 
     private static String label(JsonNode candidate) {
