@@ -146,6 +146,26 @@ class HgmemProceduresTest {
         return rows("CALL hgmem.index($cfg)", Map.of("cfg", cfg(corpus, Map.of()))).get(0);
     }
 
+    /** The sources (title and content) of the logged E1 requests. */
+    static List<String> e1Sources() {
+        List<String> out = new ArrayList<>();
+        for (EvalLlmServer.LoggedRequest x : llm.log()) {
+            if (!x.step().equals("hgmem evolve")) continue;
+            for (JsonNode src : RemindExtractionPolicies.block(new dev.graphrag.demo.eval.PolicyRequest(x.step(), x.body())).path("retrieved").path("sources")) {
+                out.add(src.path("title").asText("") + "\n" + src.path("content").asText());
+            }
+        }
+        return out;
+    }
+
+    static Map<String, Integer> read(String json) {
+        try {
+            return new ObjectMapper().readValue(json, new com.fasterxml.jackson.core.type.TypeReference<Map<String, Integer>>() {});
+        } catch (java.io.IOException e) {
+            throw new AssertionError(json, e);
+        }
+    }
+
     static List<String> steps() {
         return llm.log().stream().map(EvalLlmServer.LoggedRequest::step).toList();
     }
@@ -292,6 +312,12 @@ class HgmemProceduresTest {
         assertEquals(2L, r.get("inserted"));
         assertEquals(List.of("hgmem evolve", "hgmem describe absent", "hgmem plan", "hgmem subqueries"), steps());
         assertEquals("active", rows("CALL hgmem.session.list({corpus: 'hg3'})").get(0).get("status"));
+        // the session records what E1 read and when memory's vertices arrived, so the next call (any member) knows what was shown
+        List<String> readAtStep0 = e1Sources();
+        Map<String, Object> record = rows("MATCH (s:HgSession {id: 's-fail'}) RETURN s.readAt AS readAt, s.vertexSince AS since").get(0);
+        Map<String, Integer> readAt = read((String) record.get("readAt")), since = read((String) record.get("since"));
+        assertEquals(readAtStep0.size(), readAt.size(), "every source E1 read at step 0: " + readAt);
+        assertTrue(readAt.values().stream().allMatch(v -> v == 0) && !since.isEmpty() && since.values().stream().allMatch(v -> v == 0), record.toString());
         // a step that fails after a committed one keeps that one
         BROKEN_EVOLVE.set(true);
         try {
@@ -300,8 +326,15 @@ class HgmemProceduresTest {
             BROKEN_EVOLVE.set(false);
         }
         assertEquals(2, count("MATCH (u:HgUnit {sessionId: 's-fail', status: 'active'}) RETURN count(u)", Map.of()));
+        llm.clearLog();
         Map<String, Object> r1 = rows("CALL hgmem.evolve('s-fail', null, $cfg)", Map.of("cfg", cfg("hg3", Map.of()))).get(0);
         assertEquals(1L, r1.get("step"));
+        for (String again : e1Sources()) {
+            if (!readAtStep0.contains(again)) continue;
+            String text = again.toLowerCase(Locale.ROOT);
+            assertTrue(since.keySet().stream().anyMatch(v -> text.contains(v.toLowerCase(Locale.ROOT))),
+                    "a source step 0 showed is read again only when it names a memory vertex that arrived since: " + again);
+        }
         assertEquals(true, r1.get("done"));
         assertFailsCleanly("CALL hgmem.evolve('s-fail', null, $cfg)", Map.of("cfg", cfg("hg3", Map.of())), "is done", "force");
     }

@@ -1,6 +1,7 @@
 package dev.graphrag.hgmem;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -63,10 +64,11 @@ public final class Evolution {
 
     public enum AbsentPolicy { INSERT, BARE, DROP }
 
+    /** rereadSources: E1 sees every source its step retrieved, also those an earlier step showed it (false: see {@link #unread}). */
     public record Settings(int maxTurns, int numConcerns, int mergeFromStep, boolean enableUpdate, boolean enableMerge, boolean useHint,
-                           Strategy strategy, HypergraphMemory.VertexPolicy vertexPolicy, AbsentPolicy absentPolicy) {
+                           Strategy strategy, HypergraphMemory.VertexPolicy vertexPolicy, AbsentPolicy absentPolicy, boolean rereadSources) {
         public static final Settings DEFAULTS = new Settings(3, 3, 1, true, true, true, Strategy.ADAPTIVE, HypergraphMemory.VertexPolicy.KEEP,
-                AbsentPolicy.INSERT);
+                AbsentPolicy.INSERT, false);
     }
 
     /** A session's state between steps (persisted on its HGSession node by the procedures). */
@@ -79,6 +81,8 @@ public final class Evolution {
         final List<List<String>> subqueries = new ArrayList<>();
         final Set<String> chunkIds = new LinkedHashSet<>();
         final List<String> judgements = new ArrayList<>();
+        /** The step each source was last shown to E1 in, and the step each memory vertex first appeared after. */
+        final Map<String, Integer> readAt = new LinkedHashMap<>(), vertexSince = new LinkedHashMap<>();
 
         public Session(String query, HypergraphMemory memory) {
             this.query = query;
@@ -88,8 +92,10 @@ public final class Evolution {
 
         /** A session as the graph stored it between steps. */
         static Session restore(String query, HypergraphMemory memory, int step, boolean done, List<Task> pending, List<List<String>> subqueries,
-                               List<String> chunkIds, List<String> judgements) {
+                               List<String> chunkIds, List<String> judgements, Map<String, Integer> readAt, Map<String, Integer> vertexSince) {
             Session s = new Session(query, memory);
+            s.readAt.putAll(readAt);
+            s.vertexSince.putAll(vertexSince);
             s.step = step;
             s.done = done;
             s.pending = List.copyOf(pending);
@@ -108,6 +114,8 @@ public final class Evolution {
         /** Every chunk any step retrieved, in first-retrieved order. */
         public List<String> chunkIds() { return List.copyOf(chunkIds); }
         public List<String> judgements() { return List.copyOf(judgements); }
+        public Map<String, Integer> readAt() { return Map.copyOf(readAt); }
+        public Map<String, Integer> vertexSince() { return Map.copyOf(vertexSince); }
     }
 
     /** What one step did. mode: global, local or mixed. */
@@ -137,7 +145,9 @@ public final class Evolution {
         String mode = mode(tasks);
 
         // (a) insert + update (E1); subqueries shown exclude the question itself
-        Evolved e = llm.evolve(s.query, m.listing(), subs.stream().filter(q -> !q.equals(s.query)).toList(), r);
+        Retrieved read = settings.rereadSources() ? r : unread(r, s, t);
+        for (Map<String, Object> src : read.tables().sources()) s.readAt.put(String.valueOf(src.get("id")), t);
+        Evolved e = llm.evolve(s.query, m.listing(), subs.stream().filter(q -> !q.equals(s.query)).toList(), read);
         int updated = 0, inserted = 0;
         if (settings.enableUpdate()) {
             for (Update u : e.updated()) updated += m.update(u.index(), u.entities(), u.description(), t, settings.vertexPolicy()) ? 1 : 0;
@@ -182,8 +192,35 @@ public final class Evolution {
         } else {
             s.done = true;
         }
+        for (String v : m.vertices()) s.vertexSince.putIfAbsent(v, t);
         s.step = t + 1;
         return new StepResult(t, mode, subs, r, inserted, updated, merged, judgement, concerns, next, s.done);
+    }
+
+    /**
+     * The step's retrieval as E1 reads it: a source an earlier step already showed is left out, unless it names a
+     * memory vertex that arrived at or after that showing (what it says may only now bear on the query: hop 2's
+     * passage read before hop 1 gave its subject). Entities and relationships are shown as retrieved.
+     */
+    static Retrieved unread(Retrieved r, Session s, int step) {
+        List<Map<String, Object>> kept = new ArrayList<>();
+        for (Map<String, Object> src : r.tables().sources()) {
+            Integer at = s.readAt.get(String.valueOf(src.get("id")));
+            if (at == null || at == step || namesNewVertex(src, s.vertexSince, at)) kept.add(src);
+        }
+        if (kept.size() == r.tables().sources().size()) return r;
+        return new Retrieved(r.entities(), r.chunkIds(), new Tables(r.tables().entities(), r.tables().relationships(), kept));
+    }
+
+    private static boolean namesNewVertex(Map<String, Object> src, Map<String, Integer> vertexSince, int readAt) {
+        String padded = " " + (src.getOrDefault("title", "") + " " + src.getOrDefault("content", "")).toLowerCase(java.util.Locale.ROOT)
+                .replaceAll("[^\\p{L}\\p{N}]+", " ") + " ";
+        for (Map.Entry<String, Integer> v : vertexSince.entrySet()) {
+            if (v.getValue() < readAt) continue;
+            String name = v.getKey().toLowerCase(java.util.Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ").trim();
+            if (!name.isEmpty() && padded.contains(" " + name + " ")) return true;
+        }
+        return false;
     }
 
     /** Earlier subqueries for E5: every step's but step 0's, which is the question itself. */

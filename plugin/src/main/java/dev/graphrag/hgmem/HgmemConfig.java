@@ -26,7 +26,7 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
     /** The evolution loop (spec §2.5-2.8) and how absent entities are described. */
     public record Loop(int maxTurns, int numConcerns, int mergeFromStep, boolean enableUpdate, boolean enableMerge, boolean useHint,
                        Evolution.Strategy retrievalStrategy, HypergraphMemory.VertexPolicy updateVertexPolicy, Evolution.AbsentPolicy absentEntityPolicy,
-                       int absentMaxAttempts) {
+                       int absentMaxAttempts, boolean rereadSources) {
         private static final Evolution.Settings D = Evolution.Settings.DEFAULTS;
         static final Key<Integer> MAX_TURNS = Key.integer("maxTurns", D.maxTurns(), 0, 20);
         static final Key<Integer> NUM_CONCERNS = Key.integer("numConcerns", D.numConcerns(), 1, 10);
@@ -40,17 +40,18 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
                 D.vertexPolicy());
         static final Key<Evolution.AbsentPolicy> ABSENT_ENTITY_POLICY = Key.choice("absentEntityPolicy", Evolution.AbsentPolicy.class, D.absentPolicy());
         static final Key<Integer> ABSENT_MAX_ATTEMPTS = Key.integer("absentMaxAttempts", 3, 1, 10);
+        static final Key<Boolean> REREAD_SOURCES = Key.bool("rereadSources", D.rereadSources());
         static final Loop DEFAULTS = new Loop(D.maxTurns(), D.numConcerns(), D.mergeFromStep(), D.enableUpdate(), D.enableMerge(), D.useHint(),
-                D.strategy(), D.vertexPolicy(), D.absentPolicy(), ABSENT_MAX_ATTEMPTS.dflt());
+                D.strategy(), D.vertexPolicy(), D.absentPolicy(), ABSENT_MAX_ATTEMPTS.dflt(), D.rereadSources());
 
         static Loop read(ConfigReader r) {
             return new Loop(MAX_TURNS.read(r), NUM_CONCERNS.read(r), MERGE_FROM_STEP.read(r), ENABLE_UPDATE.read(r), ENABLE_MERGE.read(r), USE_HINT.read(r),
-                    RETRIEVAL_STRATEGY.read(r), UPDATE_VERTEX_POLICY.read(r), ABSENT_ENTITY_POLICY.read(r), ABSENT_MAX_ATTEMPTS.read(r));
+                    RETRIEVAL_STRATEGY.read(r), UPDATE_VERTEX_POLICY.read(r), ABSENT_ENTITY_POLICY.read(r), ABSENT_MAX_ATTEMPTS.read(r), REREAD_SOURCES.read(r));
         }
 
         Evolution.Settings settings() {
             return new Evolution.Settings(maxTurns, numConcerns, mergeFromStep, enableUpdate, enableMerge, useHint, retrievalStrategy, updateVertexPolicy,
-                    absentEntityPolicy);
+                    absentEntityPolicy, rereadSources);
         }
     }
 

@@ -200,23 +200,29 @@ public final class HgmemPrompts {
                 out.add(row);
                 continue;
             }
-            StringBuilder kept = new StringBuilder();
-            boolean removed = false;
-            for (String sentence : d.split("<SEP>|(?<=[.!?])\\s+")) { // <SEP>: between descriptions merged at index time
-                boolean quoted = Verbatim.spaced(sentence).length() >= 20 && shown.holds(sentence);
-                removed |= quoted;
-                if (!quoted && !sentence.isBlank()) kept.append(kept.length() == 0 ? "" : " ").append(sentence.strip());
-            }
-            if (!removed) {
+            String kept = unquoted(d, shown);
+            if (kept == null) {
                 out.add(row);
                 continue;
             }
             Map<String, Object> r = new LinkedHashMap<>(row);
-            if (kept.length() == 0) r.remove("description");
-            else r.put("description", kept.toString());
+            if (kept.isEmpty()) r.remove("description");
+            else r.put("description", kept);
             out.add(r);
         }
         return out;
+    }
+
+    /** A description without the sentences {@code shown} holds word for word (at least 20 characters), or null when it holds none. */
+    static String unquoted(String description, Verbatim shown) {
+        StringBuilder kept = new StringBuilder();
+        boolean removed = false;
+        for (String sentence : description.split("<SEP>|(?<=[.!?])\\s+")) { // <SEP>: between descriptions merged at index time
+            boolean quoted = Verbatim.spaced(sentence).length() >= 20 && shown.holds(sentence);
+            removed |= quoted;
+            if (!quoted && !sentence.isBlank()) kept.append(kept.length() == 0 ? "" : " ").append(sentence.strip());
+        }
+        return removed ? kept.toString() : null;
     }
 
     static List<Map<String, Object>> describe(List<String> names, List<List<String>> pairs, List<String> entityTypes, Evolution.Tables context) {

@@ -306,11 +306,15 @@ public final class Neo4jHypergraph implements Evolution.Graph {
             if (v != null) vectors.put(w, v);
         }
         List<String> top = Candidates.retrieve(q, around, vectors, Math.min(cfg.hintPool(), cfg.hintK()), cfg.minSim());
+        // the plan and subqueries prompts show memory beside the hint: a description sentence memory already quotes is left out
+        dev.graphrag.core.text.Verbatim remembered = new dev.graphrag.core.text.Verbatim(memory.listing().stream().map(MemoryUnit::description).toList());
         StringBuilder b = new StringBuilder();
         for (String w : top) {
             Node n = entity(w);
+            String d = (String) n.getProperty("description", "");
+            String unquoted = HgmemPrompts.unquoted(d, remembered);
             b.append("****").append(w).append("****\nEntity_Type: ").append(n.getProperty("type", "UNKNOWN")).append("\nDescription: ")
-                    .append(cut((String) n.getProperty("description", ""))).append('\n');
+                    .append(cut(unquoted == null ? d : unquoted)).append('\n');
         }
         return b.toString();
     }

@@ -66,7 +66,9 @@ public final class SessionStore {
         }
         Evolution.Session session = Evolution.Session.restore((String) s.getProperty("query"), memory, ((Number) s.getProperty("step")).intValue(),
                 (Boolean) s.getProperty("done", false), pending, read((String) s.getProperty("historySubqueries", "[]"), new TypeReference<>() {}),
-                Arrays.asList((String[]) s.getProperty("historyChunkIds", new String[0])), Arrays.asList((String[]) s.getProperty("judgements", new String[0])));
+                Arrays.asList((String[]) s.getProperty("historyChunkIds", new String[0])), Arrays.asList((String[]) s.getProperty("judgements", new String[0])),
+                read((String) s.getProperty("readAt", "{}"), new TypeReference<Map<String, Integer>>() {}),
+                read((String) s.getProperty("vertexSince", "{}"), new TypeReference<Map<String, Integer>>() {}));
         return new Loaded(id, (String) s.getProperty("corpus"), (String) s.getProperty("status"),
                 read((String) s.getProperty("config", "{}"), new TypeReference<>() {}), session);
     }
@@ -126,6 +128,8 @@ public final class SessionStore {
         node.setProperty("pending", write(pending));
         node.setProperty("historySubqueries", write(s.subqueries()));
         node.setProperty("historyChunkIds", s.chunkIds().toArray(String[]::new));
+        node.setProperty("readAt", write(s.readAt()));
+        node.setProperty("vertexSince", write(s.vertexSince()));
         node.setProperty("config", write(config));
         node.setProperty("updatedAt", ZonedDateTime.now());
         Node st = tx.createNode(HgmemGraph.STEP);

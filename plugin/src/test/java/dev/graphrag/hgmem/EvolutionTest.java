@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Spec §8 T1 (absent vertex), T6 (loop control and call sequence), T7 (targets across a merge), and the lenient E4/E5 rules of wave2-review H8. */
 class EvolutionTest {
     /** A scripted LLM: queued replies per call kind (empty ones when the queue is dry), and the call kinds in order. */
-    static final class Script implements Evolution.Llm {
+    static class Script implements Evolution.Llm {
         final List<String> calls = new ArrayList<>();
         final Deque<Evolution.Evolved> e1 = new ArrayDeque<>();
         final Deque<List<HypergraphMemory.MergeGroup>> e3 = new ArrayDeque<>();
@@ -47,7 +47,7 @@ class EvolutionTest {
     }
 
     /** A graph of known names; absent ones are recorded as created (E2 when described). */
-    static final class Graph implements Evolution.Graph {
+    static class Graph implements Evolution.Graph {
         final Set<String> known = new LinkedHashSet<>();
         final List<String> created = new ArrayList<>();
         final List<List<Evolution.Task>> retrievals = new ArrayList<>();
@@ -77,7 +77,7 @@ class EvolutionTest {
 
     static Evolution.Settings settings(int maxTurns, Evolution.AbsentPolicy absent, Evolution.Strategy strategy) {
         Evolution.Settings d = Evolution.Settings.DEFAULTS;
-        return new Evolution.Settings(maxTurns, d.numConcerns(), d.mergeFromStep(), true, true, true, strategy, d.vertexPolicy(), absent);
+        return new Evolution.Settings(maxTurns, d.numConcerns(), d.mergeFromStep(), true, true, true, strategy, d.vertexPolicy(), absent, d.rereadSources());
     }
 
     static Evolution.Session session() {
@@ -188,5 +188,42 @@ class EvolutionTest {
         Script llm = new Script();
         new Evolution(llm, new Graph(llm.calls), settings(3, Evolution.AbsentPolicy.INSERT, Evolution.Strategy.LOCAL_ONLY)).step(session());
         assertEquals(Evolution.Strategy.GLOBAL_ONLY, llm.lastStrategy);
+    }
+
+    @Test
+    void aSourceAnEarlierStepShowedIsReadAgainOnlyWhenItNamesAVertexMemoryGainedSince() {
+        java.util.Map<String, String> text = java.util.Map.of("hawke", "Ethan Hawke was born in Austin, Texas.", "sinister", "Ethan Hawke stars in Sinister.",
+                "derrickson", "Scott Derrickson directed films.");
+        List<List<String>> byStep = List.of(List.of("hawke", "derrickson"), List.of("hawke", "sinister", "derrickson"), List.of("hawke", "derrickson"));
+        for (boolean reread : List.of(false, true)) {
+            List<List<String>> shown = new ArrayList<>();
+            Script llm = new Script() {
+                @Override public Evolution.Evolved evolve(String q, List<MemoryUnit> listing, List<String> subqueries, Evolution.Retrieved r) {
+                    shown.add(r.tables().sources().stream().map(src -> (String) src.get("id")).toList());
+                    return super.evolve(q, listing, subqueries, r);
+                }
+            };
+            Graph g = new Graph(llm.calls, "SINISTER", "ETHAN HAWKE") {
+                @Override public Evolution.Retrieved retrieve(List<Evolution.Task> tasks, HypergraphMemory memory) {
+                    List<String> ids = byStep.get(retrievals.size());
+                    retrievals.add(tasks);
+                    List<java.util.Map<String, Object>> sources = ids.stream().map(id -> java.util.Map.<String, Object>of("id", id, "content", text.get(id))).toList();
+                    return new Evolution.Retrieved(List.of(), ids, new Evolution.Tables(List.of(), List.of(), sources));
+                }
+            };
+            llm.e1.add(new Evolution.Evolved(List.of(), List.of())); // step 0: Austin means nothing yet
+            llm.e1.add(new Evolution.Evolved(List.of(new Evolution.Insert(List.of("Sinister", "Ethan Hawke"), "Ethan Hawke stars in Sinister.")), List.of()));
+            for (int i = 0; i < 2; i++) {
+                llm.e4.add(new Evolution.Plan("2.2", List.of(new Evolution.Concern("who stars in Sinister", List.of()))));
+                llm.e5.add(List.of("Sinister star"));
+            }
+            Evolution.Session s = session();
+            runAll(new Evolution(llm, g, new Evolution.Settings(2, 3, 1, true, true, true, Evolution.Strategy.ADAPTIVE, HypergraphMemory.VertexPolicy.KEEP,
+                    Evolution.AbsentPolicy.INSERT, reread)), s);
+            if (reread) assertEquals(byStep, shown, "rereadSources: every retrieved source, every step");
+            else assertEquals(List.of(List.of("hawke", "derrickson"), List.of("sinister"), List.of("hawke")), shown,
+                    "step 1 reads only what is new; step 2 reads Hawke's birthplace again because memory now holds ETHAN HAWKE, not Derrickson's");
+            assertEquals(byStep.stream().flatMap(List::stream).distinct().toList(), s.chunkIds(), "the history keeps every retrieved chunk either way");
+        }
     }
 }

@@ -98,7 +98,7 @@ public class HgmemProcedures {
             + " subqueries (local around targeted memory points, or global outside memory), insert/update, merge, then the sufficiency judgement"
             + " and the next subqueries. A null or unknown sessionId starts a session (query needed). The step commits in its own transaction;"
             + " a failed step writes nothing and marks the session failed (evolve again resumes it). Config: corpus, maxTurns, numConcerns,"
-            + " mergeFromStep, enableUpdate, enableMerge, useHint, retrievalStrategy, updateVertexPolicy, absentEntityPolicy, absentMaxAttempts,"
+            + " mergeFromStep, enableUpdate, enableMerge, useHint, retrievalStrategy, updateVertexPolicy, absentEntityPolicy, absentMaxAttempts, rereadSources,"
             + " entityPool, entitiesPerQuery, relationsPerQuery, chunksPerQuery, passageRetrieval, relTokenBudget, chunkTokenBudget, descriptionTokens,"
             + " localHops, excludeMemoryInGlobal, minSim, hintPool, hintK, profile, llm, subqueries, targets, force.")
     public Stream<EvolveResult> evolve(@Name("sessionId") String sessionId, @Name("query") String query,
@@ -124,7 +124,7 @@ public class HgmemProcedures {
             + " row (kind 'step') per step as it completes, until memory is judged sufficient or maxTurns, then one row (kind 'answer') with the"
             + " answer, its cited chunk ids and the whole call's usage. Each step commits on its own (see hgmem.evolve). Config: corpus, maxTurns,"
             + " numConcerns, mergeFromStep, enableUpdate, enableMerge, useHint, retrievalStrategy, updateVertexPolicy, absentEntityPolicy,"
-            + " absentMaxAttempts, entityPool, entitiesPerQuery, relationsPerQuery, chunksPerQuery, passageRetrieval, relTokenBudget, chunkTokenBudget,"
+            + " absentMaxAttempts, rereadSources, entityPool, entitiesPerQuery, relationsPerQuery, chunksPerQuery, passageRetrieval, relTokenBudget, chunkTokenBudget,"
             + " descriptionTokens, localHops, excludeMemoryInGlobal, minSim, hintPool, hintK, innerPerUnit, outerPerUnit, finalMaxChunks,"
             + " finalTokenBudget, emptyMemoryChunks, responseType, profile, llm, sessionId, keepSession, returnTrace.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
