@@ -115,6 +115,33 @@ final class Observation {
         return changed;
     }
 
+    private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /**
+     * A result over {@code maxChars} with its search hits' snippets left out, the last hits' first, until it fits (the
+     * names, types and scores stay, and {@code snippets_left_out} says how many): still a JSON result, which a later
+     * round's digest can read, where a cut string could not be. Null when even without snippets it does not fit.
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> withoutSnippets(Map<String, Object> result, int maxChars) {
+        com.fasterxml.jackson.databind.node.ObjectNode tree = MAPPER.valueToTree(result);
+        List<com.fasterxml.jackson.databind.node.ObjectNode> hits = new ArrayList<>();
+        collectHits(tree, hits);
+        int left = 0, room = maxChars - ",\"snippets_left_out\":9999".length(); // the count's own field must fit too
+        for (int i = hits.size() - 1; i >= 0 && tree.toString().length() > room; i--) {
+            left++;
+            hits.get(i).remove(List.of("sample_evidence", "description"));
+        }
+        if (tree.toString().length() > room) return null;
+        tree.put("snippets_left_out", left);
+        return MAPPER.convertValue(tree, Map.class);
+    }
+
+    private static void collectHits(com.fasterxml.jackson.databind.JsonNode n, List<com.fasterxml.jackson.databind.node.ObjectNode> out) {
+        if (n instanceof com.fasterxml.jackson.databind.node.ObjectNode o && o.has("score") && (o.has("sample_evidence") || o.has("description"))) out.add(o);
+        for (com.fasterxml.jackson.databind.JsonNode child : n) collectHits(child, out);
+    }
+
     /** [start, end] in the chunk being read, or [start, end, chunk_id] in another chunk. */
     private List<Object> span(Map<String, Object> s) {
         List<Object> out = new ArrayList<>(3);

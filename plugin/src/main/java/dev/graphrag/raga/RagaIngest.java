@@ -285,6 +285,8 @@ public final class RagaIngest {
     private Map<String, Object> observation(Map<String, Object> env) {
         String json = KnowledgeStore.json(env);
         if (json.length() <= cfg.maxObservationChars()) return env;
+        Map<String, Object> fitted = Observation.withoutSnippets(env, cfg.maxObservationChars());
+        if (fitted != null) return fitted;
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("ok", env.get("ok"));
         m.put("truncated", true);
@@ -364,19 +366,20 @@ public final class RagaIngest {
     private Map<String, Object> workingMemory(Transaction tx, long idx, long totalChunks) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("progress", "paragraph " + (idx + 1) + " of " + totalChunks);
-        List<String> recent = new ArrayList<>();
+        // by type, most recent first within each: a type is written once, not after every name
+        Map<String, List<String>> recent = new LinkedHashMap<>();
         try (Result r = tx.execute("MATCH (e:RagaEntity {corpus: $c}) RETURN e.name AS name, e.entityType AS type ORDER BY e.updatedAt DESC LIMIT $n",
                 Map.of("c", cfg.corpus(), "n", (long) cfg.recentEntities()))) {
-            r.forEachRemaining(row -> recent.add(row.get("name") + " (" + row.get("type") + ")"));
+            r.forEachRemaining(row -> recent.computeIfAbsent(String.valueOf(row.get("type")), t -> new ArrayList<>()).add((String) row.get("name")));
         }
-        m.put("recent_entities", recent);
+        if (!recent.isEmpty()) m.put("recent_entities", recent);
         List<String> todos = new ArrayList<>();
         try (Result r = tx.execute("MATCH (t:RagaTodo {corpus: $c, status: 'OPEN'}) RETURN t.todoId AS id, t.task AS task ORDER BY t.createdAt LIMIT 5",
                 Map.of("c", cfg.corpus()))) {
             r.forEachRemaining(row -> todos.add(row.get("id") + ": " + row.get("task")));
         }
-        m.put("open_todos", todos);
-        m.put("recent_errors", errors.subList(Math.max(0, errors.size() - 3), errors.size()));
+        if (!todos.isEmpty()) m.put("open_todos", todos);
+        if (!errors.isEmpty()) m.put("recent_errors", List.copyOf(errors.subList(Math.max(0, errors.size() - 3), errors.size())));
         return m;
     }
 

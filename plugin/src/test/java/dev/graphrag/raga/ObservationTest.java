@@ -83,4 +83,27 @@ class ObservationTest {
         assertEquals(Map.of("searched", 1L), batch.get("result") instanceof Map<?, ?> r ? r.get("counters") : null, "zero counters left out");
         assertTrue(Observation.digest(JSON.valueToTree(batch)).toString().contains("{\"name\":\"Irene Curie\",\"type\":\"Person\"}"), "hits inside a batch are digested too");
     }
+
+    @Test
+    void aResultOverTheCapLosesItsLastSnippetsFirstAndStaysJsonTheDigestCanRead() {
+        List<Object> searches = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            List<Object> hits = new java.util.ArrayList<>();
+            for (int j = 0; j < 4; j++) hits.add(Map.of("name", "Entity " + i + "." + j, "type", "Concept", "score", 0.5,
+                    "sample_evidence", "a sentence of about sixty characters that the agent may judge by"));
+            searches.add(Map.of("op", "search_kg", "result", Map.of("entities", hits)));
+        }
+        Map<String, Object> result = Map.of("ok", true, "result", Map.of("results", searches));
+        int full = JSON.valueToTree(result).toString().length();
+        Map<String, Object> fitted = Observation.withoutSnippets(result, full - 150);
+        JsonNode tree = JSON.valueToTree(fitted);
+        assertTrue(tree.toString().length() <= full - 150, tree.toString());
+        List<JsonNode> all = tree.findParents("score");
+        assertEquals(12, all.size(), "every hit keeps its name, type and score");
+        assertTrue(all.get(0).has("sample_evidence"), "the first hits keep their snippets");
+        assertTrue(!all.get(11).has("sample_evidence"), "the last ones lose theirs first");
+        assertEquals(tree.path("snippets_left_out").asInt(), all.stream().filter(h -> !h.has("sample_evidence")).count());
+        assertTrue(Observation.digest(tree) != null, "a later round can still digest it");
+        assertNull(Observation.withoutSnippets(result, 100), "what does not fit even without snippets is left to the text cut");
+    }
 }
