@@ -59,7 +59,7 @@ class RemindProceduresTest {
             if (best != null) return json(Map.of("type", "entity", "id", best.path("id").asText()));
             // nothing ahead: back to a collected node, round robin over what was collected
             List<String> collected = new ArrayList<>();
-            b.path("entities").forEach(e -> collected.add(e.path("id").asText()));
+            b.path("entities").fieldNames().forEachRemaining(collected::add); // the walk's prompts: one map, handle to name
             b.path("anchors").forEach(e -> collected.add(e.path("id").asText()));
             return json(Map.of("type", "entity", "id", collected.get(b.path("history").size() % collected.size())));
         });

@@ -50,7 +50,7 @@ final class LlmGuide implements Walk.Guide {
      */
     @Override
     public boolean sufficient(Subgraph s) {
-        Map<String, Object> block = prompts.withoutQuotedEdges(prompts.fit(prompts.block(s)));
+        Map<String, Object> block = prompts.walkView(prompts.fit(prompts.block(s)));
         java.util.Set<String> evidence = PromptContext.evidence(block);
         if (!judgeEveryStep && evidence.equals(judgedInsufficient)) {
             prompts.drainTrimmed(); // nothing was sent
@@ -75,7 +75,7 @@ final class LlmGuide implements Walk.Guide {
     public String summary(Subgraph s, String chunk) {
         String text = graph.chunkText(chunk);
         if (graph.chunkTokens(chunk) < summaryThreshold) return text;
-        Map<String, Object> block = prompts.withoutQuotedEdges(prompts.fit(prompts.block(s)));
+        Map<String, Object> block = prompts.walkView(prompts.fit(prompts.block(s)));
         Map<String, Object> newChunk = new java.util.LinkedHashMap<>();
         newChunk.put("id", prompts.handle(chunk));
         String document = graph.chunkDocumentTitle(chunk);

@@ -139,31 +139,48 @@ final class PromptContext {
         }
         b.put("unvisitedChunks", unvisited);
         b.put("history", history.stream().map(this::handle).toList());
-        return withoutQuotedEdges(fit(b));
+        return walkView(fit(b));
     }
 
     /** How a candidate's relation text refers to the edge or candidate that already shows it. */
     static final String SAME_AS = "same as ";
 
     /**
-     * The walk's view of S (L6 summary, L7 sufficiency, L8 next node): a path edge's text is left out when it is empty
-     * or when a chunk shown in the same block holds it word for word (an entity relation's text is a sentence of its
-     * passage, and an anchor's edge to its chunk carries the passage's opening words) or an earlier edge of the block
-     * has the same text (a sentence naming three entities links them twice), so a sentence is sent once each step. L9 and L10, which mark and cite edges by their text, read the whole block.
-     * A collected anchor's title that a shown chunk holds word for word is left out too, and a candidate's relation
-     * text that a shown edge or an earlier candidate already gives is written {@code "same as R4"}.
+     * The walk's view of S (L6 summary, L7 sufficiency, L8 next node), S's texts each sent once a step:
+     * <ul>
+     * <li>a path edge's text is left out when it is empty, when a chunk shown in the same block holds it word for word
+     * (an entity relation's text is a sentence of its passage, and an anchor's edge to its chunk carries the passage's
+     * opening words) or when an earlier edge has the same text (a sentence naming three entities links them twice); an
+     * edge left without text is written {@code "R1 A1>C1"};</li>
+     * <li>entities are one map, handle to name;</li>
+     * <li>a collected anchor's title that a shown chunk holds word for word is left out;</li>
+     * <li>a candidate's relation text that a shown edge or an earlier candidate already gives is written
+     * {@code "same as R4"}.</li>
+     * </ul>
+     * L9 and L10, which mark and cite edges by their text, read the whole block.
      */
     @SuppressWarnings("unchecked")
-    Map<String, Object> withoutQuotedEdges(Map<String, Object> b) {
+    Map<String, Object> walkView(Map<String, Object> b) {
         List<String> texts = new ArrayList<>();
         for (Map<String, Object> c : (List<Map<String, Object>>) b.get("chunks")) texts.add((String) c.get("text"));
         Verbatim chunks = new Verbatim(texts);
         java.util.Set<String> said = new java.util.HashSet<>();
         Map<String, String> shownBy = new HashMap<>();
+        List<Object> edges = new ArrayList<>();
         for (Map<String, Object> e : (List<Map<String, Object>>) b.get("edges")) {
             String t = Verbatim.spaced((String) e.get("text"));
-            if (t.isEmpty() || !said.add(t) || chunks.holds(t)) e.remove("text");
-            else shownBy.put(t, (String) e.get("id"));
+            if (t.isEmpty() || !said.add(t) || chunks.holds(t)) {
+                edges.add(e.get("id") + " " + e.get("from") + ">" + e.get("to"));
+            } else {
+                shownBy.put(t, (String) e.get("id"));
+                edges.add(e);
+            }
+        }
+        b.put("edges", edges);
+        if (b.get("entities") instanceof List<?> list) {
+            Map<String, Object> names = new LinkedHashMap<>();
+            for (Object o : list) names.put((String) ((Map<String, Object>) o).get("id"), ((Map<String, Object>) o).get("name"));
+            b.put("entities", names);
         }
         for (Map<String, Object> a : (List<Map<String, Object>>) b.getOrDefault("anchors", List.of())) {
             if (a.get("title") instanceof String t && Verbatim.spaced(t).length() >= 20 && chunks.holds(t)) a.remove("title");
@@ -186,7 +203,7 @@ final class PromptContext {
         java.util.Set<String> out = new java.util.HashSet<>();
         for (Map<String, Object> c : (List<Map<String, Object>>) b.get("chunks")) out.add("C " + c.getOrDefault("document", "") + "\n" + c.get("text"));
         for (Map<String, Object> a : (List<Map<String, Object>>) b.getOrDefault("anchors", List.of())) if (a.get("title") instanceof String t) out.add("A " + t);
-        for (Map<String, Object> e : (List<Map<String, Object>>) b.get("edges")) if (e.get("text") instanceof String t && !t.isBlank()) out.add("R " + t);
+        for (Object e : (List<Object>) b.get("edges")) if (e instanceof Map<?, ?> m && m.get("text") instanceof String t && !t.isBlank()) out.add("R " + t);
         return out;
     }
 

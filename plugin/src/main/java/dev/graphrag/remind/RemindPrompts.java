@@ -128,7 +128,8 @@ public final class RemindPrompts {
                 the best next node: one of the candidates of the current node (use the relation texts and the edge weights,
                 where a higher weight means the edge helped similar questions before), or, if no candidate is useful, go back to
                 a node already collected and continue from there, or enter the unvisited chunk of a collected anchor. Never pick
-                a visited chunk, and avoid repeating moves. A relation written "same as R4" has the text of that edge or candidate.
+                a visited chunk, and avoid repeating moves. An edge "R1 A1>C1" links A1 to C1 (its text is shown elsewhere or empty);
+                a relation written "same as R4" has the text of that edge or candidate.
                 Reply with JSON {"reasoning": "...", "type": "entity"|"chunk", "id": "E7"} (anchors count as type entity)."""),
                 user(inputBlock(block)));
     }

@@ -21,16 +21,17 @@ class WalkPromptTest {
     void edgeTextsAChunkHoldsOrAnEarlierEdgeRepeatsAreSentOnce() {
         String sentence = "Xodar was degraded by Issus to a slave of slaves.";
         Map<String, Object> block = m("question", "Who degraded Xodar?",
+                "entities", List.of(m("id", "E1", "name", "Xodar"), m("id", "E2", "name", "Issus")),
                 "chunks", List.of(m("id", "C1", "text", "The First Born.  Xodar was degraded by Issus\nto a slave of slaves. Carter freed him.")),
                 "edges", new ArrayList<>(List.of(m("id", "R1", "from", "A1", "to", "C1", "text", "The First Born."),
                         m("id", "R2", "from", "A1", "to", "E1", "text", ""),
                         m("id", "R3", "from", "E1", "to", "E2", "text", sentence),
                         m("id", "R4", "from", "E2", "to", "E3", "text", "Issus rules the First Born from her temple."),
                         m("id", "R5", "from", "E3", "to", "E4", "text", "Issus rules the First Born from her temple."))));
-        Map<String, Object> shown = new PromptContext(null, "Who degraded Xodar?", 6000).withoutQuotedEdges(block);
-        assertEquals(List.of(m("id", "R1", "from", "A1", "to", "C1"), m("id", "R2", "from", "A1", "to", "E1"), m("id", "R3", "from", "E1", "to", "E2"),
-                m("id", "R4", "from", "E2", "to", "E3", "text", "Issus rules the First Born from her temple."), m("id", "R5", "from", "E3", "to", "E4")),
-                shown.get("edges"), "held by the chunk (spacing aside), empty, or said by an earlier edge: left out");
+        Map<String, Object> shown = new PromptContext(null, "Who degraded Xodar?", 6000).walkView(block);
+        assertEquals(List.of("R1 A1>C1", "R2 A1>E1", "R3 E1>E2", m("id", "R4", "from", "E2", "to", "E3", "text", "Issus rules the First Born from her temple."),
+                "R5 E3>E4"), shown.get("edges"), "held by the chunk (spacing aside), empty, or said by an earlier edge: left out, the edge in one string");
+        assertEquals(m("E1", "Xodar", "E2", "Issus"), shown.get("entities"), "entities: one map, handle to name");
     }
 
     @Test
@@ -43,7 +44,7 @@ class WalkPromptTest {
                 "candidates", List.of(m("id", "E3", "name", "European Union", "relation", shared),
                         m("id", "E4", "name", "California", "relation", "He signed the Act in California."),
                         m("id", "E5", "name", "Global Warming Solutions Act", "relation", "He signed the Act in California.")));
-        Map<String, Object> shown = new PromptContext(null, "Which award did he win?", 6000).withoutQuotedEdges(block);
+        Map<String, Object> shown = new PromptContext(null, "Which award did he win?", 6000).walkView(block);
         assertEquals(List.of(m("id", "A1"), m("id", "A2", "title", "Awards and honours")), shown.get("anchors"), "a title the chunk holds word for word: left out");
         assertEquals(List.of(m("id", "E3", "name", "European Union", "relation", "same as R1"),
                 m("id", "E4", "name", "California", "relation", "He signed the Act in California."),

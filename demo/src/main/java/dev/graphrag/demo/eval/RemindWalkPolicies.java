@@ -214,10 +214,10 @@ public final class RemindWalkPolicies {
         // (5) nothing to step to (just read a chunk): back to the open hop's subject, to read its next passage
         if (!terms.isEmpty()) {
             List<String> forms = forms(terms.get(0));
-            JsonNode entities = b.path("entities");
+            List<String[]> entities = entities(b);
             for (int i = entities.size() - 1; i >= 0; i--) {
-                String name = entities.get(i).path("name").asText("");
-                if (forms.stream().anyMatch(f -> names(name, f))) return move(reply, "entity", entities.get(i).path("id").asText());
+                String name = entities.get(i)[1];
+                if (forms.stream().anyMatch(f -> names(name, f))) return move(reply, "entity", entities.get(i)[0]);
             }
         }
         String back = backtrack(b);
@@ -226,8 +226,17 @@ public final class RemindWalkPolicies {
 
     /** The name of a collected entity handle, or null (anchors and unknown handles). */
     private static String nameOf(JsonNode block, String handle) {
-        for (JsonNode e : block.path("entities")) if (handle.equals(e.path("id").asText())) return e.path("name").asText("");
+        for (String[] e : entities(block)) if (handle.equals(e[0])) return e[1];
         return null;
+    }
+
+    /** S's entities as {handle, name}: the walk's prompts give them as one map, L9 and L10 as a list of {id, name}. */
+    static List<String[]> entities(JsonNode block) {
+        List<String[]> out = new ArrayList<>();
+        JsonNode e = block.path("entities");
+        if (e.isObject()) e.fields().forEachRemaining(f -> out.add(new String[]{f.getKey(), f.getValue().asText("")}));
+        else e.forEach(x -> out.add(new String[]{x.path("id").asText(), x.path("name").asText("")}));
+        return out;
     }
 
     private static int countKnown(String[] known) {
@@ -258,7 +267,7 @@ public final class RemindWalkPolicies {
             if (last.startsWith("A") && count.get(last) == 1) return last;
         }
         List<String> collected = new ArrayList<>();
-        b.path("entities").forEach(e -> collected.add(e.path("id").asText()));
+        entities(b).forEach(e -> collected.add(e[0]));
         b.path("anchors").forEach(a -> collected.add(a.path("id").asText()));
         String best = null;
         int bestCount = Integer.MAX_VALUE, bestRecency = -1;
