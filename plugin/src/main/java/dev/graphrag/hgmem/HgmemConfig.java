@@ -58,7 +58,7 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
     /** Retrieval settings of spec §2.3, §2.4 and the extended-info hint of §2.5 (hintPool and hintK: the loop's uses only). */
     public record Retrieval(int entityPool, int entitiesPerQuery, int relationsPerQuery, int chunksPerQuery, boolean passageRetrieval,
                             int relTokenBudget, int chunkTokenBudget, int descriptionTokens, int localHops, boolean excludeMemoryInGlobal, double minSim,
-                            int hintPool, int hintK) {
+                            int hintPool, int hintK, int hintDescriptionTokens) {
         static final Key<Integer> ENTITY_POOL = Key.integer("entityPool", 20, 1, 1000);
         static final Key<Integer> ENTITIES_PER_QUERY = Key.integer("entitiesPerQuery", 5, 1, 100);
         static final Key<Integer> RELATIONS_PER_QUERY = Key.integer("relationsPerQuery", 5, 0, 100);
@@ -72,14 +72,17 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
         static final Key<Double> MIN_SIM = Key.number("minSim", 0.2, -1, 1);
         static final Key<Integer> HINT_POOL = Key.integer("hintPool", 20, 1, 1000);
         static final Key<Integer> HINT_K = Key.integer("hintK", 5, 0, 100);
+        /** The hint is a suggestion of names: its descriptions are cut shorter than the tables' (the reference: 100). */
+        static final Key<Integer> HINT_DESCRIPTION_TOKENS = Key.integer("hintDescriptionTokens", 40, 10, 10_000);
         public static final Retrieval DEFAULTS = new Retrieval(ENTITY_POOL.dflt(), ENTITIES_PER_QUERY.dflt(), RELATIONS_PER_QUERY.dflt(),
                 CHUNKS_PER_QUERY.dflt(), PASSAGE_RETRIEVAL.dflt(), REL_TOKEN_BUDGET.dflt(), CHUNK_TOKEN_BUDGET.dflt(), DESCRIPTION_TOKENS.dflt(),
-                LOCAL_HOPS.dflt(), EXCLUDE_MEMORY_IN_GLOBAL.dflt(), MIN_SIM.dflt(), HINT_POOL.dflt(), HINT_K.dflt());
+                LOCAL_HOPS.dflt(), EXCLUDE_MEMORY_IN_GLOBAL.dflt(), MIN_SIM.dflt(), HINT_POOL.dflt(), HINT_K.dflt(), HINT_DESCRIPTION_TOKENS.dflt());
 
         static Retrieval read(ConfigReader r, boolean hint) {
             Retrieval out = new Retrieval(ENTITY_POOL.read(r), ENTITIES_PER_QUERY.read(r), RELATIONS_PER_QUERY.read(r), CHUNKS_PER_QUERY.read(r),
                     PASSAGE_RETRIEVAL.read(r), REL_TOKEN_BUDGET.read(r), CHUNK_TOKEN_BUDGET.read(r), DESCRIPTION_TOKENS.read(r), LOCAL_HOPS.read(r),
-                    EXCLUDE_MEMORY_IN_GLOBAL.read(r), MIN_SIM.read(r), hint ? HINT_POOL.read(r) : HINT_POOL.dflt(), hint ? HINT_K.read(r) : HINT_K.dflt());
+                    EXCLUDE_MEMORY_IN_GLOBAL.read(r), MIN_SIM.read(r), hint ? HINT_POOL.read(r) : HINT_POOL.dflt(), hint ? HINT_K.read(r) : HINT_K.dflt(),
+                    hint ? HINT_DESCRIPTION_TOKENS.read(r) : HINT_DESCRIPTION_TOKENS.dflt());
             if (out.entitiesPerQuery() > out.entityPool()) {
                 throw new RagException(r.owner() + ": entitiesPerQuery (" + out.entitiesPerQuery() + ") cannot exceed entityPool (" + out.entityPool() + ")");
             }

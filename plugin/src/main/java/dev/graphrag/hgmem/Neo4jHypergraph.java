@@ -314,7 +314,7 @@ public final class Neo4jHypergraph implements Evolution.Graph {
             String d = (String) n.getProperty("description", "");
             String unquoted = HgmemPrompts.unquoted(d, remembered);
             b.append("****").append(w).append("****\nEntity_Type: ").append(n.getProperty("type", "UNKNOWN")).append("\nDescription: ")
-                    .append(cut(unquoted == null ? d : unquoted)).append('\n');
+                    .append(cut(unquoted == null ? d : unquoted, cfg.hintDescriptionTokens())).append('\n');
         }
         return b.toString();
     }
@@ -402,8 +402,12 @@ public final class Neo4jHypergraph implements Evolution.Graph {
 
     /** A description cut to descriptionTokens word pieces (at a token boundary of the original text). */
     String cut(String text) {
+        return cut(text, cfg.descriptionTokens());
+    }
+
+    String cut(String text, int tokens) {
         if (text == null) return "";
         List<WordPieceTokenizer.Token> t = embeddings.tokenizer().tokenize(text);
-        return t.size() <= cfg.descriptionTokens() ? text : text.substring(0, t.get(cfg.descriptionTokens() - 1).end()) + " ...";
+        return t.size() <= tokens ? text : text.substring(0, t.get(tokens - 1).end()) + " ...";
     }
 }

@@ -100,7 +100,7 @@ public class HgmemProcedures {
             + " a failed step writes nothing and marks the session failed (evolve again resumes it). Config: corpus, maxTurns, numConcerns,"
             + " mergeFromStep, enableUpdate, enableMerge, useHint, retrievalStrategy, updateVertexPolicy, absentEntityPolicy, absentMaxAttempts, rereadSources,"
             + " entityPool, entitiesPerQuery, relationsPerQuery, chunksPerQuery, passageRetrieval, relTokenBudget, chunkTokenBudget, descriptionTokens,"
-            + " localHops, excludeMemoryInGlobal, minSim, hintPool, hintK, profile, llm, subqueries, targets, force.")
+            + " localHops, excludeMemoryInGlobal, minSim, hintPool, hintK, hintDescriptionTokens, profile, llm, subqueries, targets, force.")
     public Stream<EvolveResult> evolve(@Name("sessionId") String sessionId, @Name("query") String query,
                                        @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         HgmemEngine.StepRow r = engine(HgmemConfig.parse(HgmemConfig.Use.EVOLVE, orEmpty(config)), "hgmem.evolve").evolve(sessionId, query, config);
@@ -125,7 +125,7 @@ public class HgmemProcedures {
             + " answer, its cited chunk ids and the whole call's usage. Each step commits on its own (see hgmem.evolve). Config: corpus, maxTurns,"
             + " numConcerns, mergeFromStep, enableUpdate, enableMerge, useHint, retrievalStrategy, updateVertexPolicy, absentEntityPolicy,"
             + " absentMaxAttempts, rereadSources, entityPool, entitiesPerQuery, relationsPerQuery, chunksPerQuery, passageRetrieval, relTokenBudget, chunkTokenBudget,"
-            + " descriptionTokens, localHops, excludeMemoryInGlobal, minSim, hintPool, hintK, innerPerUnit, outerPerUnit, finalMaxChunks,"
+            + " descriptionTokens, localHops, excludeMemoryInGlobal, minSim, hintPool, hintK, hintDescriptionTokens, innerPerUnit, outerPerUnit, finalMaxChunks,"
             + " finalTokenBudget, emptyMemoryChunks, responseType, profile, llm, sessionId, keepSession, returnTrace.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         Map<String, Object> cfg = config == null ? Map.of() : config;
