@@ -17,7 +17,8 @@ public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveM
     public enum RetrieveMode { MCMI, HYBRID, PPR }
 
     /** NATIVE: Gauss-Seidel sweeps on the snapshot's cached CSR; GDS: gds.pageRank.stream on the corpus projection. Same fixed point. */
-    public enum PprEngine { NATIVE, GDS }
+    /** native: sweeps over the whole graph to the tolerance; push: forward push from the reset, bounded by pushEpsilon; gds: GDS's PageRank. */
+    public enum PprEngine { NATIVE, PUSH, GDS }
 
     /** INDUCED: every graph edge among the subgraph's nodes; SELECTED: the Steiner tree's and the expansion's edges only. */
     public enum OutputEdges { INDUCED, SELECTED }
@@ -58,7 +59,7 @@ public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveM
     /** Personalized PageRank, the cost graph, the Steiner tree and its expansion (spec §2.5-2.7). */
     public record Subgraph(double damping, double pprTolerance, int pprMaxIterations, boolean pprWeighted, double passageScoreFactor,
                            EdgeCosts costMode, boolean expansion, McmiExpansion.Rule expansionRule, int maxExpansions, OutputEdges outputEdges,
-                           RetrievalMode retrievalMode, PprEngine pprEngine, int concurrency) {
+                           RetrievalMode retrievalMode, PprEngine pprEngine, double pushEpsilon, int concurrency) {
         static final Key<Double> DAMPING = Key.number("damping", 0.5, 0, 0.99);
         static final Key<Double> PPR_TOLERANCE = Key.number("pprTolerance", 1e-7, 0, 1);
         static final Key<Integer> PPR_MAX_ITERATIONS = Key.integer("pprMaxIterations", 100, 1, 10_000);
@@ -70,8 +71,11 @@ public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveM
         static final Key<Integer> MAX_EXPANSIONS = Key.integer("maxExpansions", 20, 0, 10_000);
         static final Key<OutputEdges> OUTPUT_EDGES = Key.choice("outputEdges", OutputEdges.class, OutputEdges.INDUCED);
         static final Key<RetrievalMode> RETRIEVAL_MODE = Key.choice("retrievalMode", RetrievalMode.class, RetrievalMode.HYBRID);
-        // native by default: on the 2Wiki graph GDS's PageRank call alone takes ~100 ms per query (docs/lab-notebook.md)
-        static final Key<PprEngine> PPR_ENGINE = Key.choice("pprEngine", PprEngine.class, PprEngine.NATIVE);
+        // push by default: its work is bounded by the seeds' neighbourhood, where the native sweeps read every edge of the
+        // corpus (docs/benchmarks.md "Scaling"); GDS's PageRank call alone takes ~100 ms per query on 2Wiki (docs/lab-notebook.md)
+        static final Key<PprEngine> PPR_ENGINE = Key.choice("pprEngine", PprEngine.class, PprEngine.PUSH);
+        /** pprEngine 'push': every node's residual ends at most this times its weighted degree (its value's error bound). */
+        static final Key<Double> PUSH_EPSILON = Key.number("pushEpsilon", 1e-6, 1e-12, 1);
         // 2: the stages that touch no transaction (the fact scan, native PageRank, entity cosines) run beside the caller's; more has nothing to run
         static final Key<Integer> CONCURRENCY = Key.integer("concurrency", 2, 1, 2);
 
@@ -79,14 +83,14 @@ public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveM
         static Subgraph read(ConfigReader r, boolean ppr) {
             return new Subgraph((ppr ? DAMPING.withDefault(0.4) : DAMPING).read(r), PPR_TOLERANCE.read(r), PPR_MAX_ITERATIONS.read(r), PPR_WEIGHTED.read(r),
                     PASSAGE_SCORE_FACTOR.read(r), COST_MODE.read(r), EXPANSION.read(r), EXPANSION_RULE.read(r), MAX_EXPANSIONS.read(r), OUTPUT_EDGES.read(r),
-                    RETRIEVAL_MODE.read(r), PPR_ENGINE.read(r), CONCURRENCY.read(r));
+                    RETRIEVAL_MODE.read(r), PPR_ENGINE.read(r), PUSH_EPSILON.read(r), CONCURRENCY.read(r));
         }
 
         /** For agrag.mapFacts, which builds no subgraph: the defaults, on the caller's thread alone. */
         static Subgraph notBuilt() {
             return new Subgraph(DAMPING.dflt(), PPR_TOLERANCE.dflt(), PPR_MAX_ITERATIONS.dflt(), PPR_WEIGHTED.dflt(), PASSAGE_SCORE_FACTOR.dflt(),
                     COST_MODE.dflt(), EXPANSION.dflt(), EXPANSION_RULE.dflt(), MAX_EXPANSIONS.dflt(), OUTPUT_EDGES.dflt(), RETRIEVAL_MODE.dflt(),
-                    PPR_ENGINE.dflt(), 1);
+                    PPR_ENGINE.dflt(), PUSH_EPSILON.dflt(), 1);
         }
 
         boolean inducedOutput() {

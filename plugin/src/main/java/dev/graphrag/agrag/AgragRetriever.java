@@ -205,7 +205,7 @@ public final class AgragRetriever {
         // then scores entities ahead of the search until it is done; GDS's runs in the caller's transaction, so here
         int[] sources = terminals.stream().mapToInt(Integer::intValue).toArray();
         AtomicBoolean searched = new AtomicBoolean();
-        Forked<double[]> influence = thenScoreAhead(cfg.subgraph().pprEngine() == AgragQueryConfig.PprEngine.NATIVE ? pool(cfg) : null,
+        Forked<double[]> influence = thenScoreAhead(cfg.subgraph().pprEngine() != AgragQueryConfig.PprEngine.GDS ? pool(cfg) : null,
                 () -> influence(g, sources, cfg), g, entitySim, searched);
         // B6-B8
         SteinerTree.Tree tree;
@@ -296,7 +296,9 @@ public final class AgragRetriever {
         ChunkSearch.MinMax dmm = new ChunkSearch.MinMax();
         for (double x : dense) dmm.add(x);
         for (int c = 0; c < g.chunkCount(); c++) reset[g.entityCount + c] = dmm.scale(dense[c]) * cfg.ranking().passageNodeWeight();
-        double[] x = g.pageRank(reset, cfg.subgraph().damping(), cfg.subgraph().pprTolerance(), cfg.subgraph().pprMaxIterations(), cfg.subgraph().pprWeighted());
+        double[] x = cfg.subgraph().pprEngine() == AgragQueryConfig.PprEngine.PUSH
+                ? g.pushRank(reset, cfg.subgraph().damping(), cfg.subgraph().pushEpsilon(), cfg.subgraph().pprWeighted())
+                : g.pageRank(reset, cfg.subgraph().damping(), cfg.subgraph().pprTolerance(), cfg.subgraph().pprMaxIterations(), cfg.subgraph().pprWeighted());
         double[] out = new double[g.chunkCount()];
         for (int c = 0; c < out.length; c++) out[c] = x[g.entityCount + c];
         return out;
@@ -359,6 +361,10 @@ public final class AgragRetriever {
                 }
             }
             if (sum > 0) for (int i = 0; i < s.length; i++) s[i] /= sum;
+        } else if (cfg.subgraph().pprEngine() == AgragQueryConfig.PprEngine.PUSH) {
+            double[] reset = new double[g.nodeCount()];
+            for (int t : terminals) reset[t] += 1;
+            s = g.pushRank(reset, cfg.subgraph().damping(), cfg.subgraph().pushEpsilon(), cfg.subgraph().pprWeighted());
         } else {
             s = g.pageRank(terminals, cfg.subgraph().damping(), cfg.subgraph().pprTolerance(), cfg.subgraph().pprMaxIterations(), cfg.subgraph().pprWeighted());
         }

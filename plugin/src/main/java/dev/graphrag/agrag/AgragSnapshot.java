@@ -195,6 +195,13 @@ final class AgragSnapshot {
         return x;
     }
 
+    /** Forward-push PPR from a sparse reset ({@link PersonalizedPageRank#push}), normalised to sum 1. */
+    double[] pushRank(double[] reset, double damping, double epsilon, boolean weighted) {
+        double[] x = PersonalizedPageRank.push(transition(weighted), reset, damping, epsilon);
+        x[pseudo()] = 0;
+        return x;
+    }
+
     /** PPR runs over the topology's real edges (all but the trailing pseudo edges) with their pprWeight. */
     private PersonalizedPageRank.Transition transition(boolean weighted) {
         PersonalizedPageRank.Transition t = weighted ? weightedTransition : unweightedTransition;

@@ -17,7 +17,10 @@ public final class PersonalizedPageRank {
     public static final class Transition {
         final int n;
         final int[] offset, source;
-        final double[] coefficient;
+        /** coefficient[k] = w(u,v) / out(u) (what v gathers from u); forward[k] = w(v,u) / out(v) (what v pushes to u). */
+        final double[] coefficient, forward;
+        /** Each node's weighted degree. */
+        final double[] out;
 
         /** Edges as parallel arrays (each undirected edge once); weights null = unweighted. */
         public Transition(int n, int[] from, int[] to, double[] weight) {
@@ -34,19 +37,23 @@ public final class PersonalizedPageRank {
             for (int v = 0; v < n; v++) offset[v + 1] = offset[v] + degree[v];
             source = new int[offset[n]];
             coefficient = new double[offset[n]];
+            forward = new double[offset[n]];
             int[] fill = offset.clone();
             for (int i = 0; i < from.length; i++) {
                 double w = weight == null ? 1 : weight[i];
                 int a = from[i], b = to[i];
                 if (out[a] > 0) {
                     source[fill[b]] = a;
+                    forward[fill[b]] = out[b] > 0 ? w / out[b] : 0;
                     coefficient[fill[b]++] = w / out[a];
                 }
                 if (out[b] > 0) {
                     source[fill[a]] = b;
+                    forward[fill[a]] = out[a] > 0 ? w / out[a] : 0;
                     coefficient[fill[a]++] = w / out[b];
                 }
             }
+            this.out = out;
             this.n = n;
         }
 
@@ -97,6 +104,63 @@ public final class PersonalizedPageRank {
         double sum = 0;
         for (double value : x) sum += value;
         if (sum > 0) for (int v = 0; v < n; v++) x[v] /= sum;
+        return x;
+    }
+
+    /**
+     * Forward push (Andersen, Chung and Lang, FOCS 2006) on the same walk: mass starts as residual on the reset
+     * distribution; pushing a node u keeps (1-d) of its residual as its value and spreads d of it to its neighbours
+     * by edge weight. It stops once every node's residual is at most {@code epsilon} times its weighted degree, and
+     * then the exact values satisfy x(v) - epsilon·deg(v) &lt;= result(v) &lt;= x(v) for every v, before the final
+     * normalisation (the missing mass is the PPR of the residuals, which on an undirected graph is at most
+     * epsilon·deg(v) at v). The work, at most 1 / (epsilon (1 - d)) in pushed edge volume, depends on the seeds'
+     * neighbourhood and epsilon, not on the size of the graph, where the sweeps of {@link #compute} each read every edge.
+     */
+    public static double[] push(Transition t, double[] reset, double damping, double epsilon) {
+        double[] x = pushUnnormalised(t, reset, damping, epsilon);
+        double sum = 0;
+        for (double value : x) sum += value;
+        if (sum > 0) for (int v = 0; v < x.length; v++) x[v] /= sum;
+        return x;
+    }
+
+    /** The push's values before normalisation: within the bound above of the exact, unnormalised PPR. */
+    static double[] pushUnnormalised(Transition t, double[] reset, double damping, double epsilon) {
+        int n = t.n;
+        double total = 0;
+        for (double v : reset) total += v;
+        double[] x = new double[n], r = new double[n];
+        if (total <= 0) return x;
+        int[] queue = new int[Math.max(16, n)];
+        int head = 0, size = 0;
+        boolean[] queued = new boolean[n];
+        for (int v = 0; v < n; v++) {
+            if (reset[v] <= 0) continue;
+            r[v] = reset[v] / total;
+            queue[(head + size++) % queue.length] = v;
+            queued[v] = true;
+        }
+        int[] offset = t.offset, source = t.source;
+        double[] forward = t.forward, out = t.out;
+        while (size > 0) {
+            int u = queue[head];
+            head = (head + 1) % queue.length;
+            size--;
+            queued[u] = false;
+            double ru = r[u];
+            if (ru <= epsilon * out[u] && out[u] > 0) continue;
+            x[u] += (1 - damping) * ru;
+            r[u] = 0;
+            double spread = damping * ru;
+            for (int k = offset[u], end = offset[u + 1]; k < end; k++) {
+                int w = source[k];
+                r[w] += spread * forward[k];
+                if (!queued[w] && r[w] > epsilon * out[w]) {
+                    queued[w] = true;
+                    queue[(head + size++) % queue.length] = w; // at most n queued at once: each node once
+                }
+            }
+        }
         return x;
     }
 }

@@ -78,7 +78,7 @@ public class AgragProcedures {
             + " pathChunkIds, graphStrings, facts, mcstNodeCount, mcstEdgeCount, nodeCount, edgeCount, ratio, expansions, usedPseudo,"
             + " llmCalls, promptTokens, completionTokens, tokensByStep, ms) - the Minimum-Cost Maximum-Influence reasoning subgraph of a question."
             + " Config: corpus, factTopK, filter, damping, pprTolerance, pprMaxIterations, pprWeighted, passageScoreFactor, costMode,"
-            + " expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, concurrency, llm.")
+            + " expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, pushEpsilon, concurrency, llm.")
     public Stream<McmiResult> mcmi(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.MCMI, config, rag.llmConfigured());
         AgragRetriever.Subgraph s = retriever(cfg).mcmi(query, cfg);
@@ -92,7 +92,7 @@ public class AgragProcedures {
             + " Personalized PageRank, as HippoRAG 2); in mcmi and ppr modes the denseFirst densest chunks lead, then up to namedPassages"
             + " chunks of documents the question names by title and up to linkedPassages of documents the densest chunk names by title."
             + " Config: the agrag.mcmi keys (corpus, llm, factTopK, filter, damping, pprTolerance, pprMaxIterations, pprWeighted,"
-            + " passageScoreFactor, costMode, expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, concurrency) plus k (5), mode,"
+            + " passageScoreFactor, costMode, expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, pushEpsilon, concurrency) plus k (5), mode,"
             + " denseFirst, namedPassages, linkedPassages, passageNodeWeight.")
     public Stream<AgragRetriever.RankedChunk> retrieve(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.RETRIEVE, config, rag.llmConfigured());
@@ -104,7 +104,7 @@ public class AgragProcedures {
             + " usedGraph, prompt, llmCalls, promptTokens, completionTokens, tokensByStep, ms) - answers with the LLM from the reasoning subgraph, its"
             + " chunks and the retrieved chunks (those agrag.retrieve leads with, then hybrid); pathChunkIds and retrievedChunkIds are the"
             + " citations. Config: the agrag.mcmi keys (corpus, llm, factTopK, filter, damping, pprTolerance, pprMaxIterations, pprWeighted,"
-            + " passageScoreFactor, costMode, expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, concurrency) plus k (5),"
+            + " passageScoreFactor, costMode, expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, pushEpsilon, concurrency) plus k (5),"
             + " denseFirst, namedPassages, linkedPassages, includePathChunks, returnPrompt.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.ANSWER, config, rag.llmConfigured());
