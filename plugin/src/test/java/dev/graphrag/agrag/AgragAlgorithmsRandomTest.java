@@ -342,25 +342,11 @@ class AgragAlgorithmsRandomTest {
     }
 
     static double[] dense(double[][] a, double[] reset, double d, int iterations) {
-        int n = a.length;
-        double total = 0;
-        for (double r : reset) total += r;
-        double[] p = new double[n];
-        for (int v = 0; v < n; v++) p[v] = reset[v] / total;
-        double[] out = new double[n];
-        for (int u = 0; u < n; u++) for (int v = 0; v < n; v++) out[u] += a[u][v];
-        double[] x = p.clone();
-        for (int it = 0; it < iterations; it++) {
-            double[] next = new double[n];
-            for (int v = 0; v < n; v++) {
-                next[v] = (1 - d) * p[v];
-                for (int u = 0; u < n; u++) if (out[u] > 0) next[v] += d * x[u] * a[u][v] / out[u];
-            }
-            x = next;
-        }
+        double[] x = denseUnnormalised(a, reset, d, iterations);
         double sum = 0;
         for (double v : x) sum += v;
-        for (int v = 0; v < n; v++) x[v] /= sum;
+        for (int v = 0; v < x.length; v++) x[v] /= sum;
         return x;
     }
+
 }
