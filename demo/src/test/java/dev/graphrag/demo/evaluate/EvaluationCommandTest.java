@@ -88,13 +88,14 @@ class EvaluationCommandTest {
         Path out = Files.createTempDirectory("evaluate-oracle");
         String corpus = "evalcmd-oracle";
         Ran r = run("--questions", MUSIQUE.toString(), "--corpus", "questions", "--corpus-name", corpus, "--oracle", "--methods", "dense,agrag",
-                "--limit", "3", "--bolt", bolt(), "--out", out.toString(), "--quiet");
+                "--limit", "6", "--bolt", bolt(), "--out", out.toString(), "--quiet");
         assertEquals(0, r.status(), r.err());
         JsonNode results = JSON.readTree(out.resolve("results.json").toFile());
         assertTrue(results.path("model").asText().startsWith("ORACLE POLICY"), results.path("model").asText());
         assertTrue(Files.readString(out.resolve("results.md")).startsWith("# Evaluation: ORACLE POLICY"));
         List<JsonNode> log = lines(out);
-        assertEquals(6, log.stream().filter(e -> e.path("type").asText().equals("question")).count(), "3 questions x 2 methods");
+        // all six: which of a few questions the reader answers depends on BM25 statistics over the whole shared index
+        assertEquals(12, log.stream().filter(e -> e.path("type").asText().equals("question")).count(), "6 questions x 2 methods");
 
         // the harness's Scores over the same per-question outputs
         for (JsonNode row : results.path("rows")) {
