@@ -40,6 +40,14 @@ RETURN terminals, nodes, relationships, graphStrings, pathChunkIds, nodeCount, e
 CALL agrag.retrieve('Who is the grandfather of the wife of John Carter?', {corpus: 'agrag_demo', k: 3})
 YIELD rank, documentId, score, source RETURN rank, documentId, score, source;
 
+// PageRank by the push from the terminals is the default; the sweeps over the whole graph, to pprTolerance, give the
+// exact vector (a tighter pushEpsilon brings the push closer to it).
+CALL agrag.mcmi('Who is the grandfather of the wife of John Carter?', {corpus: 'agrag_demo', pprEngine: 'native'})
+YIELD graphStrings, nodeCount RETURN graphStrings, nodeCount;
+
+CALL agrag.mcmi('Who is the grandfather of the wife of John Carter?', {corpus: 'agrag_demo', pushEpsilon: 1e-9})
+YIELD graphStrings, nodeCount RETURN graphStrings, nodeCount;
+
 // The same subgraph with PPR computed by GDS on the projection instead of the plugin's engine.
 CALL agrag.mcmi('Who is the grandfather of the wife of John Carter?', {corpus: 'agrag_demo', pprEngine: 'gds'})
 YIELD graphStrings, nodeCount RETURN graphStrings, nodeCount;

@@ -402,6 +402,7 @@ class AgragProceduresTest {
         assertFailsCleanly("CALL agrag.mcmi('x', {corpus: 'agnot', expansionRule: 'max'})", Map.of(), "'expansionRule' must be one of");
         assertFailsCleanly("CALL agrag.retrieve('x', {corpus: 'agnot', denseFirst: -1})", Map.of(), "'denseFirst' must be between 0 and");
         assertFailsCleanly("CALL agrag.mcmi('x', {corpus: 'agnot', pprEngine: 'auto'})", Map.of(), "'pprEngine' must be one of [native, push, gds]");
+        assertFailsCleanly("CALL agrag.mcmi('x', {corpus: 'agnot', pushEpsilon: 0.0})", Map.of(), "pushEpsilon");
         assertFailsCleanly("CALL agrag.index({corpus: 'agnot', relation: 'llm'})", Map.of(), "unknown config key 'relation'; did you mean 'relations'?");
         // one config per procedure: keys another agrag procedure reads are unknown here, not silently ignored
         assertFailsCleanly("CALL agrag.mcmi('x', {corpus: 'agnot', k: 3})", Map.of(), "agrag.mcmi: unknown config key 'k'");

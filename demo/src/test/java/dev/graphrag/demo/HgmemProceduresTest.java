@@ -360,6 +360,8 @@ class HgmemProceduresTest {
         Map<String, Object> ok = cfg("hg5", Map.of());
         assertFailsCleanly("CALL hgmem.evolve(null, null, $cfg)", Map.of("cfg", ok), "query is needed");
         assertFailsCleanly("CALL hgmem.evolve(null, $q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("hg5", Map.of("maxTurn", 2))), "unknown config key 'maxTurn'", "maxTurns");
+        assertFailsCleanly("CALL hgmem.evolve(null, $q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("hg5", Map.of("rereadSources", "no"))), "rereadSources");
+        assertFailsCleanly("CALL hgmem.evolve(null, $q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("hg5", Map.of("hintDescriptionTokens", 5L))), "hintDescriptionTokens");
         assertFailsCleanly("CALL hgmem.evolve(null, $q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("hg5", Map.of("retrievalStrategy", "sideways"))), "retrievalStrategy");
         assertFailsCleanly("CALL hgmem.evolve(null, $q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("hg5", Map.of("absentEntityPolicy", 3))), "absentEntityPolicy");
         assertFailsCleanly("CALL hgmem.evolve('bad id!', $q, $cfg)", Map.of("q", QUESTION, "cfg", ok), "sessionId");

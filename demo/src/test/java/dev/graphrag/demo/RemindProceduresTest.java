@@ -346,6 +346,7 @@ class RemindProceduresTest {
         assertFailsCleanly("CALL remind.answer('', $cfg)", Map.of("cfg", ok), "query must be a non-empty string");
         assertFailsCleanly("CALL remind.answer($q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("rm4", Map.of("lamda", 0.5))), "unknown config key 'lamda'", "lambda");
         assertFailsCleanly("CALL remind.replay($q, {corpus: 'rm4', lambda: 'high'})", Map.of("q", QUESTION), "lambda");
+        assertFailsCleanly("CALL remind.answer($q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("rm4", Map.of("judgeEveryStep", "yes"))), "judgeEveryStep");
         assertFailsCleanly("CALL remind.seeds($q, {corpus: 'nope'})", Map.of("q", QUESTION), "unknown corpus 'nope'");
         assertFailsCleanly("CALL remind.memory.reset({corpus: 'rm4', relTypes: ['KNOWS']})", Map.of(), "relTypes may hold only");
         assertFailsCleanly("CALL remind.memory.stats({corpus: 'rm4', relTypes: 'RM_NEXT'})", Map.of(), "relTypes");

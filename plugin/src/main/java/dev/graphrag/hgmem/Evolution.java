@@ -213,14 +213,9 @@ public final class Evolution {
     }
 
     private static boolean namesNewVertex(Map<String, Object> src, Map<String, Integer> vertexSince, int readAt) {
-        String padded = " " + (src.getOrDefault("title", "") + " " + src.getOrDefault("content", "")).toLowerCase(java.util.Locale.ROOT)
-                .replaceAll("[^\\p{L}\\p{N}]+", " ") + " ";
-        for (Map.Entry<String, Integer> v : vertexSince.entrySet()) {
-            if (v.getValue() < readAt) continue;
-            String name = v.getKey().toLowerCase(java.util.Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ").trim();
-            if (!name.isEmpty() && padded.contains(" " + name + " ")) return true;
-        }
-        return false;
+        List<String> arrived = new ArrayList<>();
+        vertexSince.forEach((v, since) -> { if (since >= readAt) arrived.add(WholeWords.folded(v)); });
+        return !arrived.isEmpty() && WholeWords.namesAny(src.getOrDefault("title", "") + " " + src.getOrDefault("content", ""), arrived);
     }
 
     /** Earlier subqueries for E5: every step's but step 0's, which is the question itself. */

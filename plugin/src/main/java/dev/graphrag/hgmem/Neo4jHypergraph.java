@@ -274,21 +274,10 @@ public final class Neo4jHypergraph implements Evolution.Graph {
 
     /** The rows of the tables whose text names one of {@code names} (as whole words, case, accents and articles aside). */
     static Evolution.Tables naming(Evolution.Tables t, Set<String> names) {
-        List<String> keys = names.stream().map(Neo4jHypergraph::folded).filter(k -> !k.isBlank()).toList();
-        java.util.function.Predicate<Map<String, Object>> names0 = row -> {
-            String text = " " + folded(String.join(" ", row.values().stream().map(String::valueOf).toList())) + " ";
-            for (String k : keys) if (text.contains(" " + k + " ")) return true;
-            return false;
-        };
+        List<String> keys = names.stream().map(WholeWords::folded).toList();
+        java.util.function.Predicate<Map<String, Object>> names0 = row -> WholeWords.namesAny(String.join(" ", row.values().stream().map(String::valueOf).toList()), keys);
         return new Evolution.Tables(t.entities().stream().filter(names0).toList(), t.relationships().stream().filter(names0).toList(),
                 t.sources().stream().filter(names0).toList());
-    }
-
-    /** Accents folded, lower case, punctuation to spaces, articles dropped, spaces collapsed. */
-    static String folded(String s) {
-        String t = java.text.Normalizer.normalize(s, java.text.Normalizer.Form.NFD).replaceAll("\\p{M}+", "").toLowerCase(java.util.Locale.ROOT);
-        t = (" " + t.replaceAll("[^\\p{L}\\p{N}]+", " ") + " ").replaceAll(" (a|an|the)(?= )", " ");
-        return t.trim().replaceAll("\\s+", " ");
     }
 
     /** The extended-info hint (spec §2.5): graph neighbours of memory outside it, nearest the question, rendered for E4 and E5. */
