@@ -242,16 +242,10 @@ class AgragAlgorithmsRandomTest {
         Random rnd = new Random(3);
         for (int round = 0; round < 50; round++) {
             int n = 3 + rnd.nextInt(20);
-            List<int[]> pairs = new ArrayList<>();
-            for (int i = 0; i < n; i++) for (int j = i + 1; j < n; j++) if (rnd.nextDouble() < 0.25) pairs.add(new int[] {i, j});
-            int[] from = pairs.stream().mapToInt(p -> p[0]).toArray(), to = pairs.stream().mapToInt(p -> p[1]).toArray();
-            double[] w = new double[from.length];
-            for (int i = 0; i < w.length; i++) w[i] = 0.1 + rnd.nextDouble();
-            double[][] a = new double[n][n];
-            for (int i = 0; i < from.length; i++) {
-                a[from[i]][to[i]] += w[i];
-                a[to[i]][from[i]] += w[i];
-            }
+            WeightedGraph g = WeightedGraph.random(rnd, n, 0.25);
+            int[] from = g.from(), to = g.to();
+            double[] w = g.w();
+            double[][] a = g.a();
             double[] reset = new double[n];
             reset[rnd.nextInt(n)] = 1;
             reset[rnd.nextInt(n)] += 0.5;
@@ -270,23 +264,14 @@ class AgragAlgorithmsRandomTest {
         Random rnd = new Random(5);
         for (int round = 0; round < 50; round++) {
             int n = 3 + rnd.nextInt(30);
-            List<int[]> pairs = new ArrayList<>();
-            for (int i = 0; i < n; i++) for (int j = i + 1; j < n; j++) if (rnd.nextDouble() < 0.2) pairs.add(new int[] {i, j});
-            int[] from = pairs.stream().mapToInt(p -> p[0]).toArray(), to = pairs.stream().mapToInt(p -> p[1]).toArray();
-            double[] w = new double[from.length];
-            for (int i = 0; i < w.length; i++) w[i] = 0.1 + rnd.nextDouble();
-            double[][] a = new double[n][n];
+            WeightedGraph g = WeightedGraph.random(rnd, n, 0.2);
+            double[][] a = g.a();
             double[] degree = new double[n];
-            for (int i = 0; i < from.length; i++) {
-                a[from[i]][to[i]] += w[i];
-                a[to[i]][from[i]] += w[i];
-                degree[from[i]] += w[i];
-                degree[to[i]] += w[i];
-            }
+            for (int v = 0; v < n; v++) for (double x : a[v]) degree[v] += x;
             double[] reset = new double[n];
             reset[rnd.nextInt(n)] = 1;
             reset[rnd.nextInt(n)] += 0.5;
-            PersonalizedPageRank.Transition t = new PersonalizedPageRank.Transition(n, from, to, w);
+            PersonalizedPageRank.Transition t = new PersonalizedPageRank.Transition(n, g.from(), g.to(), g.w());
             for (double d : new double[] {0.4, 0.5, 0.85}) {
                 double[] exact = denseUnnormalised(a, reset, d, 600); // isolated seeds leak their walk, as in the push
                 for (double eps : new double[] {1e-2, 1e-4, 1e-7}) {
@@ -319,6 +304,23 @@ class AgragAlgorithmsRandomTest {
         // within epsilon·degree before normalisation; normalising over the mass the push kept scales that by about 1 / (1 - 2e-5)
         assertEquals(exact[n / 2], x[n / 2], 5e-5);
         assertEquals(exact[n / 2 + 3], x[n / 2 + 3], 5e-5);
+    }
+
+    /** An undirected graph with each pair linked with probability p, weights in [0.1, 1.1), and its dense adjacency. */
+    record WeightedGraph(int[] from, int[] to, double[] w, double[][] a) {
+        static WeightedGraph random(Random rnd, int n, double p) {
+            List<int[]> pairs = new ArrayList<>();
+            for (int i = 0; i < n; i++) for (int j = i + 1; j < n; j++) if (rnd.nextDouble() < p) pairs.add(new int[] {i, j});
+            int[] from = pairs.stream().mapToInt(e -> e[0]).toArray(), to = pairs.stream().mapToInt(e -> e[1]).toArray();
+            double[] w = new double[from.length];
+            for (int i = 0; i < w.length; i++) w[i] = 0.1 + rnd.nextDouble();
+            double[][] a = new double[n][n];
+            for (int i = 0; i < from.length; i++) {
+                a[from[i]][to[i]] += w[i];
+                a[to[i]][from[i]] += w[i];
+            }
+            return new WeightedGraph(from, to, w, a);
+        }
     }
 
     static double[] denseUnnormalised(double[][] a, double[] reset, double d, int iterations) {
