@@ -296,9 +296,7 @@ public final class AgragRetriever {
         ChunkSearch.MinMax dmm = new ChunkSearch.MinMax();
         for (double x : dense) dmm.add(x);
         for (int c = 0; c < g.chunkCount(); c++) reset[g.entityCount + c] = dmm.scale(dense[c]) * cfg.ranking().passageNodeWeight();
-        double[] x = cfg.subgraph().pprEngine() == AgragQueryConfig.PprEngine.PUSH
-                ? g.pushRank(reset, cfg.subgraph().damping(), cfg.subgraph().pushEpsilon(), cfg.subgraph().pprWeighted())
-                : g.pageRank(reset, cfg.subgraph().damping(), cfg.subgraph().pprTolerance(), cfg.subgraph().pprMaxIterations(), cfg.subgraph().pprWeighted());
+        double[] x = pageRank(g, reset, cfg);
         double[] out = new double[g.chunkCount()];
         for (int c = 0; c < out.length; c++) out[c] = x[g.entityCount + c];
         return out;
@@ -361,15 +359,20 @@ public final class AgragRetriever {
                 }
             }
             if (sum > 0) for (int i = 0; i < s.length; i++) s[i] /= sum;
-        } else if (cfg.subgraph().pprEngine() == AgragQueryConfig.PprEngine.PUSH) {
+        } else {
             double[] reset = new double[g.nodeCount()];
             for (int t : terminals) reset[t] += 1;
-            s = g.pushRank(reset, cfg.subgraph().damping(), cfg.subgraph().pushEpsilon(), cfg.subgraph().pprWeighted());
-        } else {
-            s = g.pageRank(terminals, cfg.subgraph().damping(), cfg.subgraph().pprTolerance(), cfg.subgraph().pprMaxIterations(), cfg.subgraph().pprWeighted());
+            s = pageRank(g, reset, cfg);
         }
         for (int c = 0; c < g.chunkCount(); c++) s[g.entityCount + c] *= cfg.subgraph().passageScoreFactor();
         return s;
+    }
+
+    /** The snapshot's own PageRank from {@code reset}: the push (the default) or the sweeps, as pprEngine says. */
+    private static double[] pageRank(AgragSnapshot g, double[] reset, AgragQueryConfig cfg) {
+        AgragQueryConfig.Subgraph c = cfg.subgraph();
+        return c.pprEngine() == AgragQueryConfig.PprEngine.PUSH ? g.pushRank(reset, c.damping(), c.pushEpsilon(), c.pprWeighted())
+                : g.pageRank(reset, c.damping(), c.pprTolerance(), c.pprMaxIterations(), c.pprWeighted());
     }
 
     private double[] hybridScores(AgragSnapshot g, String query, double[] dense, AgragQueryConfig cfg) {

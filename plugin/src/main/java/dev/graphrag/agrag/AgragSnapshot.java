@@ -181,14 +181,7 @@ final class AgragSnapshot {
         return keyed.stream().map(Map.Entry::getValue).toList();
     }
 
-    /** Native PPR over entities and chunks (the pseudo node takes no part), normalised to sum 1. */
-    double[] pageRank(int[] sources, double damping, double tolerance, int maxIterations, boolean weighted) {
-        double[] reset = new double[nodeCount()];
-        for (int s : sources) reset[s] += 1;
-        return pageRank(reset, damping, tolerance, maxIterations, weighted);
-    }
-
-    /** Native PPR with a weighted reset distribution over the graph nodes. */
+    /** Native PPR over entities and chunks (the pseudo node takes no part) from a reset distribution, normalised to sum 1. */
     double[] pageRank(double[] reset, double damping, double tolerance, int maxIterations, boolean weighted) {
         double[] x = PersonalizedPageRank.compute(transition(weighted), reset, damping, tolerance, maxIterations);
         x[pseudo()] = 0;

@@ -128,11 +128,14 @@ final class Observation {
         List<com.fasterxml.jackson.databind.node.ObjectNode> hits = new ArrayList<>();
         collectHits(tree, hits);
         int left = 0, room = maxChars - ",\"snippets_left_out\":9999".length(); // the count's own field must fit too
-        for (int i = hits.size() - 1; i >= 0 && tree.toString().length() > room; i--) {
+        int length = tree.toString().length();
+        for (int i = hits.size() - 1; i >= 0 && length > room; i--) {
             left++;
+            int before = hits.get(i).toString().length(); // a hit's own text shrinks the whole by as much: no re-serialising
             hits.get(i).remove(List.of("sample_evidence", "description"));
+            length -= before - hits.get(i).toString().length();
         }
-        if (tree.toString().length() > room) return null;
+        if (length > room) return null;
         tree.put("snippets_left_out", left);
         return MAPPER.convertValue(tree, Map.class);
     }
