@@ -6,6 +6,9 @@ import dev.graphrag.core.layer.LayerCache;
 import dev.graphrag.core.layer.LayerLocks;
 import dev.graphrag.core.embed.EmbeddingModel;
 import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.embed.OnnxEmbedder;
+import dev.graphrag.core.embed.RemoteEmbedder;
+import dev.graphrag.core.llm.EmbeddingEndpoint;
 import dev.graphrag.core.embed.ModelSpec;
 import dev.graphrag.core.embed.Pooling;
 import dev.graphrag.core.llm.EndpointPolicy;
@@ -52,6 +55,7 @@ public final class GraphRagRuntime implements AutoCloseable {
         checkCeiling(settings, "graphrag.llm.timeoutMs", "graphrag.llm.maxTimeoutMs");
         checkCeiling(settings, "graphrag.llm.maxTokens", "graphrag.llm.maxTokensLimit");
         checkCeiling(settings, "graphrag.ingest.batchSize", "graphrag.ingest.maxBatchSize");
+        embeddingProvider(settings); // a misspelt provider surfaces at start
     }
 
     private static void checkCeiling(PluginSettings s, String key, String ceiling) {
@@ -127,15 +131,40 @@ public final class GraphRagRuntime implements AutoCloseable {
         synchronized (this) {
             if (embeddings != null) return embeddings;
             if (embeddingFailure != null) throw embeddingFailure;
+            boolean remote = embeddingProvider(settings) == EmbeddingProvider.OPENAI;
             try {
-                embeddings = new EmbeddingService(EmbeddingModel.load(modelSpec(settings), log),
+                embeddings = new EmbeddingService(remote ? remoteEmbedder() : new OnnxEmbedder(EmbeddingModel.load(modelSpec(settings), log)),
                         settings.integer("graphrag.embedding.cacheSize"));
                 return embeddings;
             } catch (RuntimeException ex) {
-                embeddingFailure = ex instanceof RagException ? ex : new RagException("cannot load the embedding model: " + ex.getMessage(), ex);
-                throw embeddingFailure;
+                RuntimeException failure = ex instanceof RagException ? ex : new RagException("cannot load the embedding model: " + ex.getMessage(), ex);
+                // a model file that fails to load fails the same way every time; an endpoint may be back on the next call
+                if (!remote) embeddingFailure = failure;
+                throw failure;
             }
         }
+    }
+
+    /** Where the server's vectors come from (graphrag.embedding.provider). */
+    public enum EmbeddingProvider { ONNX, OPENAI }
+
+    public static EmbeddingProvider embeddingProvider(PluginSettings s) {
+        return enumSetting(EmbeddingProvider.class, s, "graphrag.embedding.provider");
+    }
+
+    /**
+     * The endpoint's model, its first reply giving the dimension. Its name is graphrag.embedding.name where that is set,
+     * else the endpoint's model name; chunks are cut by graphrag.embedding.tokenizer (the bundled one unless set).
+     */
+    private RemoteEmbedder remoteEmbedder() {
+        EmbeddingEndpoint endpoint = EmbeddingEndpoint.of(settings, System.getenv(), log);
+        String name = settings.string("graphrag.embedding.name");
+        if (name.equals(ModelSpec.DEFAULT_NAME)) name = endpoint.model();
+        RemoteEmbedder e = new RemoteEmbedder(endpoint, settings.string("graphrag.embedding.tokenizer"), name,
+                (int) settings.integer("graphrag.embedding.maxLength"), (int) settings.integer("graphrag.embedding.batchSize"),
+                settings.bool("graphrag.embedding.normalize"), executor);
+        log.accept("graphrag: embeddings from " + endpoint.host() + " (model " + endpoint.model() + ", " + e.dimensions() + " dimensions)");
+        return e;
     }
 
     public static ModelSpec modelSpec(PluginSettings s) {

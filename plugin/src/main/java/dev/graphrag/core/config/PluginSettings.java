@@ -44,6 +44,19 @@ public final class PluginSettings {
         d.put("graphrag.embedding.threads", 0L);
         d.put("graphrag.embedding.batchSize", 32L);
         d.put("graphrag.embedding.cacheSize", 10000L);
+        // onnx: the model above, in process; openai: an OpenAI-compatible /v1/embeddings endpoint (docs/configuration.md#embeddings)
+        d.put("graphrag.embedding.provider", "onnx");
+        d.put("graphrag.embedding.endpoint", "");
+        d.put("graphrag.embedding.apiKey", "");
+        d.put("graphrag.embedding.apiKeyEnv", "");
+        d.put("graphrag.embedding.dimensions", 0L);
+        d.put("graphrag.embedding.timeoutMs", 60_000L);
+        d.put("graphrag.embedding.connectTimeoutMs", 10_000L);
+        d.put("graphrag.embedding.maxRetries", 3L);
+        d.put("graphrag.embedding.retryBaseMs", 500L);
+        d.put("graphrag.embedding.maxConcurrent", 4L);
+        d.put("graphrag.embedding.maxQueueMs", 60_000L);
+        d.put("graphrag.embedding.maxReplyBytes", 32L << 20);
         d.put("graphrag.ingest.chunkSize", 256L);
         d.put("graphrag.ingest.chunkOverlap", 32L);
         d.put("graphrag.ingest.batchSize", 2048L);
@@ -143,7 +156,7 @@ public final class PluginSettings {
         List<String> warnings = new ArrayList<>();
         for (String name : unknown) {
             // a misspelt variable would otherwise be ignored without a word (as GRAPHRAG_LLM_API_KEY once was)
-            if (!name.equals(raw.get("graphrag.llm.apiKeyEnv"))) {
+            if (!name.equals(raw.get("graphrag.llm.apiKeyEnv")) && !name.equals(raw.get("graphrag.embedding.apiKeyEnv"))) {
                 warnings.add("environment variable " + name + " is not a graphrag setting and is ignored (see docs/configuration.md)");
             }
         }

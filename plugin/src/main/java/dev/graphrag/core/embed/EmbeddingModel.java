@@ -80,12 +80,7 @@ public final class EmbeddingModel implements AutoCloseable {
     /** Loads the model; {@code log} receives one line saying which execution provider is in use and why. */
     public static EmbeddingModel load(ModelSpec spec, Consumer<String> log) {
         spec.checkFilesExist();
-        WordPieceTokenizer tokenizer;
-        try (InputStream in = open(spec.tokenizer())) {
-            tokenizer = WordPieceTokenizer.fromTokenizerJson(in, spec.tokenizer());
-        } catch (IOException e) {
-            throw new RagException("cannot read tokenizer " + spec.tokenizer() + ": " + e.getMessage(), e);
-        }
+        WordPieceTokenizer tokenizer = readTokenizer(spec.tokenizer());
         byte[] modelBytes;
         try (InputStream in = open(spec.model())) {
             modelBytes = in.readAllBytes();
@@ -121,6 +116,15 @@ public final class EmbeddingModel implements AutoCloseable {
             return new EmbeddingModel(spec, tokenizer, env, s, "cpu");
         } catch (OrtException e) {
             throw new RagException("cannot load embedding model " + spec.model() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A tokenizer.json from a file path or {@code classpath:NAME}. */
+    static WordPieceTokenizer readTokenizer(String location) {
+        try (InputStream in = open(location)) {
+            return WordPieceTokenizer.fromTokenizerJson(in, location);
+        } catch (IOException e) {
+            throw new RagException("cannot read tokenizer " + location + ": " + e.getMessage(), e);
         }
     }
 

@@ -6,37 +6,41 @@ import dev.graphrag.core.RagException;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
- * The server's one embedding model, shared by every procedure. Texts are batched by similar token
- * length (padding dominates otherwise) and query texts are cached.
+ * The server's one embedding model, shared by every procedure: an {@link Embedder} (the in-process ONNX model, or an
+ * OpenAI-compatible endpoint) behind a cache of query texts (queries repeat).
  */
 public final class EmbeddingService implements AutoCloseable {
-    private final EmbeddingModel model;
+    private final Embedder embedder;
     private final Cache<String, float[]> cache;
 
-    public EmbeddingService(EmbeddingModel model, long cacheSize) {
-        this.model = model;
+    public EmbeddingService(Embedder embedder, long cacheSize) {
+        this.embedder = embedder;
         this.cache = Caffeine.newBuilder().maximumSize(Math.max(0, cacheSize)).build();
     }
 
-    public String modelName() { return model.spec().name(); }
-    public int dimensions() { return model.dimensions(); }
-    public String device() { return model.device(); }
-    public int maxLength() { return model.spec().maxLength(); }
-    public WordPieceTokenizer tokenizer() { return model.tokenizer(); }
+    /** The in-process ONNX model. */
+    public EmbeddingService(EmbeddingModel model, long cacheSize) {
+        this(new OnnxEmbedder(model), cacheSize);
+    }
+
+    public String modelName() { return embedder.name(); }
+    public int dimensions() { return embedder.dimensions(); }
+    public String device() { return embedder.device(); }
+    public int maxLength() { return embedder.maxLength(); }
+    public WordPieceTokenizer tokenizer() { return embedder.tokenizer(); }
 
     /** One text, through the cache (queries repeat). */
     public float[] embed(String text) {
         checkText(text);
-        float[] v = cache.get(text, this::embedOne);
+        float[] v = cache.get(text, t -> embedder.embedTexts(List.of(t), false, () -> false)[0]);
         return v.clone();
     }
 
-    /** Many texts in length-sorted batches; results in input order. {@code useCache=false} for bulk ingest. */
+    /** Many texts, results in input order; {@code useCache=false} for bulk ingest. */
     public float[][] embedAll(List<String> texts, boolean useCache) {
         int n = texts.size();
         float[][] out = new float[n][];
@@ -47,10 +51,8 @@ public final class EmbeddingService implements AutoCloseable {
             if (hit != null) out[i] = hit.clone();
             else todo.add(i);
         }
-        int[][] ids = new int[todo.size()][];
-        for (int k = 0; k < ids.length; k++) ids[k] = model.tokenizer().encode(texts.get(todo.get(k)), maxLength());
-        float[][] vecs = embedSorted(ids, false);
-        for (int k = 0; k < ids.length; k++) {
+        float[][] vecs = todo.isEmpty() ? new float[0][] : embedder.embedTexts(todo.stream().map(texts::get).toList(), false, () -> false);
+        for (int k = 0; k < vecs.length; k++) {
             int i = todo.get(k);
             out[i] = vecs[k];
             if (useCache) cache.put(texts.get(i), vecs[k].clone());
@@ -60,74 +62,20 @@ public final class EmbeddingService implements AutoCloseable {
 
     /**
      * Vectors that do not depend on what else is embedded with them, for texts whose vectors decide structure
-     * through a threshold (synonym edges). A batch-invariant (fp32) model gets batches of texts of one token length,
-     * so no padding enters (3x faster than one call per text for fp32 on the CPU); a model that is not (int8, whose
-     * activations are scaled per batch; fp32 on CUDA with its TF32 matrix products) gets one call per text.
+     * through a threshold (synonym edges).
      */
     public float[][] embedEach(List<String> texts) {
-        int n = texts.size();
-        int[][] ids = new int[n][];
-        for (int i = 0; i < n; i++) {
-            checkText(texts.get(i));
-            ids[i] = model.tokenizer().encode(texts.get(i), maxLength());
-        }
-        if (model.batchInvariant()) return embedSorted(ids, true);
-        float[][] out = new float[n][];
-        for (int i = 0; i < n; i++) out[i] = model.embedIds(new int[][] {ids[i]})[0];
-        return out;
+        for (String t : texts) checkText(t);
+        return texts.isEmpty() ? new float[0][] : embedder.embedTexts(texts, true, () -> false);
     }
 
-    /** Texts already tokenised (ids without [CLS]/[SEP]): length-sorted batches, results in input order. */
-    public float[][] embedTokenized(List<int[]> tokenIds) {
-        return embedTokenized(tokenIds, () -> false);
-    }
-
-    /** As {@link #embedTokenized(List)}, checking {@code cancelled} before every model call (a long document is many calls). */
-    public float[][] embedTokenized(List<int[]> tokenIds, BooleanSupplier cancelled) {
-        int n = tokenIds.size();
-        int body = maxLength() - 2;
-        int[][] ids = new int[n][];
-        for (int i = 0; i < n; i++) {
-            int[] t = tokenIds.get(i);
-            int len = Math.min(t.length, body);
-            int[] full = new int[len + 2];
-            full[0] = model.tokenizer().clsId();
-            System.arraycopy(t, 0, full, 1, len);
-            full[len + 1] = model.tokenizer().sepId();
-            ids[i] = full;
-        }
-        return embedSorted(ids, false, cancelled);
-    }
-
-    /** Length-sorted batches, results in input order; {@code oneLength}: a batch never mixes token lengths (no padding). */
-    private float[][] embedSorted(int[][] ids, boolean oneLength) {
-        return embedSorted(ids, oneLength, () -> false);
-    }
-
-    private float[][] embedSorted(int[][] ids, boolean oneLength, BooleanSupplier cancelled) {
-        int n = ids.length;
-        Integer[] order = new Integer[n];
-        for (int i = 0; i < n; i++) order[i] = i;
-        // ties in length break by the tokens themselves, not by input position: the batches a set of texts falls into,
-        // and so an int8 model's per-batch activation scales, do not depend on the order the texts came in
-        Arrays.sort(order, Comparator.<Integer>comparingInt(i -> ids[i].length).thenComparing((a, b) -> Arrays.compare(ids[a], ids[b])));
-        float[][] out = new float[n][];
-        int batchSize = model.spec().batchSize();
-        for (int from = 0; from < n; ) {
-            int to = from + 1;
-            while (to < n && to - from < batchSize && (!oneLength || ids[order[to]].length == ids[order[from]].length)) to++;
-            if (cancelled.getAsBoolean()) throw new RagException("embedding cancelled: the transaction was terminated");
-            int[][] batch = new int[to - from][];
-            for (int b = 0; b < batch.length; b++) batch[b] = ids[order[from + b]];
-            float[][] vecs = model.embedIds(batch);
-            for (int b = 0; b < batch.length; b++) out[order[from + b]] = vecs[b];
-            from = to;
-        }
-        return out;
-    }
-
-    private float[] embedOne(String text) {
-        return model.embedIds(new int[][] {model.tokenizer().encode(text, maxLength())})[0];
+    /**
+     * Chunks as the chunker cut them: their texts and token ids (without [CLS]/[SEP]), in input order; {@code cancelled}
+     * is checked before every model call or request (a long document is many).
+     */
+    public float[][] embedChunks(List<String> texts, List<int[]> tokenIds, BooleanSupplier cancelled) {
+        if (texts.size() != tokenIds.size()) throw new IllegalArgumentException("texts and token ids differ in number");
+        return texts.isEmpty() ? new float[0][] : embedder.embedChunks(texts, tokenIds, cancelled);
     }
 
     private static void checkText(String text) {
@@ -215,7 +163,7 @@ public final class EmbeddingService implements AutoCloseable {
     @Override
     public void close() {
         cache.invalidateAll();
-        model.close();
+        embedder.close();
     }
 
     @Override

@@ -152,7 +152,16 @@ public final class Ingestor {
                 batchChunks += Math.max(1, d.text().length() / cfg.approxChunkChars());
                 if (batchChunks >= cfg.batchSize() || i == docs.size() - 1) {
                     checkCancelled(out.size(), docs.size());
-                    Prepared prepared = prepare(List.copyOf(batch), cfg, chunker);
+                    Prepared prepared;
+                    try {
+                        prepared = prepare(List.copyOf(batch), cfg, chunker);
+                    } catch (RagException e) {
+                        // an embedding endpoint that fails mid-ingest: say what is committed, after the batch in flight is
+                        if (pending != null) collect(pending, out, chunksDone, docs.size(), cfg, t0);
+                        pending = null;
+                        throw new RagException("rag.ingest: " + e.getMessage() + "; " + out.size() + " of " + docs.size()
+                                + " documents are committed (a rerun skips them)", e);
+                    }
                     if (pending != null) collect(pending, out, chunksDone, docs.size(), cfg, t0);
                     pending = executor.submit(() -> write(prepared, cfg));
                     batch.clear();
@@ -219,14 +228,18 @@ public final class Ingestor {
             }
         }
         List<List<Chunker.Chunk>> chunks = new ArrayList<>();
-        List<int[]> tokenIds = new ArrayList<>();
+        List<Chunker.Chunk> all = new ArrayList<>();
         for (int i = 0; i < batch.size(); i++) {
             List<Chunker.Chunk> cs = hashes[i].equals(previous[i]) ? List.of() : chunker.chunk(batch.get(i).text(), cancelled);
             chunks.add(cs);
-            for (Chunker.Chunk c : cs) tokenIds.add(c.tokenIds());
+            all.addAll(cs);
         }
-        float[][] vectors = tokenIds.isEmpty() ? new float[0][] : embeddings.embedTokenized(tokenIds, cancelled);
+        float[][] vectors = embed(all);
         return new Prepared(batch, hashes, previous, chunks, vectors, t0, chunker);
+    }
+
+    private float[][] embed(List<Chunker.Chunk> chunks) {
+        return embeddings.embedChunks(chunks.stream().map(Chunker.Chunk::text).toList(), chunks.stream().map(Chunker.Chunk::tokenIds).toList(), cancelled);
     }
 
     private List<Outcome> write(Prepared p, IngestConfig cfg) {
@@ -256,7 +269,7 @@ public final class Ingestor {
                 if (hashes[i].equals(previous[i])) {
                     // seen unchanged before the lock, changed or deleted by a concurrent call since: prepare it now
                     cs = p.chunker().chunk(d.text(), cancelled);
-                    docVectors = embeddings.embedTokenized(cs.stream().map(Chunker.Chunk::tokenIds).toList(), cancelled);
+                    docVectors = embed(cs);
                 }
                 changed = true;
                 String status = doc == null ? "created" : "updated";

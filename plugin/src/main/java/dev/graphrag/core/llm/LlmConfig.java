@@ -103,6 +103,15 @@ public final class LlmConfig {
                 s.integer("graphrag.llm.connectTimeoutMs"), (int) s.integer("graphrag.llm.maxRetries"), s.integer("graphrag.llm.retryBaseMs"));
     }
 
+    /**
+     * A server-configured endpoint used for something other than chat (embeddings): no per-call overrides, so no
+     * allow-list; the chat parameters are unused.
+     */
+    static LlmConfig configured(URI endpoint, String model, String key, long timeoutMs, long connectTimeoutMs, int maxRetries, long retryBaseMs) {
+        return new LlmConfig(endpoint.toString(), model, key, key.isEmpty() ? "none" : "server", 0, null, 1, (int) MIN_CONTEXT_TOKENS,
+                timeoutMs, connectTimeoutMs, maxRetries, retryBaseMs);
+    }
+
     private static String serverKey(PluginSettings s, Map<String, String> env) {
         String key = s.string("graphrag.llm.apiKey");
         String keyEnv = s.string("graphrag.llm.apiKeyEnv");

@@ -31,6 +31,22 @@ final class LlmTransport {
     /** The body of a 2xx reply and the time its exchange took. */
     record Posted(String body, long ms) {}
 
+    /** Whose exchanges these are: the words and settings the errors and logs name. */
+    enum Kind {
+        LLM("LLM step", "graphrag.llm", "LLM"),
+        EMBEDDING("embedding request", "graphrag.embedding", "embedding");
+
+        final String noun;
+        final String settings;
+        final String server;
+
+        Kind(String noun, String settings, String server) {
+            this.noun = noun;
+            this.settings = settings;
+            this.server = server;
+        }
+    }
+
     /** The header that names the caller's step on every request, so a server's log matches what a procedure reports. */
     static final String STEP_HEADER = "X-Rag-Step";
     private static final long MAX_RETRY_AFTER_MS = 60_000;
@@ -42,8 +58,14 @@ final class LlmTransport {
     private volatile HttpClient http; // created on first use: its TLS set-up must not run while the server starts
     private final Semaphore permits;
     private final Consumer<String> log;
+    private final Kind kind;
 
     LlmTransport(int maxConcurrent, long connectTimeoutMs, long maxQueueMs, long maxReplyBytes, Consumer<String> log) {
+        this(Kind.LLM, maxConcurrent, connectTimeoutMs, maxQueueMs, maxReplyBytes, log);
+    }
+
+    LlmTransport(Kind kind, int maxConcurrent, long connectTimeoutMs, long maxQueueMs, long maxReplyBytes, Consumer<String> log) {
+        this.kind = kind;
         this.maxConcurrent = Math.max(1, maxConcurrent);
         this.connectTimeoutMs = connectTimeoutMs;
         this.maxQueueMs = maxQueueMs;
@@ -85,7 +107,7 @@ final class LlmTransport {
     }
 
     private static final java.util.concurrent.ExecutorService HTTP_THREADS = java.util.concurrent.Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "graphrag-llm-http");
+        Thread t = new Thread(r, "graphrag-http");
         t.setDaemon(true);
         return t;
     });
@@ -95,13 +117,18 @@ final class LlmTransport {
      * body of the first 2xx reply and the time its exchange took.
      */
     Posted post(LlmConfig cfg, String step, String payload, BooleanSupplier cancelled) {
+        return post(cfg, "/chat/completions", step, payload, cancelled);
+    }
+
+    /** As above, to {@code path} under the endpoint (/chat/completions, /embeddings). */
+    Posted post(LlmConfig cfg, String path, String step, String payload, BooleanSupplier cancelled) {
         String lastProblem = "no attempt made";
         for (int attempt = 0; attempt <= cfg.maxRetries(); attempt++) {
             long retryAfter = -1;
             acquire(cancelled, step);
             long t0 = System.nanoTime();
             try {
-                HttpResponse<byte[]> resp = send(cfg, payload, cancelled, step);
+                HttpResponse<byte[]> resp = send(cfg, path, payload, cancelled, step);
                 long ms = (System.nanoTime() - t0) / 1_000_000;
                 int status = resp.statusCode();
                 String text = new String(resp.body(), StandardCharsets.UTF_8);
@@ -109,23 +136,19 @@ final class LlmTransport {
                 String excerpt = OpenAiWire.excerpt(cfg, text);
                 lastProblem = "HTTP " + status + " from " + cfg.host() + ": " + excerpt;
                 if (status != 429 && status / 100 != 5) {
-                    throw new LlmHttpException("LLM step '" + step + "' failed: " + lastProblem
-                            + (status == 401 || status == 403 ? " (check the API key)" : status == 404 ? " (check the endpoint, ending in /v1, and the model name)"
-                            : OpenAiWire.refusesContext(excerpt) ? " (the prompt does not fit the server's context window: set graphrag.llm.contextTokens"
-                            + " (now " + cfg.contextTokens() + ") to the server's window (vLLM --max-model-len, llama.cpp --ctx-size) so prompts are trimmed"
-                            + " to fit, or raise the server's window; docs/llm.md#context-windows)" : ""),
-                            status, excerpt);
+                    throw new LlmHttpException(kind.noun + " '" + step + "' failed: " + lastProblem + hint(cfg, status, excerpt), status, excerpt);
                 }
                 retryAfter = resp.headers().firstValue("Retry-After").map(LlmTransport::retryAfterMs).orElse(-1L);
             } catch (HttpTimeoutException | TimeoutException e) {
-                lastProblem = "no complete reply within timeoutMs=" + cfg.timeoutMs();
+                lastProblem = "no complete reply within " + (kind == Kind.LLM ? "" : kind.settings + ".") + "timeoutMs=" + cfg.timeoutMs();
             } catch (ReplyTooLargeException e) {
-                throw new RagException("LLM step '" + step + "': the reply from " + cfg.host() + " passed " + maxReplyBytes
-                        + " bytes (graphrag.llm.maxReplyBytes) and was abandoned");
+                throw new RagException(kind.noun + " '" + step + "': the reply from " + cfg.host() + " passed " + maxReplyBytes
+                        + " bytes (" + kind.settings + ".maxReplyBytes) and was abandoned");
             } catch (java.net.ConnectException e) {
                 // nothing listens there: retrying cannot help, and a wrong endpoint should say so at once
-                throw new RagException("LLM step '" + step + "' failed: connection refused at " + cfg.host()
-                        + " (is the LLM server running? check the endpoint: graphrag.llm.endpoint or config.llm.endpoint)");
+                throw new RagException(kind.noun + " '" + step + "' failed: connection refused at " + cfg.host()
+                        + " (is the " + kind.server + " server running? check the endpoint: " + kind.settings + ".endpoint"
+                        + (kind == Kind.LLM ? " or config.llm.endpoint)" : ")"));
             } catch (IOException e) {
                 lastProblem = "I/O error talking to " + cfg.host() + ": " + OpenAiWire.excerpt(cfg, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
             } finally {
@@ -134,16 +157,27 @@ final class LlmTransport {
             if (attempt < cfg.maxRetries()) {
                 long wait = retryAfter >= 0 ? Math.min(retryAfter, MAX_RETRY_AFTER_MS)
                         : cfg.retryBaseMs() * (1L << Math.min(attempt, 16)) + ThreadLocalRandom.current().nextLong(cfg.retryBaseMs() + 1);
-                log.accept("graphrag: LLM step '" + step + "': " + lastProblem + "; retry " + (attempt + 1) + "/" + cfg.maxRetries() + " in " + wait + " ms");
+                log.accept("graphrag: " + kind.noun + " '" + step + "': " + lastProblem + "; retry " + (attempt + 1) + "/" + cfg.maxRetries() + " in " + wait + " ms");
                 sleep(wait, cancelled, step);
             }
         }
-        throw new RagException("LLM step '" + step + "' failed after " + (cfg.maxRetries() + 1) + " attempts: " + lastProblem);
+        throw new RagException(kind.noun + " '" + step + "' failed after " + (cfg.maxRetries() + 1) + " attempts: " + lastProblem);
     }
 
-    private HttpResponse<byte[]> send(LlmConfig cfg, String payload, BooleanSupplier cancelled, String step)
+    /** What to check, after a 4xx that retrying cannot mend. */
+    private String hint(LlmConfig cfg, int status, String excerpt) {
+        if (status == 401 || status == 403) return " (check the API key)";
+        if (status == 404) return " (check the endpoint, ending in /v1, and the model name)";
+        if (!OpenAiWire.refusesContext(excerpt)) return "";
+        return kind == Kind.LLM ? " (the prompt does not fit the server's context window: set graphrag.llm.contextTokens"
+                + " (now " + cfg.contextTokens() + ") to the server's window (vLLM --max-model-len, llama.cpp --ctx-size) so prompts are trimmed"
+                + " to fit, or raise the server's window; docs/llm.md#context-windows)"
+                : " (a text is longer than the embedding model takes: lower graphrag.ingest.chunkSize, or raise the server's input limit)";
+    }
+
+    private HttpResponse<byte[]> send(LlmConfig cfg, String path, String payload, BooleanSupplier cancelled, String step)
             throws IOException, TimeoutException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(cfg.endpoint() + "/chat/completions"))
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(cfg.endpoint() + path))
                 .timeout(Duration.ofMillis(cfg.timeoutMs()))
                 .header("Content-Type", "application/json")
                 .header(STEP_HEADER, headerSafe(step))
@@ -292,9 +326,9 @@ final class LlmTransport {
             while (!permits.tryAcquire(50, TimeUnit.MILLISECONDS)) {
                 if (cancelled.getAsBoolean()) throw cancelledError(step);
                 if (System.nanoTime() > deadline) {
-                    throw new RagException("LLM step '" + step + "': the server is busy: all " + maxConcurrent
-                            + " LLM permits (graphrag.llm.maxConcurrent) stayed in use for " + maxQueueMs
-                            + " ms (graphrag.llm.maxQueueMs); retry later");
+                    throw new RagException(kind.noun + " '" + step + "': the server is busy: all " + maxConcurrent
+                            + " " + kind.server + " permits (" + kind.settings + ".maxConcurrent) stayed in use for " + maxQueueMs
+                            + " ms (" + kind.settings + ".maxQueueMs); retry later");
                 }
             }
         } catch (InterruptedException e) {
@@ -303,7 +337,7 @@ final class LlmTransport {
         }
     }
 
-    private static void sleep(long ms, BooleanSupplier cancelled, String step) {
+    private void sleep(long ms, BooleanSupplier cancelled, String step) {
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
         try {
             while (System.nanoTime() < end) {
@@ -316,7 +350,7 @@ final class LlmTransport {
         }
     }
 
-    private static RagException cancelledError(String step) {
-        return new RagException("LLM step '" + step + "' cancelled: the transaction was terminated");
+    private RagException cancelledError(String step) {
+        return new RagException(kind.noun + " '" + step + "' cancelled: the transaction was terminated");
     }
 }

@@ -15,9 +15,9 @@ import java.util.Map;
  */
 final class OpenAiWire {
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** How vLLM, llama.cpp and OpenAI word a prompt over the window. */
+    /** How vLLM, llama.cpp, OpenAI and (for embeddings) TEI word a prompt over the window. */
     private static final java.util.regex.Pattern CONTEXT_REFUSAL = java.util.regex.Pattern.compile(
-            "maximum context length|context size|context length|context window|exceed_context", java.util.regex.Pattern.CASE_INSENSITIVE);
+            "maximum context length|context size|context length|context window|exceed_context|must have less than \\d+ tokens", java.util.regex.Pattern.CASE_INSENSITIVE);
     /** The most of a remote error body an error message quotes. */
     static final int MAX_EXCERPT_CHARS = 200;
 

@@ -20,7 +20,8 @@ import java.util.function.Predicate;
 
 /**
  * An OpenAI-compatible server on 127.0.0.1 for tests: /v1/chat/completions answers from a rule table
- * (first matching rule with uses left), /v1/models lists one model, every request is recorded, and
+ * (first matching rule with uses left), /v1/embeddings gives each text a bag-of-words vector (scripted faults from
+ * {@link #onEmbeddings()} rules), /v1/models lists one model, every request is recorded, and
  * replies can be faults: a delay, 429 with Retry-After, 500, a body that is not JSON, a cut-off reply,
  * a dropped connection.
  * <pre>
@@ -91,6 +92,9 @@ public final class StandInLlm implements AutoCloseable, org.junit.jupiter.api.ex
 
     private final HttpServer server;
     private final List<Rule> rules = new CopyOnWriteArrayList<>();
+    private final List<Rule> embeddingRules = new CopyOnWriteArrayList<>();
+    private volatile int embeddingDimensions = 64;
+    private volatile double embeddingScale = 3.0;
     private final List<Request> requests = new CopyOnWriteArrayList<>();
     private volatile long modelsDelayMs;
     private final Map<String, String> served = new java.util.concurrent.ConcurrentHashMap<>();
@@ -111,6 +115,7 @@ public final class StandInLlm implements AutoCloseable, org.junit.jupiter.api.ex
             return t;
         }));
         server.createContext("/v1/chat/completions", this::chat);
+        server.createContext("/v1/embeddings", this::embeddings);
         server.createContext("/v1/models", ex -> {
             requests.add(new Request(JSON.createObjectNode(), ex.getRequestHeaders().getFirst("Authorization"),
                     ex.getRequestHeaders().getFirst("X-Rag-Step"), ex.getRequestMethod(), ex.getRequestURI().getPath()));
@@ -160,6 +165,91 @@ public final class StandInLlm implements AutoCloseable, org.junit.jupiter.api.ex
         return when(r -> true);
     }
 
+    /** A rule for /v1/embeddings requests (a fault, a delay, a raw body); without one, every text gets {@link #vector}. */
+    public Rule onEmbeddings(Predicate<Request> match) {
+        Rule r = new Rule(match);
+        embeddingRules.add(r);
+        return r;
+    }
+
+    public Rule onEmbeddings() {
+        return onEmbeddings(r -> true);
+    }
+
+    /** The length of the vectors /v1/embeddings gives when a request does not ask for {@code dimensions} (64 until reset). */
+    public void embeddingDimensions(int d) { embeddingDimensions = d; }
+
+    /**
+     * The stand-in's embedding of a text: each lower-cased word adds 1 to one coordinate chosen by its hash, the whole
+     * scaled by 3 (so a client must normalise): texts that share words lie close, as under a real model.
+     */
+    public static float[] vector(String text, int dimensions, double scale) {
+        float[] v = new float[dimensions];
+        for (String w : text.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+            if (w.isEmpty()) continue;
+            int h = w.hashCode() * 0x9E3779B1;
+            v[Math.floorMod(h, dimensions)] += 1;
+        }
+        v[0] += 0.01f; // no text maps to the zero vector
+        for (int i = 0; i < v.length; i++) v[i] = (float) (v[i] * scale);
+        return v;
+    }
+
+    public float[] vector(String text) {
+        return vector(text, embeddingDimensions, embeddingScale);
+    }
+
+    private void embeddings(HttpExchange ex) throws IOException {
+        Request req = new Request(JSON.readTree(ex.getRequestBody().readAllBytes()), ex.getRequestHeaders().getFirst("Authorization"),
+                ex.getRequestHeaders().getFirst("X-Rag-Step"), ex.getRequestMethod(), ex.getRequestURI().getPath());
+        requests.add(req);
+        Rule rule = null;
+        synchronized (embeddingRules) {
+            for (Rule r : embeddingRules) {
+                if (r.usesLeft > 0 && r.match.test(req)) {
+                    r.usesLeft--;
+                    rule = r;
+                    break;
+                }
+            }
+        }
+        if (rule != null) {
+            rule.maxInFlight.accumulateAndGet(rule.inFlight.incrementAndGet(), Math::max);
+            try {
+                sleepQuietly(rule.delayMs);
+            } finally {
+                rule.inFlight.decrementAndGet();
+            }
+            if (rule.dropConnection) {
+                ex.close();
+                return;
+            }
+            if (rule.rawBody != null || rule.status != 200) {
+                send(ex, rule.status, rule.rawBody != null ? rule.rawBody : "{\"error\":{\"message\":\"stand-in fault " + rule.status + "\"}}", rule.retryAfter);
+                return;
+            }
+        }
+        JsonNode input = req.body().path("input");
+        List<String> texts = new java.util.ArrayList<>();
+        if (input.isTextual()) texts.add(input.asText());
+        else input.forEach(t -> texts.add(t.asText()));
+        int dims = req.body().path("dimensions").asInt(embeddingDimensions);
+        ObjectNode root = JSON.createObjectNode();
+        root.put("object", "list").put("model", req.body().path("model").asText());
+        ArrayNode data = root.putArray("data");
+        // listed last to first, each with its index, as servers that batch out of order do: a client must place by index
+        for (int i = texts.size() - 1; i >= 0; i--) {
+            ObjectNode item = data.addObject();
+            item.put("object", "embedding").put("index", i);
+            ArrayNode v = item.putArray("embedding");
+            for (float x : vector(texts.get(i), dims, embeddingScale)) v.add(x);
+        }
+        int tokens = 0;
+        for (String t : texts) tokens += CL100K.countTokensOrdinary(t);
+        root.putObject("usage").put("prompt_tokens", tokens).put("total_tokens", tokens);
+        send(ex, 200, root.toString(), null);
+    }
+
     public static Predicate<Request> lastUserContains(String text) {
         return r -> r.lastUserContent() != null && r.lastUserContent().contains(text);
     }
@@ -199,6 +289,8 @@ public final class StandInLlm implements AutoCloseable, org.junit.jupiter.api.ex
 
     public void reset() {
         rules.clear();
+        embeddingRules.clear();
+        embeddingDimensions = 64;
         requests.clear();
         modelsDelayMs = 0;
         window = 0;
