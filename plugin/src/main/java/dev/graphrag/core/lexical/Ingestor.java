@@ -160,7 +160,7 @@ public final class Ingestor {
                         if (pending != null) collect(pending, out, chunksDone, docs.size(), cfg, t0);
                         pending = null;
                         throw new RagException("rag.ingest: " + e.getMessage() + "; " + out.size() + " of " + docs.size()
-                                + " documents are committed (a rerun skips them)", e);
+                                + " documents are committed (a rerun skips them)"); // no cause: Neo4j reports the innermost one
                     }
                     if (pending != null) collect(pending, out, chunksDone, docs.size(), cfg, t0);
                     pending = executor.submit(() -> write(prepared, cfg));
