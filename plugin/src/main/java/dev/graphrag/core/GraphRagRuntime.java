@@ -8,6 +8,7 @@ import dev.graphrag.core.embed.EmbeddingModel;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.embed.OnnxEmbedder;
 import dev.graphrag.core.embed.RemoteEmbedder;
+import dev.graphrag.core.embed.TokenizerEngine;
 import dev.graphrag.core.llm.EmbeddingEndpoint;
 import dev.graphrag.core.embed.ModelSpec;
 import dev.graphrag.core.embed.Pooling;
@@ -160,7 +161,8 @@ public final class GraphRagRuntime implements AutoCloseable {
         EmbeddingEndpoint endpoint = EmbeddingEndpoint.of(settings, System.getenv(), log);
         String name = settings.string("graphrag.embedding.name");
         if (name.equals(ModelSpec.DEFAULT_NAME)) name = endpoint.model();
-        RemoteEmbedder e = new RemoteEmbedder(endpoint, settings.string("graphrag.embedding.tokenizer"), name,
+        RemoteEmbedder e = new RemoteEmbedder(endpoint, settings.string("graphrag.embedding.tokenizer"),
+                enumSetting(TokenizerEngine.class, settings, "graphrag.embedding.tokenizerEngine"), name,
                 (int) settings.integer("graphrag.embedding.maxLength"), (int) settings.integer("graphrag.embedding.batchSize"),
                 settings.bool("graphrag.embedding.normalize"), executor);
         log.accept("graphrag: embeddings from " + endpoint.host() + " (model " + endpoint.model() + ", " + e.dimensions() + " dimensions)");
@@ -173,7 +175,8 @@ public final class GraphRagRuntime implements AutoCloseable {
                 enumSetting(Pooling.class, s, "graphrag.embedding.pooling"),
                 (int) s.integer("graphrag.embedding.maxLength"), s.bool("graphrag.embedding.normalize"),
                 enumSetting(Device.class, s, "graphrag.embedding.device"),
-                (int) s.integer("graphrag.embedding.threads"), (int) s.integer("graphrag.embedding.batchSize"));
+                (int) s.integer("graphrag.embedding.threads"), (int) s.integer("graphrag.embedding.batchSize"),
+                enumSetting(TokenizerEngine.class, s, "graphrag.embedding.tokenizerEngine"));
     }
 
     private static <E extends Enum<E>> E enumSetting(Class<E> type, PluginSettings s, String key) {

@@ -2,7 +2,7 @@ package dev.graphrag.hgmem;
 
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.embed.ModelIdentity;
-import dev.graphrag.core.embed.WordPieceTokenizer;
+import dev.graphrag.core.embed.TextTokenizer;
 import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.search.VectorIndexQuery;
 import org.neo4j.graphdb.Node;
@@ -396,7 +396,7 @@ public final class Neo4jHypergraph implements Evolution.Graph {
 
     String cut(String text, int tokens) {
         if (text == null) return "";
-        List<WordPieceTokenizer.Token> t = embeddings.tokenizer().tokenize(text);
+        List<TextTokenizer.Token> t = embeddings.tokenizer().tokenize(text);
         return t.size() <= tokens ? text : text.substring(0, t.get(tokens - 1).end()) + " ...";
     }
 }

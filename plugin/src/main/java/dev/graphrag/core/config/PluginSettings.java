@@ -37,6 +37,7 @@ public final class PluginSettings {
         d.put("graphrag.embedding.name", "bge-small-en-v1.5-q");
         d.put("graphrag.embedding.model", "classpath:bge-small-en-v1.5-q.onnx");
         d.put("graphrag.embedding.tokenizer", "classpath:bge-small-en-v1.5-q-tokenizer.json");
+        d.put("graphrag.embedding.tokenizerEngine", "auto");
         d.put("graphrag.embedding.pooling", "cls");
         d.put("graphrag.embedding.maxLength", 512L);
         d.put("graphrag.embedding.normalize", true);

@@ -21,7 +21,7 @@ public interface Embedder extends AutoCloseable {
     int maxLength();
 
     /** Cuts chunks and counts tokens. */
-    WordPieceTokenizer tokenizer();
+    TextTokenizer tokenizer();
 
     /**
      * Vectors of {@code texts}, in order. {@code independent}: a text's vector must not depend on what it is embedded

@@ -12,6 +12,7 @@ import java.nio.LongBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -29,7 +30,7 @@ public final class EmbeddingModel implements AutoCloseable {
             + "bge-small-en-v1.5, graphrag.embedding.model=classpath:bge-small-en-v1.5.onnx, graphrag.embedding.tokenizer="
             + "classpath:bge-small-en-v1.5-tokenizer.json (then re-ingest: its vectors differ)";
     private final ModelSpec spec;
-    private final WordPieceTokenizer tokenizer;
+    private final TextTokenizer tokenizer;
     private final OrtEnvironment env;
     private final OrtSession session;
     private final String device;
@@ -37,7 +38,7 @@ public final class EmbeddingModel implements AutoCloseable {
     private final int dimensions;
     private final boolean batchInvariant;
 
-    private EmbeddingModel(ModelSpec spec, WordPieceTokenizer tokenizer, OrtEnvironment env, OrtSession session,
+    private EmbeddingModel(ModelSpec spec, TextTokenizer tokenizer, OrtEnvironment env, OrtSession session,
                            String device) {
         this.spec = spec;
         this.tokenizer = tokenizer;
@@ -58,14 +59,15 @@ public final class EmbeddingModel implements AutoCloseable {
      * from the model's name: three short texts cut to one length, alone and together.
      */
     private boolean probeBatchInvariance() {
-        int[][] probes = {tokenizer.encode("graph retrieval augmented generation", 16),
-                tokenizer.encode("quarterly revenue of the company rose", 16), tokenizer.encode("the novel by Edgar Rice Burroughs", 16)};
-        int len = Integer.MAX_VALUE;
-        for (int[] p : probes) len = Math.min(len, p.length);
+        List<List<TextTokenizer.Token>> texts = List.of(tokenizer.tokenize("graph retrieval augmented generation"),
+                tokenizer.tokenize("quarterly revenue of the company rose"), tokenizer.tokenize("the novel by Edgar Rice Burroughs"));
+        int len = 14;
+        for (List<TextTokenizer.Token> t : texts) len = Math.min(len, t.size());
+        int[][] probes = new int[texts.size()][];
         for (int i = 0; i < probes.length; i++) {
-            int[] cut = Arrays.copyOf(probes[i], len);
-            cut[len - 1] = tokenizer.sepId();
-            probes[i] = cut;
+            int[] body = new int[len];
+            for (int k = 0; k < len; k++) body[k] = texts.get(i).get(k).id();
+            probes[i] = tokenizer.frame(body);
         }
         float[][] together = embedIds(probes);
         for (int i = 0; i < probes.length; i++) {
@@ -80,7 +82,7 @@ public final class EmbeddingModel implements AutoCloseable {
     /** Loads the model; {@code log} receives one line saying which execution provider is in use and why. */
     public static EmbeddingModel load(ModelSpec spec, Consumer<String> log) {
         spec.checkFilesExist();
-        WordPieceTokenizer tokenizer = readTokenizer(spec.tokenizer());
+        TextTokenizer tokenizer = readTokenizer(spec.tokenizer(), spec.tokenizerEngine());
         byte[] modelBytes;
         try (InputStream in = open(spec.model())) {
             modelBytes = in.readAllBytes();
@@ -119,13 +121,15 @@ public final class EmbeddingModel implements AutoCloseable {
         }
     }
 
-    /** A tokenizer.json from a file path or {@code classpath:NAME}. */
-    static WordPieceTokenizer readTokenizer(String location) {
+    /** A tokenizer.json from a file path or {@code classpath:NAME}, read by {@code engine}. */
+    static TextTokenizer readTokenizer(String location, TokenizerEngine engine) {
+        byte[] json;
         try (InputStream in = open(location)) {
-            return WordPieceTokenizer.fromTokenizerJson(in, location);
+            json = in.readAllBytes();
         } catch (IOException e) {
             throw new RagException("cannot read tokenizer " + location + ": " + e.getMessage(), e);
         }
+        return engine.read(json, location);
     }
 
     private static OrtSession.SessionOptions options(ModelSpec spec, boolean cuda) throws OrtException {
@@ -146,7 +150,7 @@ public final class EmbeddingModel implements AutoCloseable {
         return Files.newInputStream(Path.of(location));
     }
 
-    public WordPieceTokenizer tokenizer() { return tokenizer; }
+    public TextTokenizer tokenizer() { return tokenizer; }
     public ModelSpec spec() { return spec; }
     public String device() { return device; }
     public int dimensions() { return dimensions; }

@@ -31,7 +31,7 @@ public final class EmbeddingService implements AutoCloseable {
     public int dimensions() { return embedder.dimensions(); }
     public String device() { return embedder.device(); }
     public int maxLength() { return embedder.maxLength(); }
-    public WordPieceTokenizer tokenizer() { return embedder.tokenizer(); }
+    public TextTokenizer tokenizer() { return embedder.tokenizer(); }
 
     /** One text, through the cache (queries repeat). */
     public float[] embed(String text) {

@@ -10,7 +10,7 @@ import java.nio.file.Path;
  * {@code classpath:NAME} for a resource shipped inside the plugin jar (the default model).
  */
 public record ModelSpec(String name, String model, String tokenizer, Pooling pooling, int maxLength,
-                        boolean normalize, Device device, int threads, int batchSize) {
+                        boolean normalize, Device device, int threads, int batchSize, TokenizerEngine tokenizerEngine) {
 
     public static final String DEFAULT_NAME = "bge-small-en-v1.5-q";
     public static final String DEFAULT_MODEL = "classpath:bge-small-en-v1.5-q.onnx";
@@ -22,12 +22,18 @@ public record ModelSpec(String name, String model, String tokenizer, Pooling poo
         if (batchSize < 1 || batchSize > 1024) throw new RagException("embedding.batchSize must be in [1, 1024], got " + batchSize);
     }
 
+    /** With the tokenizer engine chosen by the file ({@link TokenizerEngine#AUTO}). */
+    public ModelSpec(String name, String model, String tokenizer, Pooling pooling, int maxLength, boolean normalize, Device device, int threads,
+                     int batchSize) {
+        this(name, model, tokenizer, pooling, maxLength, normalize, device, threads, batchSize, TokenizerEngine.AUTO);
+    }
+
     public static ModelSpec defaults() {
         return new ModelSpec(DEFAULT_NAME, DEFAULT_MODEL, DEFAULT_TOKENIZER, Pooling.CLS, 512, true, Device.AUTO, 0, 32);
     }
 
     public ModelSpec withDevice(Device d) {
-        return new ModelSpec(name, model, tokenizer, pooling, maxLength, normalize, d, threads, batchSize);
+        return new ModelSpec(name, model, tokenizer, pooling, maxLength, normalize, d, threads, batchSize, tokenizerEngine);
     }
 
     /** A model path that is neither a classpath resource nor an existing file is an error that names it. */

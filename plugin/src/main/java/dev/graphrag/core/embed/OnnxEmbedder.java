@@ -19,7 +19,7 @@ public final class OnnxEmbedder implements Embedder {
     @Override public int dimensions() { return model.dimensions(); }
     @Override public String device() { return model.device(); }
     @Override public int maxLength() { return model.spec().maxLength(); }
-    @Override public WordPieceTokenizer tokenizer() { return model.tokenizer(); }
+    @Override public TextTokenizer tokenizer() { return model.tokenizer(); }
 
     /**
      * {@code independent}: a batch-invariant (fp32) model gets batches of texts of one token length, so no padding
@@ -41,16 +41,11 @@ public final class OnnxEmbedder implements Embedder {
     @Override
     public float[][] embedChunks(List<String> texts, List<int[]> tokenIds, BooleanSupplier cancelled) {
         int n = tokenIds.size();
-        int body = maxLength() - 2;
+        int body = maxLength() - model.tokenizer().specialTokens();
         int[][] ids = new int[n][];
         for (int i = 0; i < n; i++) {
             int[] t = tokenIds.get(i);
-            int len = Math.min(t.length, body);
-            int[] full = new int[len + 2];
-            full[0] = model.tokenizer().clsId();
-            System.arraycopy(t, 0, full, 1, len);
-            full[len + 1] = model.tokenizer().sepId();
-            ids[i] = full;
+            ids[i] = model.tokenizer().frame(t.length <= body ? t : Arrays.copyOf(t, Math.max(0, body)));
         }
         return embedSorted(ids, false, cancelled);
     }

@@ -21,7 +21,7 @@ import java.util.function.BooleanSupplier;
  */
 public final class RemoteEmbedder implements Embedder {
     private final EmbeddingEndpoint endpoint;
-    private final WordPieceTokenizer tokenizer;
+    private final TextTokenizer tokenizer;
     private final String name;
     private final int maxLength;
     private final int batchSize;
@@ -31,10 +31,15 @@ public final class RemoteEmbedder implements Embedder {
 
     public RemoteEmbedder(EmbeddingEndpoint endpoint, String tokenizerLocation, String name, int maxLength, int batchSize, boolean normalize,
                           ExecutorService executor) {
+        this(endpoint, tokenizerLocation, TokenizerEngine.AUTO, name, maxLength, batchSize, normalize, executor);
+    }
+
+    public RemoteEmbedder(EmbeddingEndpoint endpoint, String tokenizerLocation, TokenizerEngine tokenizerEngine, String name, int maxLength,
+                          int batchSize, boolean normalize, ExecutorService executor) {
         if (maxLength < 8 || maxLength > 1_000_000) throw new RagException("embedding.maxLength must be in [8, 1000000], got " + maxLength);
         if (batchSize < 1 || batchSize > 2048) throw new RagException("embedding.batchSize must be in [1, 2048], got " + batchSize);
         this.endpoint = endpoint;
-        this.tokenizer = EmbeddingModel.readTokenizer(tokenizerLocation);
+        this.tokenizer = EmbeddingModel.readTokenizer(tokenizerLocation, tokenizerEngine);
         this.name = name;
         this.maxLength = maxLength;
         this.batchSize = batchSize;
@@ -47,7 +52,7 @@ public final class RemoteEmbedder implements Embedder {
     @Override public int dimensions() { return dimensions; }
     @Override public String device() { return "remote " + endpoint.host(); }
     @Override public int maxLength() { return maxLength; }
-    @Override public WordPieceTokenizer tokenizer() { return tokenizer; }
+    @Override public TextTokenizer tokenizer() { return tokenizer; }
 
     /** {@code independent} needs nothing more here: an endpoint's vectors are taken as it gives them, whatever a request holds. */
     @Override

@@ -19,9 +19,7 @@ import java.util.Map;
  * tokenizer.json, equal to the reference tokenizer's ids (see WordPieceTokenizerTest). Each token keeps
  * the character span of its word in the original text, which the chunker uses for offsets.
  */
-public final class WordPieceTokenizer {
-    /** A word piece: vocabulary id and the [start, end) char span of its word in the input text. */
-    public record Token(int id, int start, int end) {}
+public final class WordPieceTokenizer implements TextTokenizer {
 
     private final Map<String, Integer> vocab;
     private final int unkId;
@@ -83,10 +81,12 @@ public final class WordPieceTokenizer {
 
     public int clsId() { return clsId; }
     public int sepId() { return sepId; }
+    @Override
     public int padId() { return padId; }
     public int vocabSize() { return vocab.size(); }
 
-    /** Word pieces of the text, without special tokens. */
+    /** Word pieces of the text, without special tokens; each keeps its whole word's span. */
+    @Override
     public List<Token> tokenize(String text) {
         List<Token> out = new ArrayList<>();
         StringBuilder word = new StringBuilder();
@@ -114,15 +114,18 @@ public final class WordPieceTokenizer {
         return out;
     }
 
-    /** Ids with [CLS] ... [SEP], truncated to maxLength in all. */
-    public int[] encode(String text, int maxLength) {
-        List<Token> tokens = tokenize(text);
-        int body = Math.min(tokens.size(), Math.max(0, maxLength - 2));
-        int[] ids = new int[body + 2];
+    @Override
+    public int[] frame(int[] body) {
+        int[] ids = new int[body.length + 2];
         ids[0] = clsId;
-        for (int k = 0; k < body; k++) ids[k + 1] = tokens.get(k).id();
-        ids[body + 1] = sepId;
+        System.arraycopy(body, 0, ids, 1, body.length);
+        ids[body.length + 1] = sepId;
         return ids;
+    }
+
+    @Override
+    public int specialTokens() {
+        return 2;
     }
 
     private int flush(StringBuilder word, int start, int end, List<Token> out) {

@@ -2,7 +2,7 @@ package dev.graphrag.core.lexical;
 
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.config.PluginSettings;
-import dev.graphrag.core.embed.WordPieceTokenizer;
+import dev.graphrag.core.embed.TextTokenizer;
 import dev.graphrag.core.text.Chunker;
 import dev.graphrag.core.text.SentenceChunker;
 import dev.graphrag.core.text.StructuralChunker;
@@ -68,7 +68,7 @@ public record IngestConfig(String corpus, ChunkerKind chunker, int chunkSize, in
     }
 
     /** The chunker this config asks for. */
-    public Chunker newChunker(WordPieceTokenizer tokenizer) {
+    public Chunker newChunker(TextTokenizer tokenizer) {
         return switch (chunker) {
             case TOKENS -> new TokenChunker(tokenizer, chunkSize, chunkOverlap, sentenceBoundaries);
             case SENTENCES -> new SentenceChunker(tokenizer, chunkSize, chunkOverlap);

@@ -27,7 +27,7 @@ public interface Chunker {
     }
 
     /** The chunk covering tokens [from, to) of the text: its exact span, text and token ids. */
-    static Chunk ofTokens(int index, String text, List<dev.graphrag.core.embed.WordPieceTokenizer.Token> tokens, int from, int to, String kind) {
+    static Chunk ofTokens(int index, String text, List<dev.graphrag.core.embed.TextTokenizer.Token> tokens, int from, int to, String kind) {
         int start = tokens.get(from).start(), end = tokens.get(to - 1).end();
         int[] ids = new int[to - from];
         for (int k = 0; k < ids.length; k++) ids[k] = tokens.get(from + k).id();
@@ -35,7 +35,7 @@ public interface Chunker {
     }
 
     /** Token indexes where sentences start, then tokens.size(): sentence k covers tokens [bounds[k], bounds[k+1]). */
-    static List<Integer> sentenceBounds(String text, List<dev.graphrag.core.embed.WordPieceTokenizer.Token> tokens) {
+    static List<Integer> sentenceBounds(String text, List<dev.graphrag.core.embed.TextTokenizer.Token> tokens) {
         List<Integer> bounds = new java.util.ArrayList<>();
         java.text.BreakIterator it = java.text.BreakIterator.getSentenceInstance(java.util.Locale.ROOT);
         it.setText(text);

@@ -1,8 +1,8 @@
 package dev.graphrag.core.text;
 
 import dev.graphrag.core.RagException;
-import dev.graphrag.core.embed.WordPieceTokenizer;
-import dev.graphrag.core.embed.WordPieceTokenizer.Token;
+import dev.graphrag.core.embed.TextTokenizer;
+import dev.graphrag.core.embed.TextTokenizer.Token;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,11 +16,11 @@ import java.util.function.BooleanSupplier;
  * maximum are embedded from their first tokens (rag.ingest marks them {@code embeddingTruncated}).
  */
 public final class SentenceChunker implements Chunker {
-    private final WordPieceTokenizer tokenizer;
+    private final TextTokenizer tokenizer;
     private final int chunkSize;
     private final int overlapSentences;
 
-    public SentenceChunker(WordPieceTokenizer tokenizer, int chunkSize, int overlapSentences) {
+    public SentenceChunker(TextTokenizer tokenizer, int chunkSize, int overlapSentences) {
         if (chunkSize < 16) throw new RagException("chunkSize must be at least 16 tokens, got " + chunkSize);
         if (overlapSentences < 0) throw new RagException("chunkOverlap (sentences) must be >= 0, got " + overlapSentences);
         this.tokenizer = tokenizer;

@@ -1,7 +1,7 @@
 package dev.graphrag.core.text;
 
 import dev.graphrag.core.RagException;
-import dev.graphrag.core.embed.WordPieceTokenizer;
+import dev.graphrag.core.embed.TextTokenizer;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -22,11 +22,11 @@ public final class StructuralChunker implements Chunker {
     private static final Pattern LIST_ITEM = Pattern.compile("^\\s*(?:[-*+]|\\d+[.)])\\s+\\S.*");
     private static final Pattern FENCE = Pattern.compile("^\\s*(```|~~~).*");
 
-    private final WordPieceTokenizer tokenizer;
+    private final TextTokenizer tokenizer;
     private final int chunkSize;
     private final int overlap;
 
-    public StructuralChunker(WordPieceTokenizer tokenizer, int chunkSize, int overlap) {
+    public StructuralChunker(TextTokenizer tokenizer, int chunkSize, int overlap) {
         if (chunkSize < 100) throw new RagException("chunkSize must be at least 100 characters for the structural chunker, got " + chunkSize);
         if (overlap < 0 || overlap >= chunkSize / 2) {
             throw new RagException("chunkOverlap must be >= 0 and below half of chunkSize (" + chunkSize + ") characters, got " + overlap);
@@ -93,8 +93,8 @@ public final class StructuralChunker implements Chunker {
         while (end > start && Character.isWhitespace(text.charAt(end - 1))) end--;
         if (start >= end) return;
         String chunkText = text.substring(start, end);
-        List<WordPieceTokenizer.Token> tokens = tokenizer.tokenize(chunkText);
-        int[] ids = tokens.stream().mapToInt(WordPieceTokenizer.Token::id).toArray();
+        List<TextTokenizer.Token> tokens = tokenizer.tokenize(chunkText);
+        int[] ids = tokens.stream().mapToInt(TextTokenizer.Token::id).toArray();
         out.add(new Chunk(out.size(), start, end, chunkText, ids.length, ids, kindOf(start, end, lines)));
     }
 

@@ -1,8 +1,8 @@
 package dev.graphrag.core.text;
 
 import dev.graphrag.core.RagException;
-import dev.graphrag.core.embed.WordPieceTokenizer;
-import dev.graphrag.core.embed.WordPieceTokenizer.Token;
+import dev.graphrag.core.embed.TextTokenizer;
+import dev.graphrag.core.embed.TextTokenizer.Token;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,12 +14,12 @@ import java.util.function.BooleanSupplier;
  * (a sentence longer than a chunk is split by tokens). Offsets are char offsets into the source text.
  */
 public final class TokenChunker implements Chunker {
-    private final WordPieceTokenizer tokenizer;
+    private final TextTokenizer tokenizer;
     private final int chunkSize;
     private final int overlap;
     private final boolean sentences;
 
-    public TokenChunker(WordPieceTokenizer tokenizer, int chunkSize, int overlap, boolean sentences) {
+    public TokenChunker(TextTokenizer tokenizer, int chunkSize, int overlap, boolean sentences) {
         if (chunkSize < 16) throw new RagException("chunkSize must be at least 16 tokens, got " + chunkSize);
         if (overlap < 0 || overlap >= chunkSize) {
             throw new RagException("chunkOverlap must be >= 0 and smaller than chunkSize (" + chunkSize + "), got " + overlap);

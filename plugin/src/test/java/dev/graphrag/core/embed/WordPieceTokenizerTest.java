@@ -62,7 +62,7 @@ class WordPieceTokenizerTest {
 
     @Test
     void encodeTruncatesToMaxLengthKeepingSpecialTokens() {
-        WordPieceTokenizer t = TestModels.bge().tokenizer();
+        WordPieceTokenizer t = (WordPieceTokenizer) TestModels.bge().tokenizer();
         int[] ids = t.encode("one two three four five six seven eight nine ten", 6);
         assertEquals(6, ids.length);
         assertEquals(t.clsId(), ids[0]);
@@ -71,14 +71,14 @@ class WordPieceTokenizerTest {
 
     @Test
     void tokensCarryTheCharSpanOfTheirWord() {
-        WordPieceTokenizer t = TestModels.bge().tokenizer();
+        WordPieceTokenizer t = (WordPieceTokenizer) TestModels.bge().tokenizer();
         String text = "Xodar, unaffable!";
-        List<WordPieceTokenizer.Token> tokens = t.tokenize(text);
+        List<TextTokenizer.Token> tokens = t.tokenize(text);
         assertTrue(tokens.size() >= 4);
         assertEquals("Xodar", text.substring(tokens.get(0).start(), tokens.get(0).end()));
-        WordPieceTokenizer.Token last = tokens.get(tokens.size() - 1);
+        TextTokenizer.Token last = tokens.get(tokens.size() - 1);
         assertEquals("!", text.substring(last.start(), last.end()));
-        for (WordPieceTokenizer.Token tok : tokens) assertTrue(tok.start() < tok.end());
+        for (TextTokenizer.Token tok : tokens) assertTrue(tok.start() < tok.end());
     }
 
     @Test

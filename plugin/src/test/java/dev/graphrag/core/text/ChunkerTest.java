@@ -2,7 +2,7 @@ package dev.graphrag.core.text;
 
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.TestModels;
-import dev.graphrag.core.embed.WordPieceTokenizer;
+import dev.graphrag.core.embed.TextTokenizer;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ChunkerTest {
-    static final WordPieceTokenizer TOK = TestModels.bge().tokenizer();
+    static final TextTokenizer TOK = TestModels.bge().tokenizer();
     static final String TEXT = String.join(" ", java.util.Collections.nCopies(30,
             "John Carter fought the plant men beside Tars Tarkas. Xodar, a dator of the First Born, was defeated."));
 

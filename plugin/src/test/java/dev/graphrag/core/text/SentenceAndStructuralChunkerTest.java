@@ -2,7 +2,7 @@ package dev.graphrag.core.text;
 
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.TestModels;
-import dev.graphrag.core.embed.WordPieceTokenizer;
+import dev.graphrag.core.embed.TextTokenizer;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SentenceAndStructuralChunkerTest {
-    static final WordPieceTokenizer TOK = TestModels.bge().tokenizer();
+    static final TextTokenizer TOK = TestModels.bge().tokenizer();
 
     static void assertExactOffsets(String text, List<Chunker.Chunk> chunks) {
         for (Chunker.Chunk c : chunks) {
