@@ -267,7 +267,8 @@ public final class DemoServer {
                     WITH $q AS q, collect(text) AS passages
                     CALL rag.llm.chat([
                       {role: 'system', content: 'Answer the question from the passages only. Be brief.'},
-                      {role: 'user', content: 'Passages:\\n' + apoc.text.join(passages, '\\n---\\n') + '\\n\\nQuestion: ' + q}
+                      {role: 'user', content: 'Passages:\\n' + reduce(s = '', p IN passages | s + CASE s WHEN '' THEN '' ELSE '\\n---\\n' END + p)
+                        + '\\n\\nQuestion: ' + q}
                     ], {llm: $llm}) YIELD content, promptTokens, completionTokens, ms
                     RETURN content, promptTokens, completionTokens, ms""",
                     Map.of("q", q, "corpus", a.corpusName(), "llm", llm), r -> {

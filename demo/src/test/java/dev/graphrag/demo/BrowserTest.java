@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BrowserTest {
     @Test
     void browserIsServed() throws Exception {
-        Path work = Files.createDirectories(Path.of("target", "neo4j-browser-test"));
+        Path work = Files.createDirectories(BuildLayout.here().resolve("neo4j-browser-test"));
         try (Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, null, "127.0.0.1", -1, 0))) {
             HttpResponse<String> r = HttpClient.newHttpClient().send(
                     HttpRequest.newBuilder(URI.create(neo4j.httpURI() + "browser/")).GET().build(), HttpResponse.BodyHandlers.ofString());

@@ -21,10 +21,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class PluginJarTest {
     static Path pluginJar() throws IOException {
-        try (Stream<Path> s = Files.list(Path.of("..", "procedures", "target"))) {
-            return s.filter(p -> p.getFileName().toString().matches("graphrag-neo4j-[^-]+(-SNAPSHOT)?\\.jar")).findFirst()
-                    .orElseThrow(() -> new AssertionError("no plugin jar in procedures/target: run the build's package phase first"));
-        }
+        // this line's jar (graphrag-neo4j-<version>.jar for 5.26, ...-neo4j-2026.jar for the calendar line)
+        Path jar = BuildLayout.of(Path.of("..", "procedures").toString()).resolve(BuildLayout.pluginJarName());
+        if (!Files.isRegularFile(jar)) throw new AssertionError("no plugin jar " + jar + ": run the build's package phase first");
+        return jar;
     }
 
     @Test

@@ -24,8 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * conf/ holds neo4j.conf and graphrag.conf, and java.io.tmpdir is the home's tmp/.
  */
 final class ServerHome implements AutoCloseable {
-    static final Path LIB = Path.of("real-server", "target", "lib");
-    static final Path APOC = Path.of("real-server", "target", "apoc");
+    static final Path LIB = BuildLayout.of("real-server").resolve("lib");
+    static final Path APOC = BuildLayout.of("real-server").resolve("apoc");
 
     final Path home;
     final Process server;
@@ -41,7 +41,7 @@ final class ServerHome implements AutoCloseable {
 
     /** Starts a server and waits until it logs "Started."; lib/ keeps the jars libFilter accepts. */
     static ServerHome start(Predicate<Path> libFilter, List<Path> otherPlugins, List<String> neo4jConf, List<String> graphragConf) throws Exception {
-        assertTrue(Files.isDirectory(LIB), "no server lib/ in demo/real-server/target/lib: run the build's package phase first (mvn -B verify does)");
+        assertTrue(Files.isDirectory(LIB), "no server lib/ in demo/" + LIB + ": run the build's package phase first (mvn -B verify does)");
         Path home = Files.createTempDirectory("graphrag-real-server");
         Files.createDirectories(home.resolve("lib"));
         try (Stream<Path> jars = Files.list(LIB)) {

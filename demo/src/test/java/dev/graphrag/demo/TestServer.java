@@ -25,7 +25,7 @@ public final class TestServer {
     public static synchronized Neo4j get() {
         if (neo4j == null) {
             try {
-                Path work = Files.createDirectories(Path.of("target", "neo4j-test"));
+                Path work = Files.createDirectories(BuildLayout.here().resolve("neo4j-test"));
                 neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, null, "127.0.0.1", 0, -1, SETTINGS));
             } catch (java.io.IOException e) {
                 throw new IllegalStateException(e);

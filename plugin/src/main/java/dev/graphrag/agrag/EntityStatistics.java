@@ -9,7 +9,6 @@ import org.apache.lucene.analysis.WordlistLoader;
 import org.apache.lucene.analysis.snowball.SnowballFilter;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
-import org.apache.lucene.util.IOUtils;
 
 import java.io.IOException;
 import java.io.StringReader;
@@ -42,8 +41,10 @@ public final class EntityStatistics {
     private EntityStatistics() {}
 
     private static CharArraySet loadStopWords() {
-        try {
-            return WordlistLoader.getSnowballWordSet(IOUtils.getDecodingReader(SnowballFilter.class, "english_stop.txt", StandardCharsets.UTF_8));
+        // read as a resource beside SnowballFilter: Lucene 10 (the calendar Neo4j line) dropped IOUtils.getDecodingReader
+        try (java.io.InputStream in = SnowballFilter.class.getResourceAsStream("english_stop.txt")) {
+            if (in == null) throw new IOException("english_stop.txt not found beside " + SnowballFilter.class.getName());
+            return WordlistLoader.getSnowballWordSet(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new IllegalStateException("Lucene's Snowball English stop list is missing", e);
         }

@@ -6,6 +6,8 @@ import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.PluginSettings;
 import org.neo4j.configuration.Config;
 import org.neo4j.configuration.GraphDatabaseSettings;
+import org.neo4j.gqlstatus.ErrorGqlStatusObjectImplementation;
+import org.neo4j.gqlstatus.GqlStatusInfoCodes;
 import org.neo4j.internal.kernel.api.exceptions.ProcedureException;
 import org.neo4j.kernel.api.exceptions.Status;
 import org.neo4j.kernel.api.procedure.GlobalProcedures;
@@ -58,7 +60,7 @@ public final class GraphRagExtension extends ExtensionFactory<GraphRagExtension.
         RagException err = failure;
         if (rt != null) RUNTIMES.put(home(deps.config()), rt);
         deps.globalProcedures().registerComponent(GraphRagRuntime.class, ctx -> {
-            if (rt == null) throw new ProcedureException(Status.Procedure.ProcedureCallFailed, err, "graphrag is misconfigured: %s", err.getMessage());
+            if (rt == null) throw new Misconfigured(err.getMessage());
             return rt;
         }, true);
         return new LifecycleAdapter() {
@@ -68,6 +70,18 @@ public final class GraphRagExtension extends ExtensionFactory<GraphRagExtension.
                 if (rt != null) rt.close();
             }
         };
+    }
+
+    /**
+     * Every call's error while the settings are invalid. A subclass, as the one ProcedureException constructor that
+     * 5.26 and the calendar releases share (a GQL status, a status, a message) is protected in the latter; no cause:
+     * the start log holds the whole error.
+     */
+    static final class Misconfigured extends ProcedureException {
+        Misconfigured(String problem) {
+            super(ErrorGqlStatusObjectImplementation.from(GqlStatusInfoCodes.STATUS_50N42).build(), Status.Procedure.ProcedureCallFailed,
+                    "graphrag is misconfigured: %s", problem);
+        }
     }
 
     /**

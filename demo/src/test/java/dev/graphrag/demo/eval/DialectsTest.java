@@ -84,7 +84,7 @@ class DialectsTest {
             }
         }
         // the figures docs/benchmarks.md quotes (the six-question sample, so rows, not a benchmark)
-        java.nio.file.Files.writeString(java.nio.file.Path.of("target", "dialects-results.md"), report.append(sizes));
+        java.nio.file.Files.writeString(java.nio.file.Path.of(System.getProperty("graphrag.build.dir", "target"), "dialects-results.md"), report.append(sizes));
     }
 
     /** ReMind's memorising passes (L9's filter, then the repeat replayed from memory), the memory reset between dialects. */

@@ -40,9 +40,9 @@ public final class LayerSchema {
         return put(name, "CREATE INDEX " + name + " IF NOT EXISTS FOR ()-[r:" + id(type.name()) + "]-() ON (r." + id(property) + ")");
     }
 
-    /** A cosine vector index on a label's property. */
+    /** A cosine vector index on a label's property, filtering by corpus where the server can (VectorSearch). */
     public LayerSchema vector(String name, Label label, String property, int dimensions) {
-        return put(name, "CREATE VECTOR INDEX " + name + " IF NOT EXISTS FOR (n:" + id(label.name()) + ") ON (n." + id(property) + ")" + cosine(dimensions));
+        return put(name, dev.graphrag.core.search.VectorSearch.nodeIndex(name, id(label.name()), id(property), dimensions));
     }
 
     /** A cosine vector index on a relationship type's property. */

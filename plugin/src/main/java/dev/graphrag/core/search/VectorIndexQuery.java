@@ -9,7 +9,8 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * Top-n nodes of one corpus from a cosine vector index that several corpora share: asks the index for n, and for
+ * Top-n nodes of one corpus from a cosine vector index that several corpora share. An index that filters by corpus
+ * (calendar Neo4j lines, {@link VectorSearch}) answers in one SEARCH; otherwise the index is asked for n, and for
  * four times more each round while other corpora's nodes crowd the answer, until n are found or the index has no
  * more to give ({@code total}: how many nodes the index holds at most, asked for only when a second round is needed).
  */
@@ -19,6 +20,16 @@ public final class VectorIndexQuery {
     /** Node to cosine, best first. */
     public static Map<Node, Double> topInCorpus(Transaction tx, String index, float[] qv, String corpus, int n, LongSupplier total) {
         Map<Node, Double> out = new LinkedHashMap<>();
+        if (VectorSearch.filtersByCorpus(tx, index)) {
+            // the index filters by corpus itself: one lookup, n of this corpus (VectorSearch)
+            try (Result r = tx.execute(VectorSearch.searchQuery(index), Map.of("v", qv, "corpus", corpus, "n", (long) n))) {
+                while (r.hasNext()) {
+                    Map<String, Object> row = r.next();
+                    out.put((Node) row.get("node"), 2 * ((Number) row.get("score")).doubleValue() - 1);
+                }
+            }
+            return out;
+        }
         long max = -1;
         for (int fetch = n; ; fetch *= 4) {
             out.clear();
