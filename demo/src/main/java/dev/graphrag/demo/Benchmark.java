@@ -59,6 +59,10 @@ public final class Benchmark {
             out.add(new Retriever("rag.search hybrid denseWeight " + w, "CALL rag.search($q, {corpus: $corpus, k: $k, mode: 'hybrid', denseWeight: " + w
                     + "}) YIELD documentId RETURN documentId"));
         }
+        for (String w : List.of("0.5", "0.7", "0.8", "0.9")) {
+            out.add(new Retriever("rag.search rrf denseWeight " + w, "CALL rag.search($q, {corpus: $corpus, k: $k, mode: 'rrf', denseWeight: " + w
+                    + "}) YIELD documentId RETURN documentId"));
+        }
         return out;
     }
 

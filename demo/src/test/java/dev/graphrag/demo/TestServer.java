@@ -93,6 +93,17 @@ public final class TestServer {
         return b.append('}').toString();
     }
 
+    /**
+     * Each background statement gets a thread of its own, as each Bolt session does on a server. On the common pool
+     * (one worker on two cores), a statement waiting for a layer lock left the other statement's LLM exchange unfinished
+     * on Java 25 (no connection opened, no thread at work, until its timeout); Java 17 finished it.
+     */
+    private static final java.util.concurrent.Executor BACKGROUND = r -> {
+        Thread t = new Thread(r, "test-background-statement");
+        t.setDaemon(true);
+        t.start();
+    };
+
     /** Runs a statement on another thread; the future holds what it threw, or null when it succeeded. */
     public static java.util.concurrent.CompletableFuture<Throwable> inBackground(String cypher, Map<String, Object> params) {
         return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
@@ -102,7 +113,7 @@ public final class TestServer {
             } catch (Throwable t) {
                 return t;
             }
-        });
+        }, BACKGROUND);
     }
 
     /** The id of the running transaction whose query starts with the prefix, once {@code ready} holds too; null after 10 s. */

@@ -388,11 +388,14 @@ public final class EvalLlmServer implements AutoCloseable {
         return o.toString();
     }
 
+    /** Sends the whole reply and ends the exchange: on Java 21+ a reply is complete only when its body stream is closed. */
     private static void send(HttpExchange ex, int status, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         ex.getResponseHeaders().add("Content-Type", "application/json");
         ex.sendResponseHeaders(status, bytes.length);
-        ex.getResponseBody().write(bytes);
+        try (var out = ex.getResponseBody()) {
+            out.write(bytes);
+        }
     }
 
     @Override

@@ -83,7 +83,8 @@ public final class ChunkSearch {
                 case DENSE -> dense;
                 case BM25 -> s[1];
                 case HYBRID -> hybrid(denseRange.scale(dense), bm25Range.max() > 0 ? bm25Range.scale(s[1]) : Double.NaN, cfg.denseWeight());
-                case RRF -> 1.0 / (cfg.rrfK() + s[2]) + 1.0 / (cfg.rrfK() + s[3]);
+                // weighted as hybrid is; twice the weighted mean, so denseWeight 0.5 is the classic sum of reciprocal ranks
+                case RRF -> 2 * (cfg.denseWeight() / (cfg.rrfK() + s[2]) + (1 - cfg.denseWeight()) / (cfg.rrfK() + s[3]));
             };
             Node n = e.getKey();
             hits.add(new Hit(0, (String) n.getProperty("id"), (String) n.getProperty("documentId"), (String) n.getProperty("text"),

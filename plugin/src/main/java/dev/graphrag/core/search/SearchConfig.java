@@ -6,13 +6,15 @@ import java.util.Map;
 
 /**
  * rag.search's config. {@code candidates}: how many hits each index contributes before fusion; {@code denseWeight}:
- * hybrid's share of the normalised cosine (the rest is normalised BM25).
+ * the dense side's share in hybrid (of the normalised cosine; the rest is normalised BM25) and in rrf (of the
+ * reciprocal ranks).
  */
 public record SearchConfig(String corpus, int k, SearchMode mode, int candidates, int rrfK, double denseWeight) {
     public static final int MAX_K = 1000;
     /**
-     * Hybrid's default dense share: 0.8 and 0.9 tie on MuSiQue Recall@5 (the tuning set), and the tie goes to the share
-     * nearer dense, since hybrid must not lose to dense (docs/benchmarks.md, retrieval quality).
+     * The default dense share: for hybrid 0.8 and 0.9 tie on MuSiQue Recall@5 (the tuning set), and the tie goes to the
+     * share nearer dense, since hybrid must not lose to dense; for rrf 0.9 is the best of 0.5 to 0.9 there
+     * (docs/benchmarks.md, retrieval quality).
      */
     public static final double DEFAULT_DENSE_WEIGHT = 0.9;
 
