@@ -200,35 +200,9 @@ public final class StandInLlm implements AutoCloseable, org.junit.jupiter.api.ex
     }
 
     private void embeddings(HttpExchange ex) throws IOException {
-        Request req = new Request(JSON.readTree(ex.getRequestBody().readAllBytes()), ex.getRequestHeaders().getFirst("Authorization"),
-                ex.getRequestHeaders().getFirst("X-Rag-Step"), ex.getRequestMethod(), ex.getRequestURI().getPath());
-        requests.add(req);
-        Rule rule = null;
-        synchronized (embeddingRules) {
-            for (Rule r : embeddingRules) {
-                if (r.usesLeft > 0 && r.match.test(req)) {
-                    r.usesLeft--;
-                    rule = r;
-                    break;
-                }
-            }
-        }
-        if (rule != null) {
-            rule.maxInFlight.accumulateAndGet(rule.inFlight.incrementAndGet(), Math::max);
-            try {
-                sleepQuietly(rule.delayMs);
-            } finally {
-                rule.inFlight.decrementAndGet();
-            }
-            if (rule.dropConnection) {
-                ex.close();
-                return;
-            }
-            if (rule.rawBody != null || rule.status != 200) {
-                send(ex, rule.status, rule.rawBody != null ? rule.rawBody : "{\"error\":{\"message\":\"stand-in fault " + rule.status + "\"}}", rule.retryAfter);
-                return;
-            }
-        }
+        Request req = record(ex);
+        Rule rule = take(embeddingRules, req);
+        if (rule != null && fault(ex, rule)) return;
         JsonNode input = req.body().path("input");
         List<String> texts = new java.util.ArrayList<>();
         if (input.isTextual()) texts.add(input.asText());
@@ -298,6 +272,49 @@ public final class StandInLlm implements AutoCloseable, org.junit.jupiter.api.ex
         served.clear();
     }
 
+    private Request record(HttpExchange ex) throws IOException {
+        Request req = new Request(JSON.readTree(ex.getRequestBody().readAllBytes()), ex.getRequestHeaders().getFirst("Authorization"),
+                ex.getRequestHeaders().getFirst("X-Rag-Step"), ex.getRequestMethod(), ex.getRequestURI().getPath());
+        requests.add(req);
+        return req;
+    }
+
+    /** The first rule of {@code table} with uses left that matches, its use counted; null when none does. */
+    private static Rule take(List<Rule> table, Request req) {
+        synchronized (table) {
+            for (Rule r : table) {
+                if (r.usesLeft > 0 && r.match.test(req)) {
+                    r.usesLeft--;
+                    return r;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Waits the rule's delay, then plays its fault if it has one (dropped connection, endless or trickled body, error status, raw body). */
+    private static boolean fault(HttpExchange ex, Rule rule) throws IOException {
+        rule.maxInFlight.accumulateAndGet(rule.inFlight.incrementAndGet(), Math::max);
+        try {
+            sleepQuietly(rule.delayMs);
+        } finally {
+            rule.inFlight.decrementAndGet();
+        }
+        if (rule.dropConnection) {
+            ex.close(); // no status line: the client sees the connection end
+            return true;
+        }
+        if (rule.endless || rule.trickleMs > 0) {
+            stream(ex, rule.endless ? 0 : rule.trickleMs);
+            return true;
+        }
+        if (rule.rawBody != null || rule.status != 200) {
+            send(ex, rule.status, rule.rawBody != null ? rule.rawBody : "{\"error\":{\"message\":\"stand-in fault " + rule.status + "\"}}", rule.retryAfter);
+            return true;
+        }
+        return false;
+    }
+
     private static void sleepQuietly(long ms) {
         try {
             if (ms > 0) Thread.sleep(ms);
@@ -307,43 +324,13 @@ public final class StandInLlm implements AutoCloseable, org.junit.jupiter.api.ex
     }
 
     private void chat(HttpExchange ex) throws IOException {
-        Request req = new Request(JSON.readTree(ex.getRequestBody().readAllBytes()), ex.getRequestHeaders().getFirst("Authorization"),
-                ex.getRequestHeaders().getFirst("X-Rag-Step"), ex.getRequestMethod(), ex.getRequestURI().getPath());
-        requests.add(req);
-        Rule rule = null;
-        synchronized (rules) {
-            for (Rule r : rules) {
-                if (r.usesLeft > 0 && r.match.test(req)) {
-                    r.usesLeft--;
-                    rule = r;
-                    break;
-                }
-            }
-        }
+        Request req = record(ex);
+        Rule rule = take(rules, req);
         if (rule == null) {
             send(ex, 500, "{\"error\":{\"message\":\"stand-in: no rule matches this request\"}}", null);
             return;
         }
-        rule.maxInFlight.accumulateAndGet(rule.inFlight.incrementAndGet(), Math::max);
-        try {
-            if (rule.delayMs > 0) Thread.sleep(rule.delayMs);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            rule.inFlight.decrementAndGet();
-        }
-        if (rule.dropConnection) {
-            ex.close(); // no status line: the client sees the connection end
-            return;
-        }
-        if (rule.endless || rule.trickleMs > 0) {
-            stream(ex, rule.endless ? 0 : rule.trickleMs);
-            return;
-        }
-        if (rule.rawBody != null || rule.status != 200) {
-            send(ex, rule.status, rule.rawBody != null ? rule.rawBody : "{\"error\":{\"message\":\"stand-in fault " + rule.status + "\"}}", rule.retryAfter);
-            return;
-        }
+        if (fault(ex, rule)) return;
         ObjectNode out = completion(req, rule);
         if (shape != null) out = shape.apply(out, req.body());
         send(ex, 200, out.toString(), null);
