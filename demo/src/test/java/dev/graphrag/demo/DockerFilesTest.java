@@ -95,15 +95,26 @@ class DockerFilesTest {
             while (m.find()) used.add(m.group(1));
         }
         for (String v : used) assertTrue(example.containsKey(v), ".env.example defines " + v);
-        // the default jar is the one this build packaged (a version bump that forgets docker/ fails here)
+        // the jar the env file names for this build's line is the one this build packaged (a version bump that forgets
+        // docker/ fails here): the default for 5.26, the commented alternative, with its image, for the calendar line
         String jar = example.getProperty("GRAPHRAG_PLUGIN_JAR");
+        assertTrue(composeText.contains("PLUGIN_JAR: ${GRAPHRAG_PLUGIN_JAR:-" + jar + "}"), "compose and the env example agree on the default jar");
+        assertTrue(composeText.contains("NEO4J_IMAGE: ${GRAPHRAG_NEO4J_IMAGE:-" + example.getProperty("GRAPHRAG_NEO4J_IMAGE") + "}"), "and on the default image");
+        assertTrue(dockerfile.contains("ARG NEO4J_IMAGE=" + example.getProperty("GRAPHRAG_NEO4J_IMAGE")), "and the Dockerfile");
+        if ("2026".equals(System.getProperty("graphrag.neo4j.line"))) {
+            String text = Files.readString(DOCKER.resolve(".env.example"));
+            Matcher alt = Pattern.compile("(?m)^# GRAPHRAG_PLUGIN_JAR=(\\S+)$").matcher(text);
+            assertTrue(alt.find(), "the env example names the calendar line's jar");
+            jar = alt.group(1);
+            assertTrue(text.contains("# GRAPHRAG_NEO4J_IMAGE=neo4j:2026."), "with a calendar-release image");
+        }
         assertTrue(Files.isRegularFile(Path.of("..").resolve(jar)), "the plugin jar the env file names exists after package: " + jar);
         assertEquals(PluginJarTest.pluginJar().getFileName().toString(), Path.of(jar).getFileName().toString());
-        assertTrue(composeText.contains("PLUGIN_JAR: ${GRAPHRAG_PLUGIN_JAR:-" + jar + "}"), "compose and the env example agree on the default jar");
         assertTrue(Files.readString(Path.of("..", ".gitignore")).lines().anyMatch("docker/.env"::equals), "the real env file is never committed");
 
         List<String> ignore = Files.readAllLines(Path.of("..", ".dockerignore"));
         assertEquals("*", ignore.stream().filter(l -> !l.isBlank() && !l.startsWith("#")).findFirst().orElse(null), "the build context starts empty");
-        assertTrue(ignore.contains("!procedures/target/graphrag-neo4j-*.jar") && ignore.contains("!docker/conf/"), "and lets in only the jar and the conf");
+        assertTrue(ignore.contains("!procedures/target/graphrag-neo4j-*.jar") && ignore.contains("!procedures/target-neo4j-2026/graphrag-neo4j-*.jar")
+                && ignore.contains("!docker/conf/"), "and lets in only the jars and the conf");
     }
 }
