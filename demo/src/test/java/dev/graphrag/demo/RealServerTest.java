@@ -24,8 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * runtime closure of org.neo4j:neo4j from Maven Central (demo/real-server), the shaded jar alone in plugins/, settings
  * in conf/neo4j.conf and conf/graphrag.conf, started in a child JVM by Neo4j's own bootloader as `bin/neo4j console`
  * does. Then, over Bolt with the official driver: ingest, search, an LLM-free AGRAG layer and retrieval, and an LLM
- * call that takes the endpoint and key from the server's graphrag.conf. After a clean stop, java.io.tmpdir (set to the
- * home's tmp/) holds no ONNX Runtime directory.
+ * call that takes the endpoint and key from the server's graphrag.conf; the tokenizer is Hugging Face's native one. After
+ * a clean stop, java.io.tmpdir (set to the home's tmp/) holds no ONNX Runtime directory.
  */
 class RealServerTest {
     static final String SERVER_KEY = "sk-real-server-conf";
@@ -35,8 +35,11 @@ class RealServerTest {
     @BeforeAll
     static void start() throws Exception {
         llm = StandInLlm.start();
+        // the bundled model's tokenizer read by Hugging Face's library (same ids as the built-in, TokenizerEngineTest): so the
+        // native library DJL ships is loaded from the shaded jar inside a real server, as a BPE or Unigram model needs
         server = ServerHome.start(jar -> true, List.of(), List.of(),
-                List.of("graphrag.llm.endpoint=" + llm.endpoint(), "graphrag.llm.model=stand-in", "graphrag.llm.apiKey=" + SERVER_KEY));
+                List.of("graphrag.llm.endpoint=" + llm.endpoint(), "graphrag.llm.model=stand-in", "graphrag.llm.apiKey=" + SERVER_KEY,
+                        "graphrag.embedding.tokenizerEngine=huggingface"));
     }
 
     @AfterAll
