@@ -56,7 +56,9 @@ public final class GraphRagRuntime implements AutoCloseable {
         checkCeiling(settings, "graphrag.llm.timeoutMs", "graphrag.llm.maxTimeoutMs");
         checkCeiling(settings, "graphrag.llm.maxTokens", "graphrag.llm.maxTokensLimit");
         checkCeiling(settings, "graphrag.ingest.batchSize", "graphrag.ingest.maxBatchSize");
-        embeddingProvider(settings); // a misspelt provider surfaces at start
+        // a misspelt provider or tokenizer engine surfaces at start, not at the first embedding
+        embeddingProvider(settings);
+        enumSetting(TokenizerEngine.class, settings, "graphrag.embedding.tokenizerEngine");
     }
 
     private static void checkCeiling(PluginSettings s, String key, String ceiling) {

@@ -4,7 +4,6 @@ import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import ai.djl.huggingface.tokenizers.jni.CharSpan;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.graphrag.core.RagException;
 
 import java.io.ByteArrayInputStream;
@@ -38,7 +37,7 @@ final class HuggingFaceTextTokenizer implements TextTokenizer {
         this.padId = padId;
     }
 
-    static HuggingFaceTextTokenizer read(byte[] json, String source) {
+    static HuggingFaceTextTokenizer read(byte[] json, JsonNode root, String source) {
         nativeCacheDirectory();
         HuggingFaceTokenizer t;
         try {
@@ -58,7 +57,7 @@ final class HuggingFaceTextTokenizer implements TextTokenizer {
         }
         int[] prefix = ints(Arrays.copyOfRange(framed, 0, at));
         int[] suffix = ints(Arrays.copyOfRange(framed, at + body.length, framed.length));
-        return new HuggingFaceTextTokenizer(t, prefix, suffix, padId(json));
+        return new HuggingFaceTextTokenizer(t, prefix, suffix, padId(root));
     }
 
     /**
@@ -75,16 +74,11 @@ final class HuggingFaceTextTokenizer implements TextTokenizer {
     }
 
     /** The file's padding id, else its &lt;pad&gt; or [PAD] token's, else 0 (a padded position is masked out anyway). */
-    private static int padId(byte[] json) {
-        try {
-            JsonNode root = new ObjectMapper().readTree(json);
-            if (root.path("padding").path("pad_id").isInt()) return root.path("padding").path("pad_id").asInt();
-            for (JsonNode t : root.path("added_tokens")) {
-                String c = t.path("content").asText();
-                if (c.equals("<pad>") || c.equals("[PAD]")) return t.path("id").asInt();
-            }
-        } catch (IOException e) {
-            // read once already by the library: cannot happen
+    private static int padId(JsonNode root) {
+        if (root.path("padding").path("pad_id").isInt()) return root.path("padding").path("pad_id").asInt();
+        for (JsonNode t : root.path("added_tokens")) {
+            String c = t.path("content").asText();
+            if (c.equals("<pad>") || c.equals("[PAD]")) return t.path("id").asInt();
         }
         return 0;
     }

@@ -124,15 +124,9 @@ public final class RemoteEmbedder implements Embedder {
                 throw new RagException("embedding endpoint " + endpoint.host() + " (model '" + endpoint.model() + "') returned " + x.length
                         + " dimensions where its first reply had " + dimensions + ": is another model now served under that name?");
             }
-            if (normalize) unit(x);
+            if (normalize) Pooling.l2normalize(x);
         }
         return v;
-    }
-
-    private static void unit(float[] v) {
-        double norm = Math.sqrt(EmbeddingService.dot(v, v));
-        if (norm == 0) return;
-        for (int i = 0; i < v.length; i++) v[i] = (float) (v[i] / norm);
     }
 
     @Override

@@ -16,15 +16,15 @@ public enum TokenizerEngine {
     AUTO, BUILTIN, HUGGINGFACE;
 
     TextTokenizer read(byte[] json, String source) {
+        JsonNode root = parse(json, source);
         return switch (this) {
-            case BUILTIN -> WordPieceTokenizer.fromTokenizerJson(new java.io.ByteArrayInputStream(json), source);
-            case HUGGINGFACE -> HuggingFaceTextTokenizer.read(json, source);
-            case AUTO -> builtinReads(json, source) ? BUILTIN.read(json, source) : HUGGINGFACE.read(json, source);
+            case BUILTIN -> WordPieceTokenizer.fromTokenizerJson(root, source);
+            case HUGGINGFACE -> HuggingFaceTextTokenizer.read(json, root, source);
+            case AUTO -> builtinReads(root) ? WordPieceTokenizer.fromTokenizerJson(root, source) : HuggingFaceTextTokenizer.read(json, root, source);
         };
     }
 
-    /** Whether the file is one the built-in tokenizer implements rule for rule. */
-    static boolean builtinReads(byte[] json, String source) {
+    private static JsonNode parse(byte[] json, String source) {
         JsonNode root;
         try {
             root = new ObjectMapper().readTree(json);
@@ -32,6 +32,11 @@ public enum TokenizerEngine {
             throw new RagException(source + ": cannot read tokenizer.json: " + e.getMessage(), e);
         }
         if (root == null || !root.isObject()) throw new RagException(source + ": tokenizer.json is not a JSON object");
+        return root;
+    }
+
+    /** Whether the file is one the built-in tokenizer implements rule for rule. */
+    static boolean builtinReads(JsonNode root) {
         String post = root.path("post_processor").path("type").asText("");
         return "WordPiece".equals(root.path("model").path("type").asText())
                 && "BertNormalizer".equals(root.path("normalizer").path("type").asText())

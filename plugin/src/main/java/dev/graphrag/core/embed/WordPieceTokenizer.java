@@ -54,29 +54,33 @@ public final class WordPieceTokenizer implements TextTokenizer {
 
     public static WordPieceTokenizer fromTokenizerJson(InputStream in, String source) {
         try {
-            JsonNode root = new ObjectMapper().readTree(in);
-            JsonNode model = root.path("model");
-            if (!"WordPiece".equals(model.path("type").asText())) {
-                throw new RagException(source + ": only WordPiece (BERT-style) tokenizers are supported, got model type '"
-                        + model.path("type").asText() + "'");
-            }
-            Map<String, Integer> vocab = new HashMap<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = model.path("vocab").fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
-                vocab.put(e.getKey(), e.getValue().asInt());
-            }
-            if (vocab.isEmpty()) throw new RagException(source + ": tokenizer.json has an empty vocabulary");
-            JsonNode norm = root.path("normalizer");
-            boolean lower = norm.path("lowercase").asBoolean(true);
-            JsonNode strip = norm.path("strip_accents");
-            boolean stripAccents = strip.isNull() || strip.isMissingNode() ? lower : strip.asBoolean();
-            boolean chinese = norm.path("handle_chinese_chars").asBoolean(true);
-            return new WordPieceTokenizer(vocab, model.path("unk_token").asText("[UNK]"),
-                    model.path("continuing_subword_prefix").asText("##"),
-                    model.path("max_input_chars_per_word").asInt(100), lower, stripAccents, chinese);
+            return fromTokenizerJson(new ObjectMapper().readTree(in), source);
         } catch (IOException e) {
             throw new RagException(source + ": cannot read tokenizer.json: " + e.getMessage(), e);
         }
+    }
+
+    /** From a tokenizer.json already parsed (TokenizerEngine reads each file once). */
+    static WordPieceTokenizer fromTokenizerJson(JsonNode root, String source) {
+        JsonNode model = root.path("model");
+        if (!"WordPiece".equals(model.path("type").asText())) {
+            throw new RagException(source + ": only WordPiece (BERT-style) tokenizers are supported, got model type '"
+                    + model.path("type").asText() + "'");
+        }
+        Map<String, Integer> vocab = new HashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = model.path("vocab").fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            vocab.put(e.getKey(), e.getValue().asInt());
+        }
+        if (vocab.isEmpty()) throw new RagException(source + ": tokenizer.json has an empty vocabulary");
+        JsonNode norm = root.path("normalizer");
+        boolean lower = norm.path("lowercase").asBoolean(true);
+        JsonNode strip = norm.path("strip_accents");
+        boolean stripAccents = strip.isNull() || strip.isMissingNode() ? lower : strip.asBoolean();
+        boolean chinese = norm.path("handle_chinese_chars").asBoolean(true);
+        return new WordPieceTokenizer(vocab, model.path("unk_token").asText("[UNK]"),
+                model.path("continuing_subword_prefix").asText("##"),
+                model.path("max_input_chars_per_word").asInt(100), lower, stripAccents, chinese);
     }
 
     public int clsId() { return clsId; }

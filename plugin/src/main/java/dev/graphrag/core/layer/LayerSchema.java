@@ -77,8 +77,7 @@ public final class LayerSchema {
     }
 
     private static String cosine(int dimensions) {
-        if (dimensions < 1) throw new IllegalArgumentException("vector dimensions must be positive, got " + dimensions);
-        return " OPTIONS {indexConfig: {`vector.dimensions`: " + dimensions + ", `vector.similarity_function`: 'cosine'}}";
+        return dev.graphrag.core.search.VectorSearch.cosineOptions(dimensions);
     }
 
     private static String on(String variable, String separator, String... properties) {

@@ -55,19 +55,15 @@ public final class EmbeddingEndpoint {
         }
         long dims = s.integer("graphrag.embedding.dimensions");
         if (dims < 0 || dims > 65_536) throw new RagException("graphrag.embedding.dimensions must be in [0, 65536] (0: the model's own), got " + dims);
-        String key = s.string("graphrag.embedding.apiKey");
-        String keyEnv = s.string("graphrag.embedding.apiKeyEnv");
-        if (key.isEmpty() && !keyEnv.isEmpty()) key = env.getOrDefault(keyEnv, "");
+        String key = LlmConfig.configuredKey(s, "graphrag.embedding", env);
         if (key.isEmpty()) {
             // the LLM key belongs to graphrag.llm.endpoint: it goes here only when this is that very endpoint
             String llm = s.string("graphrag.llm.endpoint").trim();
             if (!llm.isEmpty() && EndpointPolicy.sameEndpoint(EndpointPolicy.parse(llm, "graphrag.llm.endpoint"), uri)) {
-                key = s.string("graphrag.llm.apiKey");
-                String llmKeyEnv = s.string("graphrag.llm.apiKeyEnv");
-                if (key.isEmpty() && !llmKeyEnv.isEmpty()) key = env.getOrDefault(llmKeyEnv, "");
+                key = LlmConfig.configuredKey(s, "graphrag.llm", env);
             }
         }
-        LlmConfig target = LlmConfig.configured(uri, model, key == null ? "" : key, s.integer("graphrag.embedding.timeoutMs"),
+        LlmConfig target = LlmConfig.configured(uri, model, key, s.integer("graphrag.embedding.timeoutMs"),
                 s.integer("graphrag.embedding.connectTimeoutMs"), (int) s.integer("graphrag.embedding.maxRetries"),
                 s.integer("graphrag.embedding.retryBaseMs"));
         LlmTransport transport = new LlmTransport(LlmTransport.Kind.EMBEDDING, (int) s.integer("graphrag.embedding.maxConcurrent"),

@@ -113,8 +113,13 @@ public final class LlmConfig {
     }
 
     private static String serverKey(PluginSettings s, Map<String, String> env) {
-        String key = s.string("graphrag.llm.apiKey");
-        String keyEnv = s.string("graphrag.llm.apiKeyEnv");
+        return configuredKey(s, "graphrag.llm", env);
+    }
+
+    /** {@code <prefix>.apiKey}, else the variable {@code <prefix>.apiKeyEnv} names, else "". */
+    static String configuredKey(PluginSettings s, String prefix, Map<String, String> env) {
+        String key = s.string(prefix + ".apiKey");
+        String keyEnv = s.string(prefix + ".apiKeyEnv");
         if (key.isEmpty() && !keyEnv.isEmpty()) key = env.getOrDefault(keyEnv, "");
         return key == null ? "" : key;
     }

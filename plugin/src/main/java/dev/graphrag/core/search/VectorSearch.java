@@ -34,10 +34,15 @@ public final class VectorSearch {
      * one. {@code label} and {@code property} are the plugin's own names, checked by the caller.
      */
     public static String nodeIndex(String name, String label, String property, int dimensions) {
-        if (dimensions < 1) throw new IllegalArgumentException("vector dimensions must be positive, got " + dimensions);
-        String options = " OPTIONS {indexConfig: {`vector.dimensions`: " + dimensions + ", `vector.similarity_function`: 'cosine'}}";
+        String options = cosineOptions(dimensions);
         if (!FILTERED_INDEXES) return "CREATE VECTOR INDEX " + name + " IF NOT EXISTS FOR (n:" + label + ") ON (n." + property + ")" + options;
         return "CYPHER 25 CREATE VECTOR INDEX " + name + " IF NOT EXISTS FOR (n:" + label + ") ON (n." + property + ") WITH [n." + CORPUS + "]" + options;
+    }
+
+    /** The OPTIONS of a cosine vector index of {@code dimensions}. */
+    public static String cosineOptions(int dimensions) {
+        if (dimensions < 1) throw new IllegalArgumentException("vector dimensions must be positive, got " + dimensions);
+        return " OPTIONS {indexConfig: {`vector.dimensions`: " + dimensions + ", `vector.similarity_function`: 'cosine'}}";
     }
 
     /** Whether the named index is a node vector index that filters by corpus (made by {@link #nodeIndex} on a calendar server). */

@@ -238,6 +238,17 @@ class RemoteEmbedderTest {
     }
 
     @Test
+    void aMisspeltProviderOrTokenizerEngineFailsAtStartNamingTheSetting() {
+        RagException provider = assertThrows(RagException.class,
+                () -> new dev.graphrag.core.GraphRagRuntime(settings(Map.of("graphrag.embedding.provider", "ollama")), l -> {}));
+        assertTrue(provider.getMessage().contains("'graphrag.embedding.provider' must be one of [onnx, openai], got 'ollama'"), provider.getMessage());
+        RagException engine = assertThrows(RagException.class,
+                () -> new dev.graphrag.core.GraphRagRuntime(settings(Map.of("graphrag.embedding.tokenizerEngine", "djl")), l -> {}));
+        assertTrue(engine.getMessage().contains("'graphrag.embedding.tokenizerEngine' must be one of [auto, builtin, huggingface], got 'djl'"),
+                engine.getMessage());
+    }
+
+    @Test
     void settingsThatCannotWorkAreErrorsNamingTheSetting() {
         RagException noEndpoint = assertThrows(RagException.class,
                 () -> EmbeddingEndpoint.of(settings(Map.of("graphrag.embedding.endpoint", "")), Map.of(), l -> {}));
