@@ -26,6 +26,11 @@ CALL rag.search('Who fought beside Tars Tarkas?', {corpus: 'example', k: 3, mode
 YIELD rank, documentId, score, denseScore, bm25Score
 RETURN rank, documentId, score, denseScore, bm25Score;
 
+// reciprocal rank fusion, weighted by denseWeight as hybrid is (0.5 is the classic unweighted sum)
+CALL rag.search('Who fought beside Tars Tarkas?', {corpus: 'example', k: 3, mode: 'rrf', denseWeight: 0.5})
+YIELD rank, documentId, score
+RETURN rank, documentId, score;
+
 CALL rag.info() YIELD version, model, dimensions, device, corpora RETURN version, model, dimensions, device, corpora;
 
 RETURN size(rag.embed('hello world')) AS dimensions;
