@@ -66,6 +66,19 @@ public final class Benchmark {
         return out;
     }
 
+    /**
+     * --index-lookups: agrag.retrieve's three modes ranked from the vector indexes at any size (indexFrom 0), beside
+     * the default rows, which scan these small corpora: what the large-corpus path changes in recall (docs/agrag.md).
+     */
+    static List<Retriever> indexLookups() {
+        List<Retriever> out = new ArrayList<>();
+        for (String mode : List.of("mcmi", "hybrid", "ppr")) {
+            out.add(new Retriever("agrag.retrieve " + mode + " (index)", "CALL agrag.retrieve($q, {corpus: $corpus, k: $k, mode: '" + mode
+                    + "', indexFrom: 0}) YIELD documentId RETURN documentId"));
+        }
+        return out;
+    }
+
     /** Extra rows for --tune (MuSiQue only: the tuning set): each a variant of one mode's defaults. */
     static List<Retriever> tuning() {
         List<Retriever> out = new ArrayList<>();
@@ -166,6 +179,7 @@ public final class Benchmark {
         List<Retriever> retrievers = new ArrayList<>(RETRIEVERS);
         if (TUNE && corpus.equals("musique")) retrievers.addAll(tuning());
         if (TUNE_HYBRID) retrievers.addAll(hybridWeights());
+        if (ARGS.has("--index-lookups")) retrievers.addAll(indexLookups());
         for (Retriever r : retrievers) evaluate(db, corpus, questions, docs, r, report, out);
         mcmiStats(db, corpus, questions, report, out);
         if (TUNE_INDEX && corpus.equals("musique")) {

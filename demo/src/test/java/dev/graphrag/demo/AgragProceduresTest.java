@@ -236,6 +236,64 @@ class AgragProceduresTest {
         assertEquals(strict, layer("syn"), "and back");
     }
 
+    /** What a query returns, but its timing column. */
+    static List<Map<String, Object>> untimed(String query, Map<String, Object> params) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Map<String, Object> row : rows(query, params)) {
+            Map<String, Object> copy = new java.util.HashMap<>(row);
+            copy.remove("ms");
+            out.add(copy);
+        }
+        return out;
+    }
+
+    @Test
+    void indexCandidatesReScoredGiveTheScansSubgraphAndRankings() {
+        // a corpus beside the others in the shared chunk and fact indexes (several of them hold the same sentences), so the
+        // lookups must find this corpus's rows among theirs: candidates that cover it widen until every row of it is found
+        List<Map<String, Object>> docs = new ArrayList<>(DOCS);
+        String[][] more = {
+                {"sola", "Sola", "Sola is a green Martian woman of the Tharks. Sola cared for Dejah Thoris when the Tharks held Dejah Thoris captive."},
+                {"woola", "Woola", "Woola is a calot of Barsoom. Sola gave Woola to John Carter, and Woola guarded John Carter in the Thark city."},
+                {"kantos", "Kantos Kan", "Kantos Kan is a padwar of the navy of Helium. Kantos Kan met John Carter in the arena of Warhoon."},
+                {"zodanga", "Zodanga", "Zodanga is the rival city of Helium on Barsoom. Than Kosis is the jeddak of Zodanga, and Sab Than is his son."},
+                {"ptor", "Thuvan Dihn", "Thuvan Dihn is the jeddak of Ptarth. Thuvia of Ptarth is the daughter of Thuvan Dihn."},
+                {"carthoris", "Carthoris", "Carthoris is the son of John Carter and Dejah Thoris. Carthoris loved Thuvia of Ptarth."}};
+        for (String[] d : more) docs.add(Map.of("id", d[0], "title", d[1], "text", d[2]));
+        ingest("agidx", docs);
+        index("agidx");
+        List<String> questions = List.of("Who is the grandfather of the wife of John Carter?", "Who is the jeddak of the Tharks?",
+                "Whom did the son of John Carter love?", "Who guarded John Carter in the Thark city?");
+        Map<String, Object> scan = Map.of("corpus", "agidx"), index = Map.of("corpus", "agidx", "indexFrom", 0L, "indexCandidates", 1000L);
+        for (String q : questions) {
+            // candidates that cover the corpus: the index path gives exactly what the scan gives, every column
+            assertEquals(untimed("CALL agrag.mcmi($q, $cfg)", Map.of("q", q, "cfg", scan)), untimed("CALL agrag.mcmi($q, $cfg)", Map.of("q", q, "cfg", index)), q);
+            assertEquals(rows("CALL agrag.mapFacts($q, $cfg)", Map.of("q", q, "cfg", scan)), rows("CALL agrag.mapFacts($q, $cfg)", Map.of("q", q, "cfg", index)), q);
+            for (String mode : List.of("mcmi", "ppr", "hybrid")) {
+                Map<String, Object> s = new java.util.HashMap<>(scan), i = new java.util.HashMap<>(index);
+                s.put("mode", mode);
+                i.put("mode", mode);
+                assertEquals(rows("CALL agrag.retrieve($q, $cfg)", Map.of("q", q, "cfg", s)), rows("CALL agrag.retrieve($q, $cfg)", Map.of("q", q, "cfg", i)), mode + ": " + q);
+            }
+            // few candidates (the index's nearest are approximate, and this index holds other corpora's copies of the same
+            // sentences): whole answers of the same shape, the question's own entities among the terminals
+            Map<String, Object> few = Map.of("corpus", "agidx", "indexFrom", 0L, "indexCandidates", 2L);
+            Map<String, Object> sub = rows("CALL agrag.mcmi($q, $cfg)", Map.of("q", q, "cfg", few)).get(0);
+            @SuppressWarnings("unchecked") List<String> terminals = (List<String>) sub.get("terminals");
+            assertFalse(terminals.isEmpty(), q);
+            assertEquals(((Long) sub.get("edgeCount")).intValue(), ((List<?>) sub.get("relationships")).size(), q);
+            for (String mode : List.of("mcmi", "ppr", "hybrid")) {
+                Map<String, Object> cfg = new java.util.HashMap<>(few);
+                cfg.put("mode", mode);
+                List<Map<String, Object>> hits = rows("CALL agrag.retrieve($q, $cfg)", Map.of("q", q, "cfg", cfg));
+                assertEquals(5, hits.stream().map(h -> h.get("chunkId")).distinct().count(), mode + ": " + q);
+                assertTrue(hits.stream().allMatch(h -> ((String) h.get("chunkId")).startsWith("agidx:")), mode + ": " + q);
+            }
+        }
+        assertFailsCleanly("CALL agrag.mcmi('x', {corpus: 'agidx', indexCandidates: 0})", Map.of(), "indexCandidates");
+        assertFailsCleanly("CALL agrag.retrieve('x', {corpus: 'agidx', indexFrom: -1})", Map.of(), "indexFrom");
+    }
+
     static List<Object> retrievedDocuments(String corpus, String q) {
         return rows("CALL agrag.retrieve($q, {corpus: $c, k: 4, mode: 'mcmi'}) YIELD documentId RETURN documentId", Map.of("q", q, "c", corpus))
                 .stream().map(r -> r.get("documentId")).toList();

@@ -29,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class RealServerTest {
     static final String SERVER_KEY = "sk-real-server-conf";
+    static final String DATABASE = "corpora";
     static ServerHome server;
     static StandInLlm llm;
 
@@ -37,7 +38,9 @@ class RealServerTest {
         llm = StandInLlm.start();
         // the bundled model's tokenizer read by Hugging Face's library (same ids as the built-in, TokenizerEngineTest): so the
         // native library DJL ships is loaded from the shaded jar inside a real server, as a BPE or Unigram model needs
-        server = ServerHome.start(jar -> true, List.of(), List.of(),
+        // the database is not called neo4j: nothing in the plugin may assume the default database's name (caches, locks,
+        // jobs and the warm-up are keyed by the database a call runs in; docs/operations.md "Beyond one machine")
+        server = ServerHome.start(jar -> true, List.of(), List.of("initial.dbms.default_database=" + DATABASE),
                 List.of("graphrag.llm.endpoint=" + llm.endpoint(), "graphrag.llm.model=stand-in", "graphrag.llm.apiKey=" + SERVER_KEY,
                         "graphrag.embedding.tokenizerEngine=huggingface"));
     }
@@ -82,6 +85,7 @@ class RealServerTest {
             List<String> names = session.run("SHOW PROCEDURES YIELD name WHERE name =~ '(rag|agrag|remind|hgmem|raga)\\\\..*' RETURN name").list(r -> r.get("name").asString());
             for (String ns : List.of("rag.", "agrag.", "remind.", "hgmem.", "raga.")) assertTrue(names.stream().anyMatch(n -> n.startsWith(ns)), ns + "* registered: " + names);
             assertTrue(names.contains("rag.ingest") && names.contains("agrag.retrieve") && names.contains("remind.answer"));
+            assertEquals(DATABASE, session.run("CALL db.info() YIELD name RETURN name").single().get("name").asString());
 
             List<Map<String, Object>> docs = List.of(
                     Map.of("id", "hawke", "title", "Ethan Hawke", "text", "Ethan Hawke was born in Austin, Texas. Ethan Hawke starred in Sinister."),
@@ -95,6 +99,13 @@ class RealServerTest {
             List<String> retrieved = session.run("CALL agrag.retrieve('Where was the star of Sinister born?', {corpus: 'real', k: 3, filter: false}) YIELD documentId RETURN documentId")
                     .list(r -> r.get("documentId").asString());
             assertTrue(retrieved.contains("hawke"), "agrag.retrieve over the real server: " + retrieved);
+            // a session that names the database, as a driver routed to a member or a composite's constituent does
+            try (Session named = driver.session(org.neo4j.driver.SessionConfig.forDatabase(DATABASE))) {
+                assertEquals(retrieved, named.run("CALL agrag.retrieve('Where was the star of Sinister born?', {corpus: 'real', k: 3, filter: false}) YIELD documentId "
+                        + "RETURN documentId").list(r -> r.get("documentId").asString()));
+                assertEquals(3L, named.run("CALL rag.info() YIELD corpora RETURN [c IN corpora WHERE c.name = 'real' | c.chunks][0] AS chunks")
+                        .single().get("chunks").asLong());
+            }
 
             // the LLM endpoint and key come from the server's conf/graphrag.conf
             llm.when(StandInLlm.lastUserContains("Sinister")).reply("Scott Derrickson.");

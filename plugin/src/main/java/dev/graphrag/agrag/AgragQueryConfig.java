@@ -12,8 +12,8 @@ import java.util.Map;
  * A procedure reads only the groups it uses, so any other key is an error naming it. Each key is declared once with
  * its default and range, and named as its accessor.
  */
-public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveMode mode, Facts facts, Subgraph subgraph, Ranking ranking,
-                               Answer answer) {
+public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveMode mode, Lookup lookup, Facts facts, Subgraph subgraph,
+                               Ranking ranking, Answer answer) {
     public enum RetrieveMode { MCMI, HYBRID, PPR }
 
     /** NATIVE: Gauss-Seidel sweeps on the snapshot's cached CSR; GDS: gds.pageRank.stream on the corpus projection. Same fixed point. */
@@ -42,6 +42,27 @@ public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveM
 
         boolean ranks() {
             return this == RETRIEVE || this == ANSWER;
+        }
+    }
+
+    /**
+     * How a query finds the chunks and facts most like the question: a corpus with at least {@code indexFrom} distinct chunk
+     * (or fact) vectors asks the vector index for its {@code indexCandidates} nearest and re-scores them exactly, reading any
+     * other cosine when a cost or ranking needs it; a smaller one is scanned whole, which is exact. The scan is the default
+     * at every size: at 6.7k and 27k chunks it was the faster way, as Neo4j's own index call grows almost as fast as the
+     * scan there (docs/benchmarks.md "Scaling"). Every query reads these keys.
+     */
+    public record Lookup(int indexCandidates, int indexFrom) {
+        static final Key<Integer> INDEX_CANDIDATES = Key.integer("indexCandidates", 200, 1, 10_000);
+        static final Key<Integer> INDEX_FROM = Key.integer("indexFrom", Integer.MAX_VALUE, 0, Integer.MAX_VALUE);
+
+        static Lookup read(ConfigReader r) {
+            return new Lookup(INDEX_CANDIDATES.read(r), INDEX_FROM.read(r));
+        }
+
+        /** Whether a matrix of this many distinct vectors is ranked from its index rather than scanned. */
+        boolean byIndex(int distinctVectors) {
+            return distinctVectors >= indexFrom;
         }
     }
 
@@ -141,11 +162,12 @@ public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveM
         Map<String, Object> llm = r.map("llm");
         RetrieveMode mode = use == Use.RETRIEVE || use == Use.MAP_FACTS ? MODE.read(r) : MODE.dflt();
         boolean ppr = mode == RetrieveMode.PPR;
+        Lookup lookup = Lookup.read(r);
         Facts facts = Facts.read(r, ppr, llmConfigured || llm != null);
         Subgraph subgraph = use.subgraph() ? Subgraph.read(r, ppr) : Subgraph.notBuilt();
         Ranking ranking = use.ranks() ? Ranking.read(r, use == Use.RETRIEVE) : Ranking.DEFAULTS;
         Answer answer = use == Use.ANSWER ? Answer.read(r) : Answer.DEFAULTS;
         r.finish();
-        return new AgragQueryConfig(corpus, llm, mode, facts, subgraph, ranking, answer);
+        return new AgragQueryConfig(corpus, llm, mode, lookup, facts, subgraph, ranking, answer);
     }
 }

@@ -6,6 +6,7 @@ import dev.graphrag.core.RagException;
 import dev.graphrag.core.layer.LayerCache;
 import dev.graphrag.core.lexical.LayerVersions;
 import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.embed.QueryCosines;
 import dev.graphrag.core.embed.VectorMatrix;
 import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.llm.ChatRequest;
@@ -16,6 +17,8 @@ import dev.graphrag.core.llm.TokenCounter;
 import dev.graphrag.core.llm.LlmConfig;
 import dev.graphrag.core.llm.Usage;
 import dev.graphrag.core.search.ChunkSearch;
+import dev.graphrag.core.search.VectorIndexQuery;
+import dev.graphrag.core.search.VectorSearch;
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.Relationship;
 import org.neo4j.graphdb.Transaction;
@@ -111,7 +114,7 @@ public final class AgragRetriever {
      * What one query computes once, whatever it is then used for: the corpus snapshot, every chunk's cosine and
      * hybrid score, the fact mapping (with the LLM filter's usage) and the query's entity cosines as far as known.
      */
-    private record QueryState(long startNanos, AgragSnapshot g, double[] dense, double[] hybrid, FactMapping facts, VectorMatrix.Scorer entitySim) {}
+    private record QueryState(long startNanos, AgragSnapshot g, QueryCosines dense, HybridScores hybrid, FactMapping facts, VectorMatrix.Scorer entitySim) {}
 
     /** @param hybrid whether the call needs §2.4's hybrid chunk scores (an MCMI run does; the ppr ranking does not) */
     private QueryState state(String owner, String query, AgragQueryConfig cfg, boolean hybrid) {
@@ -119,20 +122,73 @@ public final class AgragRetriever {
         ChunkSearch.checkQuery(owner, query);
         AgragSnapshot g = snapshot(cfg.corpus());
         float[] q = embeddings.embed(query);
-        // the fact scan on a worker while this thread scans the chunks and asks BM25, which reads the transaction; then,
-        // until this thread is done, the worker scores entities ahead of the Steiner search (an MCMI run's largest cost)
+        boolean factsByIndex = factsByIndex(g, cfg);
+        // on a worker what needs no transaction (a fact scan where the facts are few enough, then entity cosines ahead of the
+        // Steiner search, an MCMI run's largest cost) while this thread asks the indexes and BM25, which read the transaction
         VectorMatrix.Scorer entitySim = hybrid ? g.entityVectors.scorer(q) : null;
         AtomicBoolean scanned = new AtomicBoolean();
-        Forked<double[]> factSim = thenScoreAhead(pool(cfg), () -> g.factVectors.cosines(q), g, entitySim, scanned);
-        double[] dense, hybridScores;
+        Forked<QueryCosines> factScan = thenScoreAhead(pool(cfg), () -> factsByIndex ? null : QueryCosines.scan(g.factVectors, q), g, entitySim, scanned);
+        QueryCosines dense, factsFromIndex;
+        HybridScores hybridScores;
         try {
-            dense = dense(g, q);
+            dense = dense(g, q, cfg);
+            factsFromIndex = factsByIndex ? factCosines(g, q, cfg) : null;
             hybridScores = hybrid ? hybridScores(g, query, dense, cfg) : null;
         } finally {
             scanned.set(true);
         }
-        FactMapping facts = mapFacts(g, query, factSim.join(), cfg);
+        QueryCosines factSim = factsByIndex ? factsFromIndex : factScan.join();
+        FactMapping facts = mapFacts(g, query, factSim, cfg);
         return new QueryState(t0, g, dense, hybridScores, facts, entitySim);
+    }
+
+    /** The chunks' cosines: scanned, or from the chunk index when the corpus is large (AgragQueryConfig.Lookup). */
+    private QueryCosines dense(AgragSnapshot g, float[] q, AgragQueryConfig cfg) {
+        if (!cfg.lookup().byIndex(g.chunkVectors.distinctCount()) || !VectorSearch.online(tx, LexicalGraph.VECTOR_INDEX)) {
+            return QueryCosines.scan(g.chunkVectors, q);
+        }
+        int n = Math.max(cfg.lookup().indexCandidates(), cfg.ranking().k());
+        int[] hits = chunkRows(g, q, n);
+        // an index that gives none of a corpus's chunks (one still populating) is no ranking: scan instead
+        return hits.length == 0 ? QueryCosines.scan(g.chunkVectors, q) : QueryCosines.fromIndex(g.chunkVectors, q, hits, chunkRows(g, negated(q), LOWEST_PROBES));
+    }
+
+    /** Whether the facts are ranked from their index: a large corpus (AgragQueryConfig.Lookup) whose fact index is online. */
+    private boolean factsByIndex(AgragSnapshot g, AgragQueryConfig cfg) {
+        return cfg.lookup().byIndex(g.factVectors.distinctCount()) && VectorSearch.online(tx, AgragGraph.FACT_INDEX);
+    }
+
+    /** The facts' cosines from the fact index, its candidates at least factTopK. */
+    private QueryCosines factCosines(AgragSnapshot g, float[] q, AgragQueryConfig cfg) {
+        int n = Math.max(cfg.lookup().indexCandidates(), cfg.facts().factTopK());
+        int[] hits = factRows(g, q, n);
+        return hits.length == 0 ? QueryCosines.scan(g.factVectors, q) : QueryCosines.fromIndex(g.factVectors, q, hits, factRows(g, negated(q), LOWEST_PROBES));
+    }
+
+    /** How many of the rows least like the query the index is asked for, for the cosine range's floor. */
+    static final int LOWEST_PROBES = 10;
+
+    private int[] chunkRows(AgragSnapshot g, float[] q, int n) {
+        return VectorIndexQuery.topInCorpus(tx, LexicalGraph.VECTOR_INDEX, q, g.corpus, n, g::chunkCount).keySet().stream()
+                .mapToInt(g::chunkRow).filter(c -> c >= 0).toArray();
+    }
+
+    private int[] factRows(AgragSnapshot g, float[] q, int n) {
+        return VectorIndexQuery.topRelationships(tx, AgragGraph.FACT_INDEX, q, n, r -> g.factRow(r.getId()) >= 0, this::factRelationships).keySet().stream()
+                .mapToInt(r -> g.factRow(r.getId())).toArray();
+    }
+
+    /** Every fact relationship of every corpus: where the widening rounds stop. */
+    private long factRelationships() {
+        try (var r = tx.execute("MATCH ()-[f:" + AgragGraph.REL.name() + "]->() RETURN count(f) AS n")) {
+            return ((Number) r.next().get("n")).longValue();
+        }
+    }
+
+    private static float[] negated(float[] q) {
+        float[] out = new float[q.length];
+        for (int i = 0; i < q.length; i++) out[i] = -q[i];
+        return out;
     }
 
     /**
@@ -149,7 +205,7 @@ public final class AgragRetriever {
     }
 
     /** An MCMI run and the per-chunk scores it computed, which retrieve and answer reuse. */
-    private record McmiRun(QueryState state, Subgraph subgraph, double[] hybrid, double[] influence) {}
+    private record McmiRun(QueryState state, Subgraph subgraph, HybridScores hybrid, double[] influence) {}
 
     /** agrag.mcmi; a layer without facts has no subgraph to build, and the error says so (retrieve and answer still rank chunks). */
     public Subgraph mcmi(String query, AgragQueryConfig cfg) {
@@ -169,7 +225,7 @@ public final class AgragRetriever {
         AgragSnapshot g = st.g();
         FactMapping fm = st.facts();
         Usage tokens = fm.usage();
-        double[] factSim = fm.similarity();
+        QueryCosines factSim = fm.similarity();
         List<List<String>> facts = new ArrayList<>();
         Set<Integer> terminals = new LinkedHashSet<>();
         for (int i : fm.kept()) {
@@ -178,8 +234,8 @@ public final class AgragRetriever {
             terminals.add(f.u());
             terminals.add(f.v());
         }
-        // §2.4 hybrid scores of every chunk, used for costs and for retrieval
-        double[] hybrid = st.hybrid();
+        // §2.4 hybrid scores, used for costs and for retrieval
+        HybridScores hybrid = st.hybrid();
         if (terminals.isEmpty()) {
             return new McmiRun(st, new Subgraph(List.of(), List.of(), List.of(), List.of(), List.of(), facts, 0, 0, 0, 0, Double.POSITIVE_INFINITY,
                     0, false, tokens, (System.nanoTime() - t0) / 1_000_000), hybrid, new double[g.nodeCount()]);
@@ -193,12 +249,12 @@ public final class AgragRetriever {
         java.util.Arrays.fill(cost, Double.NaN);
         int firstSynonym = g.facts.size(), firstContains = firstSynonym + g.synonyms.size(), firstPseudo = firstContains + g.contains.size();
         CostGraph cg = new CostGraph(g.topology, cost, e -> {
-            if (e < firstSynonym) return g.factVectors.has(e) ? f.cost(factSim[e]) : f.unknown();
+            if (e < firstSynonym) return g.factVectors.has(e) ? f.cost(factSim.cosine(e)) : f.unknown();
             if (e < firstContains) {
                 AgragSnapshot.PlainEdge synonym = g.synonyms.get(e - firstSynonym);
                 return f.synonym(entitySim.cosine(synonym.u()), entitySim.cosine(synonym.v()));
             }
-            if (e < firstPseudo) return f.cost(hybrid[g.contains.get(e - firstContains).u() - g.entityCount]);
+            if (e < firstPseudo) return f.cost(hybrid.score(g.contains.get(e - firstContains).u() - g.entityCount));
             return EdgeCosts.PSEUDO_COST;
         });
         // B4: native PageRank reads only the snapshot, so it runs beside the Steiner search, which does not need it, and
@@ -243,24 +299,25 @@ public final class AgragRetriever {
     private List<MappedFact> mapFactsOnce(String query, AgragQueryConfig cfg) {
         ChunkSearch.checkQuery("agrag.mapFacts", query);
         AgragSnapshot g = snapshot(cfg.corpus());
-        FactMapping fm = mapFacts(g, query, g.factVectors.cosines(embeddings.embed(query)), cfg);
+        float[] q = embeddings.embed(query);
+        FactMapping fm = mapFacts(g, query, factsByIndex(g, cfg) ? factCosines(g, q, cfg) : QueryCosines.scan(g.factVectors, q), cfg);
         List<MappedFact> out = new ArrayList<>();
-        for (int i : topK(fm.similarity(), cfg.facts().factTopK())) {
+        for (int i : fm.similarity().top(cfg.facts().factTopK())) {
             AgragSnapshot.FactEdge f = g.facts.get(i);
             out.add(new MappedFact(out.size() + 1, (String) relationship(g, f.relId()).getProperty("factId", null), f.s(), f.p(), f.o(),
-                    fm.similarity()[i], fm.kept().contains(i)));
+                    fm.similarity().cosine(i), fm.kept().contains(i)));
         }
         return out;
     }
 
     /** B1-B2: facts by cosine, then the LLM filter when asked, and what the filter cost. */
-    record FactMapping(List<Integer> kept, double[] similarity, Usage usage) {}
+    record FactMapping(List<Integer> kept, QueryCosines similarity, Usage usage) {}
 
     static final String FILTER_STEP = "agrag triple filter";
 
-    private FactMapping mapFacts(AgragSnapshot g, String query, double[] factSim, AgragQueryConfig cfg) {
+    private FactMapping mapFacts(AgragSnapshot g, String query, QueryCosines factSim, AgragQueryConfig cfg) {
         Usage tokens = Usage.NONE;
-        List<Integer> raw = topK(factSim, cfg.facts().factTopK());
+        List<Integer> raw = factSim.top(cfg.facts().factTopK());
         List<Integer> kept = raw;
         if (cfg.facts().filter() && !raw.isEmpty()) {
             if (llm == null || llmConfig == null) throw new RagException("agrag: filter needs an LLM: " + LlmConfig.HOW_TO_CONFIGURE);
@@ -282,20 +339,24 @@ public final class AgragRetriever {
      * HippoRAG 2's passage ranking: PPR reset on the kept facts' entities (fact score over the entity's chunk count)
      * and on every passage (its min-max dense score times passageNodeWeight); passages ranked by PPR.
      */
-    private double[] hippoPageRank(AgragSnapshot g, FactMapping fm, double[] dense, AgragQueryConfig cfg) {
+    private double[] hippoPageRank(AgragSnapshot g, FactMapping fm, QueryCosines dense, AgragQueryConfig cfg) {
         double[] reset = new double[g.nodeCount()];
         int[] degree = g.chunkDegree();
         ChunkSearch.MinMax fmm = new ChunkSearch.MinMax();
-        for (double x : fm.similarity()) fmm.add(x);
+        fmm.add(fm.similarity().min());
+        fmm.add(fm.similarity().max());
         for (int i : fm.kept()) {
             AgragSnapshot.FactEdge f = g.facts.get(i);
-            double w = Math.max(fmm.scale(fm.similarity()[i]), 1e-6);
+            double w = Math.max(fmm.scale(fm.similarity().cosine(i)), 1e-6);
             reset[f.u()] += w / Math.max(1, degree[f.u()]);
             reset[f.v()] += w / Math.max(1, degree[f.v()]);
         }
         ChunkSearch.MinMax dmm = new ChunkSearch.MinMax();
-        for (double x : dense) dmm.add(x);
-        for (int c = 0; c < g.chunkCount(); c++) reset[g.entityCount + c] = dmm.scale(dense[c]) * cfg.ranking().passageNodeWeight();
+        dmm.add(dense.min());
+        dmm.add(dense.max());
+        // every passage when the cosines were scanned; the index's candidates otherwise, as the rest would only spread
+        // mass thinly over the whole graph (docs/benchmarks.md "Scaling" measures what that changes)
+        for (int c : dense.rows()) reset[g.entityCount + c] = dmm.scale(dense.cosine(c)) * cfg.ranking().passageNodeWeight();
         double[] x = pageRank(g, reset, cfg);
         double[] out = new double[g.chunkCount()];
         for (int c = 0; c < out.length; c++) out[c] = x[g.entityCount + c];
@@ -375,20 +436,17 @@ public final class AgragRetriever {
                 : g.pageRank(reset, c.damping(), c.pprTolerance(), c.pprMaxIterations(), c.pprWeighted());
     }
 
-    private double[] hybridScores(AgragSnapshot g, String query, double[] dense, AgragQueryConfig cfg) {
-        double[] bm25 = new double[g.chunkCount()];
+    private HybridScores hybridScores(AgragSnapshot g, String query, QueryCosines dense, AgragQueryConfig cfg) {
+        Map<Integer, Double> bm25 = new java.util.HashMap<>();
         if (!cfg.subgraph().denseOnly()) {
             // chunks past the top BM25_CANDIDATES keep 0, the min-max floor they would be close to anyway
             // the snapshot knows the corpus's chunk nodes, so no hit's corpus property is read
             @SuppressWarnings("deprecation")
             Map<Node, Double> hits = new ChunkSearch(tx, embeddings).bm25(query, Math.max(1, Math.min(g.chunkCount(), BM25_CANDIDATES)),
                     node -> g.indexOfNodeId.containsKey(node.getId()));
-            for (Map.Entry<Node, Double> e : hits.entrySet()) {
-                @SuppressWarnings("deprecation") int idx = g.indexOfNodeId.get(e.getKey().getId());
-                bm25[idx - g.entityCount] = e.getValue();
-            }
+            for (Map.Entry<Node, Double> e : hits.entrySet()) bm25.put(g.chunkRow(e.getKey()), e.getValue());
         }
-        return HybridScores.compute(dense, bm25, cfg.subgraph().denseOnly());
+        return HybridScores.of(dense, bm25, g.chunkCount(), cfg.subgraph().denseOnly());
     }
 
     /** agrag.retrieve: chunks by mode. mcmi = path chunks by influence, then hybrid; hybrid = §2.4; ppr = PPR over passages. */
@@ -405,13 +463,14 @@ public final class AgragRetriever {
             AgragSnapshot g = snapshot(cfg.corpus());
             score = new double[g.chunkCount()];
             source = new String[g.chunkCount()];
-            return ranked(g, hybridScores(g, query, dense(g, embeddings.embed(query)), cfg), "hybrid", taken, score, source, cfg.ranking().k());
+            HybridScores hybrid = hybridScores(g, query, dense(g, embeddings.embed(query), cfg), cfg);
+            return ranked(g, hybrid.top(cfg.ranking().k()), hybrid::score, "hybrid", taken, score, source, cfg.ranking().k());
         }
         QueryState st = state("agrag.retrieve", query, cfg, cfg.mode() == AgragQueryConfig.RetrieveMode.MCMI);
         AgragSnapshot g = st.g();
         score = new double[g.chunkCount()];
         source = new String[g.chunkCount()];
-        double[] dense = st.dense();
+        QueryCosines dense = st.dense();
         FactMapping facts = st.facts();
         // the HippoRAG 2 passage ranking reads only the snapshot: beside the MCMI run
         Forked<double[]> passageRanks = Forked.start(pool(cfg), () -> hippoPageRank(g, facts, dense, cfg));
@@ -427,23 +486,24 @@ public final class AgragRetriever {
             }
         }
         // then HippoRAG 2 passage ranking from the kept facts
-        return ranked(g, passageRanks.join(), "ppr", taken, score, source, cfg.ranking().k());
+        double[] ppr = passageRanks.join();
+        return ranked(g, bestUntaken(ppr, taken, cfg.ranking().k()), c -> ppr[c], "ppr", taken, score, source, cfg.ranking().k());
     }
 
     /**
      * The chunks that lead agrag.retrieve's mcmi and ppr rankings and agrag.answer's retrieved chunks: the denseFirst densest
      * (the graph then only has to find what the question does not name), then the named and the linked passages.
      */
-    private static void leadingChunks(AgragSnapshot g, String query, double[] dense, AgragQueryConfig cfg, Set<Integer> taken, double[] score,
+    private static void leadingChunks(AgragSnapshot g, String query, QueryCosines dense, AgragQueryConfig cfg, Set<Integer> taken, double[] score,
                                       String[] source) {
-        for (int c : topK(dense, Math.min(cfg.ranking().denseFirst(), cfg.ranking().k()))) {
+        for (int c : dense.top(Math.min(cfg.ranking().denseFirst(), cfg.ranking().k()))) {
             taken.add(c);
-            score[c] = dense[c];
+            score[c] = dense.cosine(c);
             source[c] = "dense";
         }
         titledPassages(g, namedDocumentChunks(g, query), cfg.ranking().namedPassages(), dense, cfg.ranking().k(), taken, score, source, "named");
-        if (cfg.ranking().linkedPassages() > 0 && dense.length > 0) {
-            titledPassages(g, g.linkedChunks[topK(dense, 1).get(0)], cfg.ranking().linkedPassages(), dense, cfg.ranking().k(), taken, score, source, "link");
+        if (cfg.ranking().linkedPassages() > 0 && g.chunkCount() > 0) {
+            titledPassages(g, g.linkedChunks[dense.top(1).get(0)], cfg.ranking().linkedPassages(), dense, cfg.ranking().k(), taken, score, source, "link");
         }
     }
 
@@ -458,52 +518,42 @@ public final class AgragRetriever {
      * chunks of documents known by title: those the question names (named), or those the densest chunk names (link), as the
      * bridge passage of a two-hop question is typically the article about a name in the first.
      */
-    private static void titledPassages(AgragSnapshot g, int[] candidateChunks, int max, double[] dense, int k, Set<Integer> taken,
+    private static void titledPassages(AgragSnapshot g, int[] candidateChunks, int max, QueryCosines dense, int k, Set<Integer> taken,
                                        double[] score, String[] source, String label) {
         if (max == 0) return;
         List<Integer> candidates = new ArrayList<>();
         for (int c : candidateChunks) candidates.add(c);
-        candidates.sort(Comparator.<Integer>comparingDouble(c -> -dense[c]).thenComparing(Comparator.naturalOrder()));
+        candidates.sort(Comparator.<Integer>comparingDouble(c -> -dense.cosine(c)).thenComparing(Comparator.naturalOrder()));
         Set<String> documents = new java.util.HashSet<>();
         int added = 0;
         for (int c : candidates) {
             if (added >= max || taken.size() >= k) break;
             if (!documents.add(g.chunkDocs.get(c)) || !taken.add(c)) continue;
-            score[c] = dense[c];
+            score[c] = dense.cosine(c);
             source[c] = label;
             added++;
         }
     }
 
-    /** Indexes of the k largest scores, best first, ties to the smaller index; one pass with a bounded heap. */
+    /** Indexes of the k largest scores, best first, ties to the smaller index. */
     static List<Integer> topK(double[] score, int k) {
-        if (k <= 0) return new ArrayList<>();
-        Comparator<Integer> worstFirst = Comparator.<Integer>comparingDouble(i -> score[i]).thenComparing(Comparator.<Integer>reverseOrder());
-        java.util.PriorityQueue<Integer> heap = new java.util.PriorityQueue<>(worstFirst);
-        for (int i = 0; i < score.length; i++) {
-            if (heap.size() < k) heap.add(i);
-            // the primitive test first: most of tens of thousands of scores lose to the worst kept one
-            else if (score[i] >= score[heap.peek()] && worstFirst.compare(i, heap.peek()) > 0) {
-                heap.poll();
-                heap.add(i);
-            }
-        }
-        List<Integer> out = new ArrayList<>(heap);
-        out.sort(worstFirst.reversed());
-        return out;
+        return QueryCosines.topK(score, k);
     }
 
-    private static double[] dense(AgragSnapshot g, float[] q) {
-        return g.chunkVectors.cosines(q);
-    }
-
-    private List<RankedChunk> ranked(AgragSnapshot g, double[] base, String label, Set<Integer> taken, double[] score, String[] source, int k) {
-        double[] rest = base.clone();
+    /** The k best chunks by {@code score} that are not taken yet, best first. */
+    private static List<Integer> bestUntaken(double[] score, Set<Integer> taken, int k) {
+        double[] rest = score.clone();
         for (int c : taken) rest[c] = Double.NEGATIVE_INFINITY;
-        for (int c : topK(rest, k)) {
+        return topK(rest, k);
+    }
+
+    /** Fills the ranking up to k after the chunks already taken, in {@code order}, each scored by {@code scoreOf} and labelled. */
+    private List<RankedChunk> ranked(AgragSnapshot g, List<Integer> order, java.util.function.IntToDoubleFunction scoreOf, String label,
+                                     Set<Integer> taken, double[] score, String[] source, int k) {
+        for (int c : order) {
             if (taken.size() >= k) break;
             if (!taken.add(c)) continue;
-            score[c] = base[c];
+            score[c] = scoreOf.applyAsDouble(c);
             source[c] = label;
         }
         List<RankedChunk> out = new ArrayList<>();
@@ -531,7 +581,7 @@ public final class AgragRetriever {
         // the chunks agrag.retrieve would lead with, then the hybrid ranking (§2.4) up to k; path chunks are in the prompt already
         Set<Integer> taken = new LinkedHashSet<>();
         leadingChunks(g, query, run.state().dense(), cfg, taken, new double[g.chunkCount()], new String[g.chunkCount()]);
-        for (int c : topK(run.hybrid(), cfg.ranking().k())) {
+        for (int c : run.hybrid().top(cfg.ranking().k())) {
             if (taken.size() >= cfg.ranking().k()) break;
             taken.add(c);
         }

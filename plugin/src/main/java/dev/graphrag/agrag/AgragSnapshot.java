@@ -46,6 +46,9 @@ final class AgragSnapshot {
     /** The entities on a synonym edge, ascending: the only entities whose cosine with a query a cost reads. */
     int[] synonymEntities;
     private double[] pprWeight; // per topology edge
+    /** Fact relationship ids ascending and each one's fact row: an index hit's row without a boxed map of every fact. */
+    private long[] factRelIds;
+    private int[] factRowOfRel;
     private int[] chunkDegree;
     private volatile PersonalizedPageRank.Transition weightedTransition, unweightedTransition;
 
@@ -65,6 +68,19 @@ final class AgragSnapshot {
         return chunkDegree;
     }
     int nodeCount() { return entityCount + chunkIds.size() + 1; }
+
+    /** The fact row of a relationship, or -1 when it is not one of this snapshot's facts. */
+    int factRow(long relId) {
+        int i = Arrays.binarySearch(factRelIds, relId);
+        return i < 0 ? -1 : factRowOfRel[i];
+    }
+
+    /** The chunk (0-based among chunks) of a node, or -1 when it is not one of this snapshot's chunks. */
+    @SuppressWarnings("deprecation")
+    int chunkRow(Node n) {
+        Integer i = indexOfNodeId.get(n.getId());
+        return i == null || i < entityCount ? -1 : i - entityCount;
+    }
     int pseudo() { return entityCount + chunkIds.size(); }
     boolean isEntity(int i) { return i < entityCount; }
 
@@ -92,6 +108,15 @@ final class AgragSnapshot {
             onSynonym.set(e.v());
         }
         synonymEntities = onSynonym.stream().toArray();
+        Integer[] byRel = new Integer[facts.size()];
+        for (int f = 0; f < byRel.length; f++) byRel[f] = f;
+        Arrays.sort(byRel, java.util.Comparator.comparingLong(f -> facts.get(f).relId()));
+        factRelIds = new long[byRel.length];
+        factRowOfRel = new int[byRel.length];
+        for (int j = 0; j < byRel.length; j++) {
+            factRelIds[j] = facts.get(byRel[j]).relId();
+            factRowOfRel[j] = byRel[j];
+        }
     }
 
     @SuppressWarnings("deprecation")

@@ -25,6 +25,9 @@ public final class VectorMatrix {
     private final float[] data;
     private final double[] norm;
     private final int[] distinctOf;
+    /** Rows by distinct vector, each distinct vector's run starting at rowsStart[j] (for candidates from an index: every row of a hit's vector). */
+    private final int[] rowsStart, rowsByDistinct;
+    private final boolean anyMissing;
 
     /** @param what names the vectors in errors, e.g. "agrag fact" */
     public VectorMatrix(String what, List<float[]> vectors) {
@@ -63,6 +66,17 @@ public final class VectorMatrix {
             System.arraycopy(distinct.get(j), 0, data, j * dim, dim);
             norm[j] = distinctNorms.get(j);
         }
+        this.rowsStart = new int[distinct.size() + 1];
+        boolean missing = false;
+        for (int j : distinctOf) {
+            if (j >= 0) rowsStart[j + 1]++;
+            else missing = true;
+        }
+        this.anyMissing = missing;
+        for (int j = 0; j < distinct.size(); j++) rowsStart[j + 1] += rowsStart[j];
+        this.rowsByDistinct = new int[rowsStart[distinct.size()]];
+        int[] fill = Arrays.copyOf(rowsStart, distinct.size());
+        for (int i = 0; i < size; i++) if (distinctOf[i] >= 0) rowsByDistinct[fill[distinctOf[i]]++] = i;
     }
 
     /** A vector compared by its values, for finding equal rows. */
@@ -80,6 +94,15 @@ public final class VectorMatrix {
     public int distinctCount() { return norm.length; }
 
     public boolean has(int i) { return distinctOf[i] >= 0; }
+
+    /** Whether some row has no vector (its cosine is 0, which a full scan's minimum and maximum then include). */
+    public boolean anyMissing() { return anyMissing; }
+
+    /** Every row whose vector equals row i's, ascending (row i included); none for a missing row. */
+    public int[] rowsLike(int i) {
+        int j = distinctOf[i];
+        return j < 0 ? new int[0] : Arrays.copyOfRange(rowsByDistinct, rowsStart[j], rowsStart[j + 1]);
+    }
 
     /** Cosine of q with every vector (0 for missing ones). */
     public double[] cosines(float[] q) {

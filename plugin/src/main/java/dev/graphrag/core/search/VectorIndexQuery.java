@@ -1,12 +1,14 @@
 package dev.graphrag.core.search;
 
 import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Relationship;
 import org.neo4j.graphdb.Result;
 import org.neo4j.graphdb.Transaction;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * Top-n nodes of one corpus from a cosine vector index that several corpora share. An index that filters by corpus
@@ -30,18 +32,34 @@ public final class VectorIndexQuery {
             }
             return out;
         }
+        return widening(tx, "CALL db.index.vector.queryNodes($index, $n, $v) YIELD node AS hit, score RETURN hit, score", index, qv, n,
+                (Node node) -> corpus.equals(node.getProperty(VectorSearch.CORPUS, null)), total);
+    }
+
+    /**
+     * Top-n relationships that {@code belongs} accepts from a relationship vector index that several corpora share,
+     * relationship to cosine, best first; widened as {@link #topInCorpus} is on a server without filtered indexes.
+     */
+    public static Map<Relationship, Double> topRelationships(Transaction tx, String index, float[] qv, int n, Predicate<Relationship> belongs,
+                                                             LongSupplier total) {
+        return widening(tx, "CALL db.index.vector.queryRelationships($index, $n, $v) YIELD relationship AS hit, score RETURN hit, score",
+                index, qv, n, belongs, total);
+    }
+
+    /** Asks for n hits, then four times more each round while others crowd the answer, until n belong or the index has no more. */
+    private static <T> Map<T, Double> widening(Transaction tx, String call, String index, float[] qv, int n, Predicate<T> belongs, LongSupplier total) {
+        Map<T, Double> out = new LinkedHashMap<>();
         long max = -1;
         for (int fetch = n; ; fetch *= 4) {
             out.clear();
             int seen = 0;
-            try (Result r = tx.execute("CALL db.index.vector.queryNodes($index, $n, $v) YIELD node, score RETURN node, score",
-                    Map.of("index", index, "n", fetch, "v", qv))) {
+            try (Result r = tx.execute(call, Map.of("index", index, "n", fetch, "v", qv))) {
                 while (r.hasNext()) {
                     Map<String, Object> row = r.next();
                     seen++;
-                    Node node = (Node) row.get("node");
-                    if (corpus.equals(node.getProperty("corpus", null)) && out.size() < n) {
-                        out.put(node, 2 * ((Number) row.get("score")).doubleValue() - 1); // (1 + cos) / 2 -> cos
+                    @SuppressWarnings("unchecked") T hit = (T) row.get("hit");
+                    if (belongs.test(hit) && out.size() < n) {
+                        out.put(hit, 2 * ((Number) row.get("score")).doubleValue() - 1); // (1 + cos) / 2 -> cos
                     }
                 }
             }

@@ -58,6 +58,15 @@ public final class VectorSearch {
         }
     }
 
+    /** Whether the named index exists and answers queries (not still populating, not failed). */
+    public static boolean online(Transaction tx, String index) {
+        try {
+            return tx.schema().getIndexState(tx.schema().getIndexByName(index)) == org.neo4j.graphdb.schema.Schema.IndexState.ONLINE;
+        } catch (IllegalArgumentException missing) {
+            return false;
+        }
+    }
+
     /** The SEARCH clause for a corpus-filtered node index: the index name is the plugin's own constant, never user text. */
     static String searchQuery(String index) {
         if (!index.matches("[a-z_]+")) throw new IllegalArgumentException("index name " + index);
