@@ -87,14 +87,15 @@ public final class ChunkSearch {
                 case RRF -> 2 * (cfg.denseWeight() / (cfg.rrfK() + s[2]) + (1 - cfg.denseWeight()) / (cfg.rrfK() + s[3]));
             };
             Node n = e.getKey();
-            hits.add(new Hit(0, (String) n.getProperty("id"), (String) n.getProperty("documentId"), (String) n.getProperty("text"),
-                    score, dense, s[1], n));
+            // the id alone for ranking (ties): a candidate's document and text are read only if it is returned
+            hits.add(new Hit(0, (String) n.getProperty("id"), null, null, score, dense, s[1], n));
         }
         hits.sort(Comparator.comparingDouble(Hit::score).reversed().thenComparing(Hit::chunkId));
         List<Hit> out = new ArrayList<>(Math.min(cfg.k(), hits.size()));
         for (int i = 0; i < hits.size() && i < cfg.k(); i++) {
             Hit h = hits.get(i);
-            out.add(new Hit(i + 1, h.chunkId(), h.documentId(), h.text(), h.score(), h.denseScore(), h.bm25Score(), h.node()));
+            out.add(new Hit(i + 1, h.chunkId(), (String) h.node().getProperty("documentId"), (String) h.node().getProperty("text"), h.score(),
+                    h.denseScore(), h.bm25Score(), h.node()));
         }
         return out;
     }
