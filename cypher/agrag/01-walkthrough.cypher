@@ -60,6 +60,11 @@ YIELD rank, documentId, score, source RETURN rank, documentId, score, source;
 CALL agrag.mcmi('Who is the grandfather of the wife of John Carter?', {corpus: 'agrag_demo', concurrency: 1})
 YIELD graphStrings, nodeCount RETURN graphStrings, nodeCount;
 
+// Chunks and facts ranked from the vector indexes (indexFrom 0: at any size) instead of scanned: the 200 nearest,
+// re-scored exactly; on a corpus this small they cover it, so the subgraph is the scan's.
+CALL agrag.mcmi('Who is the grandfather of the wife of John Carter?', {corpus: 'agrag_demo', indexFrom: 0, indexCandidates: 200})
+YIELD graphStrings, nodeCount RETURN graphStrings, nodeCount;
+
 // A question naming a title: that document comes right after the densest chunk (source 'named'),
 // then one the densest chunk links to (source 'link'), then the PPR ranking.
 CALL agrag.retrieve('Whom did the warrior who fought beside Tars Tarkas marry?', {corpus: 'agrag_demo', k: 4, mode: 'ppr'})
