@@ -132,7 +132,7 @@ public final class AgragRetriever {
         HybridScores hybridScores;
         try {
             dense = dense(g, q, cfg);
-            factsFromIndex = factsByIndex ? factCosines(g, q, cfg) : null;
+            factsFromIndex = factsByIndex ? factCosines(g, q, cfg, true) : null;
             hybridScores = hybrid ? hybridScores(g, query, dense, cfg) : null;
         } finally {
             scanned.set(true);
@@ -144,13 +144,8 @@ public final class AgragRetriever {
 
     /** The chunks' cosines: scanned, or from the chunk index when the corpus is large (AgragQueryConfig.Lookup). */
     private QueryCosines dense(AgragSnapshot g, float[] q, AgragQueryConfig cfg) {
-        if (!cfg.lookup().byIndex(g.chunkVectors.distinctCount()) || !VectorSearch.online(tx, LexicalGraph.VECTOR_INDEX)) {
-            return QueryCosines.scan(g.chunkVectors, q);
-        }
-        int n = Math.max(cfg.lookup().indexCandidates(), cfg.ranking().k());
-        int[] hits = chunkRows(g, q, n);
-        // an index that gives none of a corpus's chunks (one still populating) is no ranking: scan instead
-        return hits.length == 0 ? QueryCosines.scan(g.chunkVectors, q) : QueryCosines.fromIndex(g.chunkVectors, q, hits, chunkRows(g, negated(q), LOWEST_PROBES));
+        boolean byIndex = cfg.lookup().byIndex(g.chunkVectors.distinctCount()) && VectorSearch.online(tx, LexicalGraph.VECTOR_INDEX);
+        return indexedOrScanned(g.chunkVectors, q, byIndex, Math.max(cfg.lookup().indexCandidates(), cfg.ranking().k()), (v, n) -> chunkRows(g, v, n));
     }
 
     /** Whether the facts are ranked from their index: a large corpus (AgragQueryConfig.Lookup) whose fact index is online. */
@@ -158,11 +153,19 @@ public final class AgragRetriever {
         return cfg.lookup().byIndex(g.factVectors.distinctCount()) && VectorSearch.online(tx, AgragGraph.FACT_INDEX);
     }
 
-    /** The facts' cosines from the fact index, its candidates at least factTopK. */
-    private QueryCosines factCosines(AgragSnapshot g, float[] q, AgragQueryConfig cfg) {
-        int n = Math.max(cfg.lookup().indexCandidates(), cfg.facts().factTopK());
-        int[] hits = factRows(g, q, n);
-        return hits.length == 0 ? QueryCosines.scan(g.factVectors, q) : QueryCosines.fromIndex(g.factVectors, q, hits, factRows(g, negated(q), LOWEST_PROBES));
+    /** The facts' cosines, from the fact index (its candidates at least factTopK) when {@code byIndex}, else scanned. */
+    private QueryCosines factCosines(AgragSnapshot g, float[] q, AgragQueryConfig cfg, boolean byIndex) {
+        return indexedOrScanned(g.factVectors, q, byIndex, Math.max(cfg.lookup().indexCandidates(), cfg.facts().factTopK()), (v, n) -> factRows(g, v, n));
+    }
+
+    /**
+     * A matrix's cosines from {@code rows} (an index's n nearest rows to a vector) re-scored, or scanned when not byIndex;
+     * an index that gives none of the corpus's rows (one still populating) is no ranking, so that is scanned too.
+     */
+    private static QueryCosines indexedOrScanned(VectorMatrix m, float[] q, boolean byIndex, int n, java.util.function.BiFunction<float[], Integer, int[]> rows) {
+        if (!byIndex) return QueryCosines.scan(m, q);
+        int[] hits = rows.apply(q, n);
+        return hits.length == 0 ? QueryCosines.scan(m, q) : QueryCosines.fromIndex(m, q, hits, rows.apply(negated(q), LOWEST_PROBES));
     }
 
     /** How many of the rows least like the query the index is asked for, for the cosine range's floor. */
@@ -300,7 +303,7 @@ public final class AgragRetriever {
         ChunkSearch.checkQuery("agrag.mapFacts", query);
         AgragSnapshot g = snapshot(cfg.corpus());
         float[] q = embeddings.embed(query);
-        FactMapping fm = mapFacts(g, query, factsByIndex(g, cfg) ? factCosines(g, q, cfg) : QueryCosines.scan(g.factVectors, q), cfg);
+        FactMapping fm = mapFacts(g, query, factCosines(g, q, cfg, factsByIndex(g, cfg)), cfg);
         List<MappedFact> out = new ArrayList<>();
         for (int i : fm.similarity().top(cfg.facts().factTopK())) {
             AgragSnapshot.FactEdge f = g.facts.get(i);
