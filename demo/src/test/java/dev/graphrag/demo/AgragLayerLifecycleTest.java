@@ -176,4 +176,33 @@ class AgragLayerLifecycleTest {
         build("synTwoThirds", docs.subList(0, 60));
         assertEquals(synonyms("synTwoThirds"), synonyms("synInc"));
     }
+
+    static String synonymMethod(String corpus) {
+        return (String) rows("MATCH (m:AgMeta {corpus: $c}) RETURN m.synonymMethod AS m", Map.of("c", corpus)).get(0).get("m");
+    }
+
+    @Test
+    void theCellSearchAboveExactSynonymsUpToFindsOnlyExactEdgesAndSwitchingPlansSearchesAgain() {
+        List<Map<String, Object>> docs = families(60);
+        build("synCells", docs);
+        java.util.Set<String> exact = synonyms("synCells");
+        assertEquals("exact", synonymMethod("synCells"));
+        assertTrue(exact.size() >= 20, "the families make synonyms: " + exact.size());
+        // one probe: only pairs within a cell are compared, each with its exact similarity
+        rows("CALL agrag.index({corpus: 'synCells', relations: 'cooccurrence', exactSynonymsUpTo: 0, synonymProbes: 1})");
+        assertEquals("cells, 1 probes", synonymMethod("synCells"));
+        java.util.Set<String> oneProbe = synonyms("synCells");
+        assertTrue(exact.containsAll(oneProbe) && !oneProbe.isEmpty(), "a subset of the exact edges: " + oneProbe.size() + " of " + exact.size());
+        // probes that reach every cell compare every pair: the exact edges
+        rows("CALL agrag.index({corpus: 'synCells', relations: 'cooccurrence', exactSynonymsUpTo: 0, synonymProbes: 100000})");
+        assertEquals(exact, synonyms("synCells"));
+        // back under the limit: the plan changed, so the synonyms are searched again and edges lost since come back
+        rows("MATCH (:AgEntity {corpus: 'synCells'})-[s:AG_SYNONYM]->() WITH s LIMIT 5 DELETE s");
+        rows("CALL agrag.index({corpus: 'synCells', relations: 'cooccurrence'})");
+        assertEquals("exact", synonymMethod("synCells"));
+        assertEquals(exact, synonyms("synCells"));
+        assertFailsCleanly("CALL agrag.index({corpus: 'synCells', exactSynonymsUpTo: -1})", Map.of(), "exactSynonymsUpTo");
+        assertFailsCleanly("CALL agrag.index({corpus: 'synCells', synonymProbes: 0})", Map.of(), "synonymProbes");
+        assertFailsCleanly("CALL agrag.index({corpus: 'synCells', synonymProbes: 'many'})", Map.of(), "synonymProbes");
+    }
 }

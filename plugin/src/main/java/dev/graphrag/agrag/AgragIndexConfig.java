@@ -11,8 +11,8 @@ import java.util.Map;
  * agrag.index's config (docs/agrag.md). relations: llm or cooccurrence (the default without an LLM endpoint). The
  * entity statistics' keys are a group of their own, which agrag.extractEntities reads too.
  */
-public record AgragIndexConfig(String corpus, Relations relations, Entities entities, double synonymThreshold, int maxSynonymsPerNode, int batchSize,
-                               boolean project, boolean titleLinks, ChunkExtraction.OnError extractionErrors, Map<String, Object> llm) {
+public record AgragIndexConfig(String corpus, Relations relations, Entities entities, double synonymThreshold, int maxSynonymsPerNode,
+                               int exactSynonymsUpTo, int synonymProbes, int batchSize, boolean project, boolean titleLinks, ChunkExtraction.OnError extractionErrors, Map<String, Object> llm) {
     public enum Relations { LLM, COOCCURRENCE }
 
     /** TF-IDF entity candidates of a chunk (spec §2.1): n-grams up to maxNgram, scored, above entityThreshold, at most maxEntitiesPerChunk. */
@@ -30,9 +30,17 @@ public record AgragIndexConfig(String corpus, Relations relations, Entities enti
     static final Key<Relations> RELATIONS = Key.choice("relations", Relations.class, Relations.COOCCURRENCE);
     static final Key<Double> SYNONYM_THRESHOLD = Key.number("synonymThreshold", 0.8, 0, 1);
     static final Key<Integer> MAX_SYNONYMS_PER_NODE = Key.integer("maxSynonymsPerNode", 100, 0, 2047);
+    /** Entities up to which the synonym search compares every pair; above, it compares within nearby cells (SynonymSearch). */
+    static final Key<Integer> EXACT_SYNONYMS_UP_TO = Key.integer("exactSynonymsUpTo", 200_000, 0, Integer.MAX_VALUE);
+    static final Key<Integer> SYNONYM_PROBES = Key.integer("synonymProbes", 64, 1, 100_000);
     static final Key<Integer> BATCH_SIZE = ExtractionConfig.BATCH_SIZE.withDefault(1000);
     static final Key<Boolean> PROJECT = Key.bool("project", true);
     static final Key<Boolean> TITLE_LINKS = Key.bool("titleLinks", true);
+
+    /** How the synonyms of this many entities are searched: every pair up to exactSynonymsUpTo, cells above. */
+    SynonymSearch.Plan synonymPlan(int entities) {
+        return entities <= exactSynonymsUpTo ? SynonymSearch.Plan.EXACT : SynonymSearch.Plan.cells(synonymProbes);
+    }
 
     public static AgragIndexConfig parse(Map<String, Object> config, boolean llmConfigured) {
         ConfigReader r = ConfigReader.of("agrag.index", config);
@@ -42,11 +50,13 @@ public record AgragIndexConfig(String corpus, Relations relations, Entities enti
         Entities entities = Entities.read(r);
         double synonym = SYNONYM_THRESHOLD.read(r);
         int maxSynonyms = MAX_SYNONYMS_PER_NODE.read(r);
+        int exactUpTo = EXACT_SYNONYMS_UP_TO.read(r);
+        int probes = SYNONYM_PROBES.read(r);
         int batchSize = BATCH_SIZE.read(r);
         boolean project = PROJECT.read(r);
         boolean titleLinks = TITLE_LINKS.read(r);
         ChunkExtraction.OnError errors = ExtractionConfig.EXTRACTION_ERRORS.read(r);
         r.finish();
-        return new AgragIndexConfig(corpus, relations, entities, synonym, maxSynonyms, batchSize, project, titleLinks, errors, llm);
+        return new AgragIndexConfig(corpus, relations, entities, synonym, maxSynonyms, exactUpTo, probes, batchSize, project, titleLinks, errors, llm);
     }
 }

@@ -48,8 +48,6 @@ public final class AgragIndexer {
                         Usage usage, long ms) {}
 
     static final String EXTRACTION_STEP = "agrag.index relation extraction";
-    /** Recorded on AgMeta: which synonym search made the stored edges (SynonymSearch's exact rule). */
-    static final String SYNONYM_METHOD = "exact";
 
     static final String COOCCURS = "co-occurs with";
     static final String TRIPLES = "agragTriples";
@@ -144,7 +142,7 @@ public final class AgragIndexer {
         recorded.put("titleLinks", titleLinks);
         recorded.put("synonymThreshold", cfg.synonymThreshold());
         recorded.put("maxSynonymsPerNode", (long) cfg.maxSynonymsPerNode());
-        recorded.put("synonymMethod", SYNONYM_METHOD);
+        recorded.put("synonymMethod", cfg.synonymPlan(entities.size()).recorded());
         build.finish(recorded);
         // without project the old projection would be stale: drop it (queries re-project it on demand)
         if (cfg.project()) AgragProjection.project(db, cfg.corpus());
@@ -232,11 +230,12 @@ public final class AgragIndexer {
             // synonym edges of existing entities were found under the stored rules; other rules mean finding them all again
             Node meta = tx.findNode(AgragGraph.META, "corpus", corpus);
             // a resumed build redoes them all too: the interrupted run may have created entities whose synonyms it never searched
-            // a layer whose edges came from another synonym method (a release before the exact search) is searched again too
+            // a layer whose edges came from another synonym method (a release before the exact search, or the cells on the other
+            // side of exactSynonymsUpTo) is searched again too
             synonymRulesChanged = resumed || meta != null && meta.hasProperty("version")
                     && (!Double.valueOf(cfg.synonymThreshold()).equals(meta.getProperty("synonymThreshold", null))
                     || !Long.valueOf(cfg.maxSynonymsPerNode()).equals(meta.getProperty("maxSynonymsPerNode", null))
-                    || !SYNONYM_METHOD.equals(meta.getProperty("synonymMethod", null)));
+                    || !cfg.synonymPlan(entities.size()).recorded().equals(meta.getProperty("synonymMethod", null)));
             tx.findNodes(AgragGraph.ENTITY, "corpus", corpus).forEachRemaining(n -> existingEntities.put((String) n.getProperty("name"), n.getElementId()));
             try (Result r = tx.execute("MATCH (:AgEntity {corpus: $c})-[r:AG_REL]->() RETURN r.factId AS id, elementId(r) AS eid", Map.of("c", corpus))) {
                 while (r.hasNext()) {
@@ -343,7 +342,7 @@ public final class AgragIndexer {
         }
     }
 
-    /** Computes every synonym edge of the corpus's entities exactly and writes the difference to the stored ones. */
+    /** Computes the synonym edges of the corpus's entities (SynonymSearch, under the config's plan) and writes the difference to the stored ones. */
     private void syncSynonyms(AgragIndexConfig cfg, Map<String, String> entityIds, List<String> newEntities, float[][] newVectors, BatchWriter batch) {
         String corpus = cfg.corpus();
         // forget the stored rules first: a run interrupted from here on redoes the synonyms, whatever its config
@@ -365,11 +364,12 @@ public final class AgragIndexer {
         }
         progress.phase("synonym search", names.size());
         long t0 = System.nanoTime();
-        List<SynonymSearch.Edge> edges = SynonymSearch.edges(names, vectors, cfg.synonymThreshold(), cfg.maxSynonymsPerNode(), executor,
+        SynonymSearch.Plan plan = cfg.synonymPlan(names.size());
+        List<SynonymSearch.Edge> edges = SynonymSearch.edges(names, vectors, cfg.synonymThreshold(), cfg.maxSynonymsPerNode(), plan, executor,
                 SynonymSearch.threads(), cancelled);
         progress.advance(names.size());
-        log.accept(String.format("agrag.index corpus=%s: %d synonym edges among %d entities (exact, %.1f s)", corpus, edges.size(), names.size(),
-                (System.nanoTime() - t0) / 1e9));
+        log.accept(String.format("agrag.index corpus=%s: %d synonym edges among %d entities (%s, %.1f s)", corpus, edges.size(), names.size(),
+                plan.recorded(), (System.nanoTime() - t0) / 1e9));
         Set<String> wanted = new java.util.HashSet<>();
         for (SynonymSearch.Edge e : edges) {
             String lo = names.get(e.lo()), hi = names.get(e.hi());

@@ -4,105 +4,96 @@ import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.EmbeddingService;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /**
- * AGRAG's synonym edges (spec §2.2 A4), exact: entities u and w are synonyms when their name embeddings have cosine
- * above the threshold and w is among u's {@code maxPerNode} most similar entities above it, or u among w's (ties by
- * name). Names of two characters or fewer (spaces aside) take no part. A function of the entity set alone, so an
- * incremental index equals a rebuild and two builds give the same edges (the HNSW entity index it replaces is
- * approximate and depends on insertion order).
+ * AGRAG's synonym edges (spec §2.2 A4): entities u and w are synonyms when their name embeddings have cosine above
+ * the threshold and w is among u's {@code maxPerNode} most similar entities above it, or u among w's (ties by name).
+ * Names of two characters or fewer (spaces aside) take no part. A function of the entity set alone, so an
+ * incremental index equals a rebuild and two builds give the same edges (the HNSW entity index of the reference code
+ * is approximate and depends on insertion order).
  *
- * <p>All pairs are compared. A first pass on 12-bit integer copies of the unit vectors (int arithmetic, which the
- * JIT vectorises) keeps every pair whose cosine can exceed the threshold given each vector's rounding error, bounded
- * per pair; the exact float cosine then decides. {@code threads} workers on the given pool share the row blocks.
+ * <p>Which pairs are compared is the {@link Plan}:
+ * <ul>
+ * <li>{@link Plan#EXACT}: every pair. Quadratic: about 46 minutes for 439k entities on 2 cores.</li>
+ * <li>{@link Plan#cells}: an inverted file. Spherical k-means on a seeded sample splits the entities into about
+ * √n cells; each entity is compared with the members of its {@code probes} nearest cells, about probes·√n pairs
+ * each. A pair whose ends lie in cells far apart can be missed, so this is approximate, as the reference code's
+ * HNSW is; the sample and the k-means start are drawn from the entities in name order, so the edges are still a
+ * function of the entity set. {@code agrag.index} takes it above {@code exactSynonymsUpTo} entities;
+ * docs/benchmarks.md#scaling gives the edges it keeps against the exact search on real corpora.</li>
+ * </ul>
+ *
+ * <p>A first pass on 12-bit integer copies of the unit vectors (int arithmetic, which the JIT vectorises) keeps every
+ * pair whose cosine can exceed the threshold given each vector's rounding error, bounded per pair; the exact float
+ * cosine then decides. {@code threads} workers on the given pool share the work.
  */
-final class SynonymSearch {
+public final class SynonymSearch {
     /** An edge between entities lo and hi (indexes into the names; lo's name sorts first). */
-    record Edge(int lo, int hi, double cos) {}
+    public record Edge(int lo, int hi, double cos) {}
+
+    /** Which pairs are compared: every pair ({@code probes} 0), or the members of each entity's {@code probes} nearest cells. */
+    public record Plan(int probes) {
+        public static final Plan EXACT = new Plan(0);
+
+        public Plan {
+            if (probes < 0) throw new IllegalArgumentException("probes " + probes);
+        }
+
+        public static Plan cells(int probes) {
+            if (probes < 1) throw new IllegalArgumentException("probes " + probes);
+            return new Plan(probes);
+        }
+
+        public boolean exact() {
+            return probes == 0;
+        }
+
+        /** What AgMeta records, so that a layer built under another plan is searched again. */
+        public String recorded() {
+            return exact() ? "exact" : "cells, " + probes + " probes";
+        }
+    }
 
     private static final int SCALE = 2048; // |component| <= 1, so products fit an int over 512 dimensions
     private static final int BLOCK = 64;
+    /**
+     * Cells per √n entities, sample points per cell for k-means, and its rounds. Four times √n cells probed 64 at a time
+     * kept 98.8 % of the exact edges of 111k real entities at a fifth of the exact search's time; √n cells needed a
+     * larger share of the cells probed for the same edges (docs/benchmarks.md#scaling).
+     */
+    private static final double CELLS_PER_ROOT = 4;
+    private static final int SAMPLE_PER_CELL = 16;
+    private static final int KMEANS_ROUNDS = 5;
+    private static final long SAMPLE_SEED = 0x5E7_0F_CE11L;
 
     private SynonymSearch() {}
 
     static List<Edge> edges(List<String> names, List<float[]> vectors, double threshold, int maxPerNode, ExecutorService pool, int threads,
                             BooleanSupplier cancelled) {
+        return edges(names, vectors, threshold, maxPerNode, Plan.EXACT, pool, threads, cancelled);
+    }
+
+    public static List<Edge> edges(List<String> names, List<float[]> vectors, double threshold, int maxPerNode, Plan plan, ExecutorService pool,
+                            int threads, BooleanSupplier cancelled) {
         int n = names.size();
         if (maxPerNode <= 0 || n < 2) return List.of();
-        int dim = vectors.get(0).length;
-        if (dim > 512) throw new RagException("agrag: entity embeddings of " + dim + " dimensions are over the synonym search's 512");
-        boolean[] eligible = new boolean[n];
-        float[][] unit = new float[n][];
-        int[][] quant = new int[n][];
-        double[] slack = new double[n];
-        for (int i = 0; i < n; i++) {
-            eligible[i] = names.get(i).replace(" ", "").length() > 2;
-            float[] v = vectors.get(i);
-            double norm = EmbeddingService.norm(v);
-            float[] u = new float[dim];
-            int[] q = new int[dim];
-            double l1 = 0;
-            for (int k = 0; k < dim; k++) {
-                u[k] = norm > 0 ? (float) (v[k] / norm) : 0f;
-                q[k] = Math.round(u[k] * SCALE);
-                l1 += Math.abs(u[k]);
-            }
-            unit[i] = u;
-            quant[i] = q;
-            slack[i] = l1;
-        }
-        // |a.b - qa.qb/S^2| <= (|a|_1 + |b|_1) * d + dim * d^2 with d = 0.5/S, the rounding error of one component
-        double d = 0.5 / SCALE;
-        double cut = threshold * SCALE * (double) SCALE;
-        // candidate pairs above the threshold: `threads` workers take row blocks in turn
-        java.util.concurrent.atomic.AtomicInteger nextBlock = new java.util.concurrent.atomic.AtomicInteger();
-        List<Future<List<double[]>>> parts = new ArrayList<>();
-        for (int w = 0; w < Math.max(1, threads); w++) {
-            parts.add(pool.submit(() -> {
-                List<double[]> found = new ArrayList<>();
-                for (int from = nextBlock.getAndAdd(BLOCK); from < n; from = nextBlock.getAndAdd(BLOCK)) {
-                    int lo = from, hi = Math.min(n, from + BLOCK);
-                    // the block's rows stay in cache while every later row streams past once
-                    for (int j = lo + 1; j < n; j++) {
-                        if (!eligible[j]) continue;
-                        if ((j & 1023) == 0 && cancelled.getAsBoolean()) {
-                            throw new RagException("agrag.index: terminated while searching synonyms; run it again to finish");
-                        }
-                        int[] qj = quant[j];
-                        for (int i = lo, end = Math.min(hi, j); i < end; i++) {
-                            if (!eligible[i]) continue;
-                            int s = dot(quant[i], qj);
-                            double bound = ((slack[i] + slack[j]) * d + dim * d * d) * SCALE * (double) SCALE;
-                            if (s + bound <= cut) continue;
-                            double cos = EmbeddingService.dot(unit[i], unit[j]);
-                            if (cos > threshold) found.add(new double[] {i, j, cos});
-                        }
-                    }
-                }
-                return found;
-            }));
-        }
+        Quantised q = new Quantised(names, vectors, threshold);
+        Workers workers = new Workers(pool, Math.max(1, threads), cancelled);
+        List<double[]> pairs = plan.exact() ? allPairs(q, workers) : cellPairs(q, names, plan.probes(), workers);
         List<List<double[]>> neighbours = new ArrayList<>(n);
         for (int i = 0; i < n; i++) neighbours.add(new ArrayList<>());
-        try {
-            for (Future<List<double[]>> f : parts) {
-                for (double[] p : f.get()) {
-                    neighbours.get((int) p[0]).add(new double[] {p[1], p[2]});
-                    neighbours.get((int) p[1]).add(new double[] {p[0], p[2]});
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RagException("agrag.index: interrupted while searching synonyms; run it again to finish");
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException re) throw re;
-            throw new RagException("agrag.index: synonym search failed: " + e.getCause(), e.getCause());
+        for (double[] p : pairs) {
+            neighbours.get((int) p[0]).add(new double[] {p[1], p[2]});
+            neighbours.get((int) p[1]).add(new double[] {p[0], p[2]});
         }
         // each entity's maxPerNode best; an edge when either end keeps the other
         java.util.Set<Long> kept = new java.util.HashSet<>();
@@ -121,6 +112,233 @@ final class SynonymSearch {
         return out;
     }
 
+    /** Every pair above the threshold: the workers take row blocks in turn. */
+    private static List<double[]> allPairs(Quantised q, Workers workers) {
+        int n = q.n;
+        return workers.run(n, BLOCK, (lo, hi, found) -> {
+            // the block's rows stay in cache while every later row streams past once
+            for (int j = lo + 1; j < n; j++) {
+                if (!q.eligible[j]) continue;
+                if ((j & 1023) == 0) workers.checkCancelled();
+                for (int i = lo, end = Math.min(hi, j); i < end; i++) {
+                    if (q.eligible[i]) q.compare(i, j, found);
+                }
+            }
+        });
+    }
+
+    /**
+     * The pairs above the threshold among each entity and the members of its {@code probes} nearest cells. A pair is
+     * reported once: from its smaller end, or from the larger when the smaller's probes do not reach the larger's cell.
+     */
+    private static List<double[]> cellPairs(Quantised q, List<String> names, int probes, Workers workers) {
+        // the eligible entities in name order, so that the sample and the start depend on the entity set alone
+        int[] order = java.util.stream.IntStream.range(0, q.n).filter(i -> q.eligible[i]).boxed()
+                .sorted(Comparator.comparing(names::get)).mapToInt(Integer::intValue).toArray();
+        int m = order.length;
+        if (m < 2) return List.of();
+        int cells = Math.max(1, Math.min(m, (int) Math.round(CELLS_PER_ROOT * Math.sqrt(m))));
+        int p = Math.min(probes, cells);
+        int[][] centroids = kMeans(q, order, cells, workers);
+        // each entity's p nearest cells, nearest first; its cell is the first
+        int[][] near = new int[q.n][];
+        workers.run(m, BLOCK, (lo, hi, found) -> {
+            long[] dots = new long[centroids.length];
+            for (int k = lo; k < hi; k++) {
+                int x = order[k];
+                for (int c = 0; c < centroids.length; c++) dots[c] = dot(q.quant[x], centroids[c]);
+                near[x] = nearest(dots, p);
+            }
+        });
+        workers.checkCancelled();
+        int[] size = new int[cells];
+        for (int x : order) size[near[x][0]]++;
+        int[] start = new int[cells + 1];
+        for (int c = 0; c < cells; c++) start[c + 1] = start[c] + size[c];
+        int[] members = new int[m];
+        int[] fill = Arrays.copyOf(start, cells);
+        for (int x : order) members[fill[near[x][0]]++] = x;
+        // cell by cell: the entities that probe a cell, a block at a time, against its members, which stay in cache
+        int[] probing = new int[cells + 1];
+        for (int x : order) for (int c : near[x]) probing[c + 1]++;
+        for (int c = 0; c < cells; c++) probing[c + 1] += probing[c];
+        int[] probers = new int[m * p];
+        int[] at = Arrays.copyOf(probing, cells);
+        for (int x : order) for (int c : near[x]) probers[at[c]++] = x;
+        return workers.run(cells, 1, (lo, hi, found) -> {
+            for (int c = lo; c < hi; c++) {
+                workers.checkCancelled();
+                for (int from = probing[c]; from < probing[c + 1]; from += BLOCK) {
+                    int to = Math.min(probing[c + 1], from + BLOCK);
+                    for (int r = start[c]; r < start[c + 1]; r++) {
+                        int y = members[r];
+                        for (int k = from; k < to; k++) {
+                            int x = probers[k];
+                            if (y == x || y < x && reaches(near[y], near[x][0])) continue;
+                            q.compare(Math.min(x, y), Math.max(x, y), found);
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    /** Spherical k-means on a seeded sample of the entities, in integer arithmetic; cells that empty keep their centre. */
+    private static int[][] kMeans(Quantised q, int[] order, int cells, Workers workers) {
+        int[] sample = order.clone();
+        Random random = new Random(SAMPLE_SEED);
+        int s = Math.min(sample.length, SAMPLE_PER_CELL * cells);
+        for (int i = 0; i < s; i++) {
+            int j = i + random.nextInt(sample.length - i);
+            int t = sample[i];
+            sample[i] = sample[j];
+            sample[j] = t;
+        }
+        int dim = q.dim;
+        int[][] centroids = new int[cells][];
+        for (int c = 0; c < cells; c++) centroids[c] = q.quant[sample[c]].clone();
+        int[] cell = new int[s];
+        for (int round = 0; round < KMEANS_ROUNDS; round++) {
+            workers.run(s, BLOCK, (lo, hi, found) -> {
+                long[] dots = new long[cells];
+                for (int k = lo; k < hi; k++) {
+                    for (int c = 0; c < cells; c++) dots[c] = dot(q.quant[sample[k]], centroids[c]);
+                    cell[k] = nearest(dots, 1)[0];
+                }
+            });
+            workers.checkCancelled();
+            double[][] sum = new double[cells][dim];
+            int[] count = new int[cells];
+            for (int k = 0; k < s; k++) {
+                float[] u = q.unit[sample[k]];
+                double[] acc = sum[cell[k]];
+                for (int d = 0; d < dim; d++) acc[d] += u[d];
+                count[cell[k]]++;
+            }
+            for (int c = 0; c < cells; c++) {
+                if (count[c] == 0) continue;
+                double norm = 0;
+                for (int d = 0; d < dim; d++) norm += sum[c][d] * sum[c][d];
+                norm = Math.sqrt(norm);
+                if (norm == 0) continue;
+                for (int d = 0; d < dim; d++) centroids[c][d] = (int) Math.round(sum[c][d] / norm * SCALE);
+            }
+        }
+        return centroids;
+    }
+
+    /** The k largest of dots, largest first (ties to the lower index). */
+    private static int[] nearest(long[] dots, int k) {
+        int[] best = new int[k];
+        int have = 0;
+        for (int c = 0; c < dots.length; c++) {
+            if (have == k && dots[c] <= dots[best[k - 1]]) continue;
+            int at = have < k ? have++ : k - 1;
+            while (at > 0 && dots[best[at - 1]] < dots[c]) {
+                best[at] = best[at - 1];
+                at--;
+            }
+            best[at] = c;
+        }
+        return have == k ? best : Arrays.copyOf(best, have);
+    }
+
+    private static boolean reaches(int[] near, int cell) {
+        for (int c : near) if (c == cell) return true;
+        return false;
+    }
+
+    /** Unit vectors, their 12-bit integer copies and rounding bounds, and which entities take part. */
+    private static final class Quantised {
+        final int n, dim;
+        final boolean[] eligible;
+        final float[][] unit;
+        final int[][] quant;
+        final double[] slack;
+        final double threshold, d, cut;
+
+        Quantised(List<String> names, List<float[]> vectors, double threshold) {
+            n = names.size();
+            dim = vectors.get(0).length;
+            if (dim > 512) throw new RagException("agrag: entity embeddings of " + dim + " dimensions are over the synonym search's 512");
+            this.threshold = threshold;
+            eligible = new boolean[n];
+            unit = new float[n][];
+            quant = new int[n][];
+            slack = new double[n];
+            for (int i = 0; i < n; i++) {
+                eligible[i] = names.get(i).replace(" ", "").length() > 2;
+                float[] v = vectors.get(i);
+                double norm = EmbeddingService.norm(v);
+                float[] u = new float[dim];
+                int[] qv = new int[dim];
+                double l1 = 0;
+                for (int k = 0; k < dim; k++) {
+                    u[k] = norm > 0 ? (float) (v[k] / norm) : 0f;
+                    qv[k] = Math.round(u[k] * SCALE);
+                    l1 += Math.abs(u[k]);
+                }
+                unit[i] = u;
+                quant[i] = qv;
+                slack[i] = l1;
+            }
+            // |a.b - qa.qb/S^2| <= (|a|_1 + |b|_1) * d + dim * d^2 with d = 0.5/S, the rounding error of one component
+            d = 0.5 / SCALE;
+            cut = threshold * SCALE * (double) SCALE;
+        }
+
+        /** Adds {i, j, cos} to found when the pair's cosine is above the threshold (i < j). */
+        void compare(int i, int j, List<double[]> found) {
+            int s = dot(quant[i], quant[j]);
+            double bound = ((slack[i] + slack[j]) * d + dim * d * d) * SCALE * (double) SCALE;
+            if (s + bound <= cut) return;
+            double cos = EmbeddingService.dot(unit[i], unit[j]);
+            if (cos > threshold) found.add(new double[] {i, j, cos});
+        }
+    }
+
+    /** A range [lo, hi) of work items, adding what it finds. */
+    private interface BlockTask {
+        void run(int lo, int hi, List<double[]> found);
+    }
+
+    /** The pool's workers taking blocks of [0, n) in turn; what each block finds is joined in block order, so runs agree. */
+    private record Workers(ExecutorService pool, int threads, BooleanSupplier cancelled) {
+        List<double[]> run(int n, int block, BlockTask task) {
+            int blocks = (n + block - 1) / block;
+            List<List<double[]>> byBlock = new ArrayList<>(java.util.Collections.nCopies(blocks, null));
+            AtomicInteger next = new AtomicInteger();
+            List<Future<?>> parts = new ArrayList<>();
+            for (int w = 0; w < threads; w++) {
+                parts.add(pool.submit(() -> {
+                    for (int b = next.getAndIncrement(); b < blocks; b = next.getAndIncrement()) {
+                        List<double[]> found = new ArrayList<>();
+                        task.run(b * block, Math.min(n, (b + 1) * block), found);
+                        byBlock.set(b, found);
+                    }
+                }));
+            }
+            try {
+                for (Future<?> f : parts) f.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RagException("agrag.index: interrupted while searching synonyms; run it again to finish");
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException re) throw re;
+                throw new RagException("agrag.index: synonym search failed: " + e.getCause(), e.getCause());
+            } finally {
+                for (Future<?> f : parts) f.cancel(true);
+            }
+            List<double[]> all = new ArrayList<>();
+            for (List<double[]> found : byBlock) all.addAll(found);
+            return all;
+        }
+
+        void checkCancelled() {
+            if (cancelled.getAsBoolean()) throw new RagException("agrag.index: terminated while searching synonyms; run it again to finish");
+        }
+    }
+
     /** Integer dot product: a plain reduction the JIT turns into vector instructions. */
     static int dot(int[] a, int[] b) {
         int s = 0;
@@ -129,8 +347,7 @@ final class SynonymSearch {
     }
 
     /** Threads for the search, at most the machine's cores and 8. */
-    static int threads() {
+    public static int threads() {
         return Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
     }
-
 }

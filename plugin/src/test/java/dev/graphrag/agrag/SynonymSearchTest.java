@@ -106,4 +106,62 @@ class SynonymSearchTest {
             pool.shutdownNow();
         }
     }
+
+    @Test
+    void cellsProbedEverywhereEqualTheExactSearch() {
+        ExecutorService pool = pool(3);
+        try {
+            for (long seed = 5; seed <= 7; seed++) {
+                Random r = new Random(seed);
+                int n = 400 + r.nextInt(400);
+                List<float[]> v = vectors(r, n, 384);
+                List<String> names = names(n);
+                for (int k : new int[] {2, 100}) {
+                    assertEquals(reference(names, v, 0.8, k), found(names, SynonymSearch.edges(names, v, 0.8, k, SynonymSearch.Plan.cells(100_000), pool, 3,
+                            () -> false)), "seed " + seed + " k " + k);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void fewProbesFindMostEdgesOnlyTrueOnesAndTheSameWhateverTheOrder() {
+        ExecutorService pool = pool(2);
+        try {
+            Random r = new Random(9);
+            int n = 3000;
+            List<float[]> v = vectors(r, n, 384);
+            List<String> names = names(n);
+            java.util.Set<String> exact = new java.util.HashSet<>(reference(names, v, 0.8, 100));
+            List<SynonymSearch.Edge> edges = SynonymSearch.edges(names, v, 0.8, 100, SynonymSearch.Plan.cells(1), pool, 2, () -> false);
+            List<String> cells = found(names, edges);
+            assertTrue(exact.containsAll(cells), "no edge the exact search does not have");
+            // one probe of about 219 cells: the planted variants lie in their base's cell
+            assertTrue(cells.size() >= 0.9 * exact.size(), cells.size() + " of " + exact.size());
+            for (SynonymSearch.Edge e : edges) assertEquals(EmbeddingService.cosine(v.get(e.lo()), v.get(e.hi())), e.cos(), 1e-6);
+            List<Integer> order = new ArrayList<>();
+            for (int i = 0; i < n; i++) order.add(i);
+            java.util.Collections.shuffle(order, new Random(3));
+            assertEquals(cells, found(order.stream().map(names::get).toList(), SynonymSearch.edges(order.stream().map(names::get).toList(),
+                    order.stream().map(v::get).toList(), 0.8, 100, SynonymSearch.Plan.cells(1), pool, 2, () -> false)), "the same edges in any order");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aCancelledCellSearchStopsWithTheResumeHint() {
+        ExecutorService pool = pool(2);
+        try {
+            Random r = new Random(2);
+            List<float[]> v = vectors(r, 500, 384);
+            RuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
+                    () -> SynonymSearch.edges(names(500), v, 0.8, 10, SynonymSearch.Plan.cells(1), pool, 2, () -> true));
+            assertTrue(e.getMessage().contains("terminated while searching synonyms"), e.getMessage());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }

@@ -65,7 +65,8 @@ public class AgragProcedures {
             + " TF-IDF entities, relations (llm, or cooccurrence without an LLM), fact embeddings, contains and synonym edges, title links"
             + " between chunks and the documents they name, GDS projection. Commits in its own batches (not undone by the caller's rollback);"
             + " a second build of the same corpus waits for the first. Config: corpus, relations, maxNgram,"
-            + " entityScoring, entityThreshold, maxEntitiesPerChunk, synonymThreshold, maxSynonymsPerNode, titleLinks, batchSize, project, extractionErrors, llm.")
+            + " entityScoring, entityThreshold, maxEntitiesPerChunk, synonymThreshold, maxSynonymsPerNode, exactSynonymsUpTo, synonymProbes, titleLinks, batchSize,"
+            + " project, extractionErrors, llm.")
     public Stream<IndexResult> index(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragIndexConfig cfg = AgragIndexConfig.parse(config, rag.llmConfigured());
         RagCall.BoundLlm llm = cfg.relations() == AgragIndexConfig.Relations.LLM ? call().llm(cfg.llm(), "agrag.index") : null;
