@@ -27,8 +27,9 @@ import java.util.stream.Stream;
  * bm25, hybrid), agrag.mcmi and agrag.retrieve (mcmi, ppr) over the same 200 questions; then each figure's growth
  * exponent between sizes, log(ratio of figures) / log(ratio of chunks).
  * <p>
- * {@code ../shared/data --sizes 1,4 [--data DIR]}: with --data each size's store is DIR/x{m}, and a size already built
- * there is only timed.
+ * {@code ../shared/data --sizes 1,4 [--data DIR] [--llm-layers]}: with --data each size's store is DIR/x{m}, and a size
+ * already built there is only timed. --llm-layers also builds remind, hgmem and raga on the stand-in LLM and times
+ * their retrieval ({@link ScaleLlmLayers}; hours at 4x, resumable across runs with --data).
  */
 public final class ScaleBenchmark {
     static final long SEED = 20261126L;
@@ -55,7 +56,12 @@ public final class ScaleBenchmark {
 
     /** One size's figures. */
     record Size(int copies, long chunks, Double ingestS, Double ingestRate, Double rawRate, Double indexS, Long storeBytes, long heapBytes,
-                Heap heap, double snapshotLoadS, Map<String, double[]> latency) {}
+                Heap heap, double snapshotLoadS, Map<String, double[]> latency, Map<String, ScaleLlmLayers.Build> llmLayers) {
+        Size(int copies, long chunks, Double ingestS, Double ingestRate, Double rawRate, Double indexS, Long storeBytes, long heapBytes, Heap heap,
+             double snapshotLoadS, Map<String, double[]> latency) {
+            this(copies, chunks, ingestS, ingestRate, rawRate, indexS, storeBytes, heapBytes, heap, snapshotLoadS, latency, null);
+        }
+    }
 
     /**
      * Used heap after GC that each part adds, in the order they are loaded: rag (the query embedding cache and what
@@ -78,6 +84,8 @@ public final class ScaleBenchmark {
         PrintStream out = System.out;
         StringBuilder report = new StringBuilder();
         List<Size> results = new ArrayList<>();
+        // --llm-layers: the stand-in LLM for remind, hgmem and raga, one for the whole run
+        dev.graphrag.demo.eval.EvalLlmServer llm = args.has("--llm-layers") ? ScaleLlmLayers.server() : null;
         // each size in a server and store of its own, as a user's database holds one corpus: a size sharing the vector
         // index with another (whose passages its copy 0 repeats) would time the corpus filter's over-fetching instead
         for (int m : sizes) {
@@ -87,12 +95,16 @@ public final class ScaleBenchmark {
             settings.put(dev.graphrag.agrag.AgragSettings.WARM_ON_START, "false");
             Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(Files.createDirectories(work.resolve("x" + m)), store, "127.0.0.1", -1, -1, settings));
             try {
-                results.add(size(neo4j.defaultDatabaseService(), store, base, m, questions, out));
+                Size size = size(neo4j.defaultDatabaseService(), store, base, m, questions, out);
+                if (llm != null) size = llmLayers(neo4j.defaultDatabaseService(), store, size, questions, llm, out);
+                results.add(size);
             } finally {
                 neo4j.close();
             }
         }
+        if (llm != null) llm.close();
         report.append(table(results)).append('\n').append(exponents(results));
+        if (llm != null) report.append('\n').append(llmTable(results));
         out.println();
         out.println(report);
         Files.createDirectories(Path.of("target"));
@@ -154,20 +166,46 @@ public final class ScaleBenchmark {
         return new Size(copies, chunks, ingestS, ingestRate, rawRate, indexS, storeBytes, heap, parts, snapshotLoadS, latency);
     }
 
+    /** The LLM layers of a size: built on the stand-in where the store lacks them, then their retrieval calls timed. */
+    static Size llmLayers(GraphDatabaseService db, Path store, Size size, List<String> questions, dev.graphrag.demo.eval.EvalLlmServer llm, PrintStream out)
+            throws IOException {
+        String corpus = "scale-x" + size.copies();
+        Map<String, ScaleLlmLayers.Build> builds = ScaleLlmLayers.build(db, store, corpus, llm, out);
+        Map<String, double[]> latency = new LinkedHashMap<>(size.latency());
+        time(db, corpus, questions, ScaleLlmLayers.CALLS, 0, ScaleLlmLayers.CALLS.size() / 2, latency);
+        return new Size(size.copies(), size.chunks(), size.ingestS(), size.ingestRate(), size.rawRate(), size.indexS(), size.storeBytes(), size.heapBytes(),
+                size.heap(), size.snapshotLoadS(), latency, builds);
+    }
+
+    static String llmTable(List<Size> sizes) {
+        Map<Integer, Map<String, ScaleLlmLayers.Build>> bySize = new LinkedHashMap<>();
+        Map<Integer, Long> chunks = new LinkedHashMap<>();
+        for (Size s : sizes) {
+            if (s.llmLayers() == null) continue;
+            bySize.put(s.copies(), s.llmLayers());
+            chunks.put(s.copies(), s.chunks());
+        }
+        return ScaleLlmLayers.table(bySize, chunks);
+    }
+
+    static void time(GraphDatabaseService db, String corpus, List<String> questions, int from, int to, Map<String, double[]> latency) {
+        time(db, corpus, questions, CALLS, from, to, latency);
+    }
+
     /**
-     * Calls [from, to) of CALLS, each over every question twice: round 1 warms the JIT and the caches, round 2 is the
+     * Calls [from, to) of calls (name, query pairs), each over every question twice: round 1 warms the JIT and the caches, round 2 is the
      * steady state a running server sees and gives the p50/p95.
      */
-    static void time(GraphDatabaseService db, String corpus, List<String> questions, int from, int to, Map<String, double[]> latency) {
+    static void time(GraphDatabaseService db, String corpus, List<String> questions, List<String> calls, int from, int to, Map<String, double[]> latency) {
         for (int round = 1; round <= 2; round++) {
             for (int c = from; c < to; c++) {
                 List<Double> ms = new ArrayList<>();
                 for (String q : questions) {
                     long s = System.nanoTime();
-                    db.executeTransactionally(CALLS.get(2 * c + 1), Map.of("q", q, "corpus", corpus), r -> { while (r.hasNext()) r.next(); return null; });
+                    db.executeTransactionally(calls.get(2 * c + 1), Map.of("q", q, "corpus", corpus), r -> { while (r.hasNext()) r.next(); return null; });
                     ms.add((System.nanoTime() - s) / 1e6);
                 }
-                if (round == 2) latency.put(CALLS.get(2 * c), new double[] {Scores.percentile(ms, 50), Scores.percentile(ms, 95)});
+                if (round == 2) latency.put(calls.get(2 * c), new double[] {Scores.percentile(ms, 50), Scores.percentile(ms, 95)});
             }
         }
     }
@@ -243,6 +281,10 @@ public final class ScaleBenchmark {
         figures.put("agrag.index time", s -> s.indexS() == null ? Double.NaN : s.indexS());
         figures.put("heap, all", s -> s.heapBytes());
         figures.put("heap, AGRAG snapshot", s -> s.heap().agragSnapshot());
+        // an LLM layer's whole build, estimated as its seconds per chunk times the corpus's chunks (builds may span runs)
+        for (String layer : sizes.stream().anyMatch(s -> s.llmLayers() != null) ? ScaleLlmLayers.LAYERS : List.<String>of()) {
+            figures.put(layer + " build time", s -> s.llmLayers() == null ? Double.NaN : s.llmLayers().get(layer).perChunk(s.llmLayers().get(layer).seconds()) * s.chunks());
+        }
         for (String call : sizes.get(0).latency().keySet()) figures.put(call + " p50", s -> s.latency().containsKey(call) ? s.latency().get(call)[0] : Double.NaN);
         figures.forEach((name, f) -> {
             b.append("| ").append(name).append(" |");

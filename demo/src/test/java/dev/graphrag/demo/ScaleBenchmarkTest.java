@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The scaling report's arithmetic: growth exponents between consecutive sizes and from the first to the last. */
@@ -28,5 +29,39 @@ class ScaleBenchmarkTest {
         String results = ScaleBenchmark.table(sizes);
         assertTrue(results.contains("| agrag.mcmi | 5.0 / 10.0 | 5.0 / 10.0 | 10.0 / 20.0 |"), results);
         assertTrue(results.contains("| 16x | 16000 | - | - | - | 160.0 | - | 0 | 0 | 0 | 0 | 2.5 |"), results);
+    }
+
+    @Test
+    void theLlmLayersAreBuiltOnceTheirFiguresKeptInTheStoreAndTheirRetrievalTimed(@org.junit.jupiter.api.io.TempDir java.nio.file.Path store) throws Exception {
+        String corpus = "scale-llm";
+        List<Map<String, Object>> docs = List.of(
+                Map.of("id", "d1", "title", "Tars Tarkas", "text", "Tars Tarkas was a Thark warrior. He fought beside John Carter in Helium."),
+                Map.of("id", "d2", "title", "Dejah Thoris", "text", "Dejah Thoris was the princess of Helium. She married John Carter of Virginia."),
+                Map.of("id", "d3", "title", "Zodanga", "text", "Zodanga was a city at war with Helium. Its navy was led by Than Kosis."));
+        long chunks = Benchmark.ingest(TestServer.db(), corpus, docs);
+        java.io.PrintStream quiet = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
+        try (dev.graphrag.demo.eval.EvalLlmServer llm = ScaleLlmLayers.server()) {
+            Map<String, ScaleLlmLayers.Build> first = ScaleLlmLayers.build(TestServer.db(), store, corpus, llm, quiet);
+            for (String layer : ScaleLlmLayers.LAYERS) {
+                ScaleLlmLayers.Build b = first.get(layer);
+                assertEquals(chunks, b.chunks(), layer);
+                assertEquals(1, b.runs(), layer);
+                assertTrue(b.calls() >= chunks && b.promptTokens() > 0 && b.seconds() > 0 && b.standInSeconds() <= b.seconds(), layer + " " + b);
+            }
+            assertEquals(first, ScaleLlmLayers.read(store.resolve(ScaleLlmLayers.FILE)), "the figures are in the store");
+            int logged = llm.log().size();
+            // built already: no LLM call, nothing added
+            assertEquals(first, ScaleLlmLayers.build(TestServer.db(), store, corpus, llm, quiet));
+            assertEquals(logged, llm.log().size());
+            Map<String, double[]> latency = new LinkedHashMap<>();
+            ScaleBenchmark.time(TestServer.db(), corpus, List.of("Who married John Carter?", "Which city fought Helium?"), ScaleLlmLayers.CALLS, 0,
+                    ScaleLlmLayers.CALLS.size() / 2, latency);
+            assertEquals(List.of("remind.seeds", "remind.replay", "hgmem.retrieve (global)", "raga.retrieve fusion"), List.copyOf(latency.keySet()));
+            assertEquals(logged, llm.log().size(), "the retrieval timed calls no LLM");
+            String table = ScaleLlmLayers.table(Map.of(1, first), Map.of(1, 2 * chunks));
+            ScaleLlmLayers.Build r = first.get("raga.ingest");
+            assertTrue(table.contains(String.format(java.util.Locale.ROOT, "| 1x | raga.ingest | %d (1) | %.3f (", chunks, r.seconds() / chunks)), table);
+            assertTrue(table.contains(String.format(java.util.Locale.ROOT, "| %.0f |%n", 2 * r.seconds())), "the whole build: s/chunk times the corpus's chunks\n" + table);
+        }
     }
 }
