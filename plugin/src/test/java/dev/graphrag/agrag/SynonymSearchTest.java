@@ -13,8 +13,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SynonymSearchTest {
-    static ExecutorService pool(int threads) {
-        return java.util.concurrent.Executors.newFixedThreadPool(threads);
+    /** Runs body with a pool of that many threads, shut down after. */
+    static void withPool(int threads, java.util.function.Consumer<ExecutorService> body) {
+        ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            body.accept(pool);
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     /** Random unit-ish vectors with planted near-duplicates (clusters of up to 6), as entity-name embeddings have. */
@@ -68,8 +74,7 @@ class SynonymSearchTest {
 
     @Test
     void equalsTheBruteForceRuleOnRandomGraphs() {
-        ExecutorService pool = pool(3);
-        try {
+        withPool(3, pool -> {
             for (long seed = 1; seed <= 4; seed++) {
                 Random r = new Random(seed);
                 int n = 300 + r.nextInt(500);
@@ -83,15 +88,12 @@ class SynonymSearchTest {
                     }
                 }
             }
-        } finally {
-            pool.shutdownNow();
-        }
+        });
     }
 
     @Test
     void theEdgesDoNotDependOnTheOrderEntitiesCameIn() {
-        ExecutorService pool = pool(2);
-        try {
+        withPool(2, pool -> {
             Random r = new Random(42);
             List<float[]> v = vectors(r, 600, 384);
             List<String> names = names(600);
@@ -102,15 +104,12 @@ class SynonymSearchTest {
             List<float[]> shuffledVectors = order.stream().map(v::get).toList();
             assertEquals(found(names, SynonymSearch.edges(names, v, 0.8, 5, pool, 2, () -> false)),
                     found(shuffledNames, SynonymSearch.edges(shuffledNames, shuffledVectors, 0.8, 5, pool, 2, () -> false)));
-        } finally {
-            pool.shutdownNow();
-        }
+        });
     }
 
     @Test
     void cellsProbedEverywhereEqualTheExactSearch() {
-        ExecutorService pool = pool(3);
-        try {
+        withPool(3, pool -> {
             for (long seed = 5; seed <= 7; seed++) {
                 Random r = new Random(seed);
                 int n = 400 + r.nextInt(400);
@@ -121,15 +120,12 @@ class SynonymSearchTest {
                             () -> false)), "seed " + seed + " k " + k);
                 }
             }
-        } finally {
-            pool.shutdownNow();
-        }
+        });
     }
 
     @Test
     void fewProbesFindMostEdgesOnlyTrueOnesAndTheSameWhateverTheOrder() {
-        ExecutorService pool = pool(2);
-        try {
+        withPool(2, pool -> {
             Random r = new Random(9);
             int n = 3000;
             List<float[]> v = vectors(r, n, 384);
@@ -146,22 +142,17 @@ class SynonymSearchTest {
             java.util.Collections.shuffle(order, new Random(3));
             assertEquals(cells, found(order.stream().map(names::get).toList(), SynonymSearch.edges(order.stream().map(names::get).toList(),
                     order.stream().map(v::get).toList(), 0.8, 100, SynonymSearch.Plan.cells(1), pool, 2, () -> false)), "the same edges in any order");
-        } finally {
-            pool.shutdownNow();
-        }
+        });
     }
 
     @Test
     void aCancelledCellSearchStopsWithTheResumeHint() {
-        ExecutorService pool = pool(2);
-        try {
+        withPool(2, pool -> {
             Random r = new Random(2);
             List<float[]> v = vectors(r, 500, 384);
             RuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
                     () -> SynonymSearch.edges(names(500), v, 0.8, 10, SynonymSearch.Plan.cells(1), pool, 2, () -> true));
             assertTrue(e.getMessage().contains("terminated while searching synonyms"), e.getMessage());
-        } finally {
-            pool.shutdownNow();
-        }
+        });
     }
 }
