@@ -65,6 +65,11 @@ YIELD graphStrings, nodeCount RETURN graphStrings, nodeCount;
 CALL agrag.mcmi('Who is the grandfather of the wife of John Carter?', {corpus: 'agrag_demo', indexFrom: 0, indexCandidates: 200})
 YIELD graphStrings, nodeCount RETURN graphStrings, nodeCount;
 
+// The same from the snapshot's own k-means cells (cellsFrom 0: at any size), no index call: the members of the
+// query's cellProbes nearest cells; here the probes reach every cell, so again the scan's subgraph.
+CALL agrag.mcmi('Who is the grandfather of the wife of John Carter?', {corpus: 'agrag_demo', cellsFrom: 0, cellProbes: 8})
+YIELD graphStrings, nodeCount RETURN graphStrings, nodeCount;
+
 // A question naming a title: that document comes right after the densest chunk (source 'named'),
 // then one the densest chunk links to (source 'link'), then the PPR ranking.
 CALL agrag.retrieve('Whom did the warrior who fought beside Tars Tarkas marry?', {corpus: 'agrag_demo', k: 4, mode: 'ppr'})

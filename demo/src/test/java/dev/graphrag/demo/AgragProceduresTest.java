@@ -248,7 +248,7 @@ class AgragProceduresTest {
     }
 
     @Test
-    void indexCandidatesReScoredGiveTheScansSubgraphAndRankings() {
+    void indexOrCellCandidatesReScoredGiveTheScansSubgraphAndRankings() {
         // a corpus beside the others in the shared chunk and fact indexes (several of them hold the same sentences), so the
         // lookups must find this corpus's rows among theirs: candidates that cover it widen until every row of it is found
         List<Map<String, Object>> docs = new ArrayList<>(DOCS);
@@ -264,34 +264,46 @@ class AgragProceduresTest {
         index("agidx");
         List<String> questions = List.of("Who is the grandfather of the wife of John Carter?", "Who is the jeddak of the Tharks?",
                 "Whom did the son of John Carter love?", "Who guarded John Carter in the Thark city?");
-        Map<String, Object> scan = Map.of("corpus", "agidx"), index = Map.of("corpus", "agidx", "indexFrom", 0L, "indexCandidates", 1000L);
+        Map<String, Object> scan = Map.of("corpus", "agidx");
+        // the candidates from the vector indexes, or from the snapshot's own cells with probes that reach every cell
+        Map<String, Map<String, Object>> covering = Map.of("index", Map.of("corpus", "agidx", "indexFrom", 0L, "indexCandidates", 1000L),
+                "cells", Map.of("corpus", "agidx", "cellsFrom", 0L, "cellProbes", 100_000L, "indexCandidates", 1000L));
+        Map<String, Map<String, Object>> few = Map.of("index", Map.of("corpus", "agidx", "indexFrom", 0L, "indexCandidates", 2L),
+                "cells", Map.of("corpus", "agidx", "cellsFrom", 0L, "cellProbes", 1L, "indexCandidates", 2L));
         for (String q : questions) {
-            // candidates that cover the corpus: the index path gives exactly what the scan gives, every column
-            assertEquals(untimed("CALL agrag.mcmi($q, $cfg)", Map.of("q", q, "cfg", scan)), untimed("CALL agrag.mcmi($q, $cfg)", Map.of("q", q, "cfg", index)), q);
-            assertEquals(rows("CALL agrag.mapFacts($q, $cfg)", Map.of("q", q, "cfg", scan)), rows("CALL agrag.mapFacts($q, $cfg)", Map.of("q", q, "cfg", index)), q);
-            for (String mode : List.of("mcmi", "ppr", "hybrid")) {
-                Map<String, Object> s = new java.util.HashMap<>(scan), i = new java.util.HashMap<>(index);
-                s.put("mode", mode);
-                i.put("mode", mode);
-                assertEquals(rows("CALL agrag.retrieve($q, $cfg)", Map.of("q", q, "cfg", s)), rows("CALL agrag.retrieve($q, $cfg)", Map.of("q", q, "cfg", i)), mode + ": " + q);
-            }
-            // few candidates (the index's nearest are approximate, and this index holds other corpora's copies of the same
-            // sentences): whole answers of the same shape, the question's own entities among the terminals
-            Map<String, Object> few = Map.of("corpus", "agidx", "indexFrom", 0L, "indexCandidates", 2L);
-            Map<String, Object> sub = rows("CALL agrag.mcmi($q, $cfg)", Map.of("q", q, "cfg", few)).get(0);
-            @SuppressWarnings("unchecked") List<String> terminals = (List<String>) sub.get("terminals");
-            assertFalse(terminals.isEmpty(), q);
-            assertEquals(((Long) sub.get("edgeCount")).intValue(), ((List<?>) sub.get("relationships")).size(), q);
-            for (String mode : List.of("mcmi", "ppr", "hybrid")) {
-                Map<String, Object> cfg = new java.util.HashMap<>(few);
-                cfg.put("mode", mode);
-                List<Map<String, Object>> hits = rows("CALL agrag.retrieve($q, $cfg)", Map.of("q", q, "cfg", cfg));
-                assertEquals(5, hits.stream().map(h -> h.get("chunkId")).distinct().count(), mode + ": " + q);
-                assertTrue(hits.stream().allMatch(h -> ((String) h.get("chunkId")).startsWith("agidx:")), mode + ": " + q);
+            for (String source : List.of("index", "cells")) {
+                Map<String, Object> index = covering.get(source);
+                // candidates that cover the corpus: the candidate path gives exactly what the scan gives, every column
+                assertEquals(untimed("CALL agrag.mcmi($q, $cfg)", Map.of("q", q, "cfg", scan)), untimed("CALL agrag.mcmi($q, $cfg)", Map.of("q", q, "cfg", index)),
+                        source + ": " + q);
+                assertEquals(rows("CALL agrag.mapFacts($q, $cfg)", Map.of("q", q, "cfg", scan)), rows("CALL agrag.mapFacts($q, $cfg)", Map.of("q", q, "cfg", index)),
+                        source + ": " + q);
+                for (String mode : List.of("mcmi", "ppr", "hybrid")) {
+                    Map<String, Object> s = new java.util.HashMap<>(scan), i = new java.util.HashMap<>(index);
+                    s.put("mode", mode);
+                    i.put("mode", mode);
+                    assertEquals(rows("CALL agrag.retrieve($q, $cfg)", Map.of("q", q, "cfg", s)), rows("CALL agrag.retrieve($q, $cfg)", Map.of("q", q, "cfg", i)),
+                            source + " " + mode + ": " + q);
+                }
+                // few candidates (the index's nearest are approximate, and this index holds other corpora's copies of the same
+                // sentences; one cell holds a share of the rows): whole answers of the same shape, the question's entities among the terminals
+                Map<String, Object> sub = rows("CALL agrag.mcmi($q, $cfg)", Map.of("q", q, "cfg", few.get(source))).get(0);
+                @SuppressWarnings("unchecked") List<String> terminals = (List<String>) sub.get("terminals");
+                assertFalse(terminals.isEmpty(), source + ": " + q);
+                assertEquals(((Long) sub.get("edgeCount")).intValue(), ((List<?>) sub.get("relationships")).size(), source + ": " + q);
+                for (String mode : List.of("mcmi", "ppr", "hybrid")) {
+                    Map<String, Object> cfg = new java.util.HashMap<>(few.get(source));
+                    cfg.put("mode", mode);
+                    List<Map<String, Object>> hits = rows("CALL agrag.retrieve($q, $cfg)", Map.of("q", q, "cfg", cfg));
+                    assertEquals(5, hits.stream().map(h -> h.get("chunkId")).distinct().count(), source + " " + mode + ": " + q);
+                    assertTrue(hits.stream().allMatch(h -> ((String) h.get("chunkId")).startsWith("agidx:")), source + " " + mode + ": " + q);
+                }
             }
         }
         assertFailsCleanly("CALL agrag.mcmi('x', {corpus: 'agidx', indexCandidates: 0})", Map.of(), "indexCandidates");
         assertFailsCleanly("CALL agrag.retrieve('x', {corpus: 'agidx', indexFrom: -1})", Map.of(), "indexFrom");
+        assertFailsCleanly("CALL agrag.mapFacts('x', {corpus: 'agidx', cellsFrom: -1})", Map.of(), "cellsFrom");
+        assertFailsCleanly("CALL agrag.mcmi('x', {corpus: 'agidx', cellProbes: 0})", Map.of(), "cellProbes");
     }
 
     static List<Object> retrievedDocuments(String corpus, String q) {

@@ -50,19 +50,26 @@ public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveM
      * (or fact) vectors asks the vector index for its {@code indexCandidates} nearest and re-scores them exactly, reading any
      * other cosine when a cost or ranking needs it; a smaller one is scanned whole, which is exact. The scan is the default
      * at every size: at 6.7k and 27k chunks it was the faster way, as Neo4j's own index call grows almost as fast as the
-     * scan there (docs/benchmarks.md "Scaling"). Every query reads these keys.
+     * scan there (docs/benchmarks.md "Scaling"). From {@code cellsFrom} distinct vectors the candidates come from the
+     * snapshot's own k-means cells instead (VectorCells: the {@code cellProbes} cells nearest the query), with no index
+     * call; cellsFrom wins where both apply. Every query reads these keys.
      */
-    public record Lookup(int indexCandidates, int indexFrom) {
+    public record Lookup(int indexCandidates, int indexFrom, int cellsFrom, int cellProbes) {
         static final Key<Integer> INDEX_CANDIDATES = Key.integer("indexCandidates", 200, 1, 10_000);
         static final Key<Integer> INDEX_FROM = Key.integer("indexFrom", Integer.MAX_VALUE, 0, Integer.MAX_VALUE);
+        static final Key<Integer> CELLS_FROM = Key.integer("cellsFrom", Integer.MAX_VALUE, 0, Integer.MAX_VALUE);
+        static final Key<Integer> CELL_PROBES = Key.integer("cellProbes", 8, 1, 100_000);
+
+        /** Where a matrix's best rows come from. */
+        enum Source { SCAN, INDEX, CELLS }
 
         static Lookup read(ConfigReader r) {
-            return new Lookup(INDEX_CANDIDATES.read(r), INDEX_FROM.read(r));
+            return new Lookup(INDEX_CANDIDATES.read(r), INDEX_FROM.read(r), CELLS_FROM.read(r), CELL_PROBES.read(r));
         }
 
-        /** Whether a matrix of this many distinct vectors is ranked from its index rather than scanned. */
-        boolean byIndex(int distinctVectors) {
-            return distinctVectors >= indexFrom;
+        /** A matrix of this many distinct vectors: its cells from cellsFrom on, else its index from indexFrom on, else a scan. */
+        Source source(int distinctVectors) {
+            return distinctVectors >= cellsFrom ? Source.CELLS : distinctVectors >= indexFrom ? Source.INDEX : Source.SCAN;
         }
     }
 

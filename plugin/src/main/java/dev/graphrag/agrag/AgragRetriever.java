@@ -122,17 +122,18 @@ public final class AgragRetriever {
         ChunkSearch.checkQuery(owner, query);
         AgragSnapshot g = snapshot(cfg.corpus());
         float[] q = embeddings.embed(query);
-        boolean factsByIndex = factsByIndex(g, cfg);
-        // on a worker what needs no transaction (a fact scan where the facts are few enough, then entity cosines ahead of the
-        // Steiner search, an MCMI run's largest cost) while this thread asks the indexes and BM25, which read the transaction
+        AgragQueryConfig.Lookup.Source factSource = factSource(g, cfg);
+        boolean factsByIndex = factSource == AgragQueryConfig.Lookup.Source.INDEX;
+        // on a worker what needs no transaction (the facts' cosines unless the index gives them, then entity cosines ahead of
+        // the Steiner search, an MCMI run's largest cost) while this thread asks the indexes and BM25, which read the transaction
         VectorMatrix.Scorer entitySim = hybrid ? g.entityVectors.scorer(q) : null;
         AtomicBoolean scanned = new AtomicBoolean();
-        Forked<QueryCosines> factScan = thenScoreAhead(pool(cfg), () -> factsByIndex ? null : QueryCosines.scan(g.factVectors, q), g, entitySim, scanned);
+        Forked<QueryCosines> factScan = thenScoreAhead(pool(cfg), () -> factsByIndex ? null : factCosines(g, q, cfg, factSource), g, entitySim, scanned);
         QueryCosines dense, factsFromIndex;
         HybridScores hybridScores;
         try {
             dense = dense(g, q, cfg);
-            factsFromIndex = factsByIndex ? factCosines(g, q, cfg, true) : null;
+            factsFromIndex = factsByIndex ? factCosines(g, q, cfg, factSource) : null;
             hybridScores = hybrid ? hybridScores(g, query, dense, cfg) : null;
         } finally {
             scanned.set(true);
@@ -142,28 +143,39 @@ public final class AgragRetriever {
         return new QueryState(t0, g, dense, hybridScores, facts, entitySim);
     }
 
-    /** The chunks' cosines: scanned, or from the chunk index when the corpus is large (AgragQueryConfig.Lookup). */
+    /** The chunks' cosines: scanned, or from the cells or the chunk index when the corpus is large (AgragQueryConfig.Lookup). */
     private QueryCosines dense(AgragSnapshot g, float[] q, AgragQueryConfig cfg) {
-        boolean byIndex = cfg.lookup().byIndex(g.chunkVectors.distinctCount()) && VectorSearch.online(tx, LexicalGraph.VECTOR_INDEX);
-        return indexedOrScanned(g.chunkVectors, q, byIndex, Math.max(cfg.lookup().indexCandidates(), cfg.ranking().k()), (v, n) -> chunkRows(g, v, n));
+        AgragQueryConfig.Lookup.Source source = cfg.lookup().source(g.chunkVectors.distinctCount());
+        if (source == AgragQueryConfig.Lookup.Source.INDEX && !VectorSearch.online(tx, LexicalGraph.VECTOR_INDEX)) source = AgragQueryConfig.Lookup.Source.SCAN;
+        return candidatesOrScan(g.chunkVectors, q, source, Math.max(cfg.lookup().indexCandidates(), cfg.ranking().k()), cfg.lookup().cellProbes(),
+                (v, n) -> chunkRows(g, v, n));
     }
 
-    /** Whether the facts are ranked from their index: a large corpus (AgragQueryConfig.Lookup) whose fact index is online. */
-    private boolean factsByIndex(AgragSnapshot g, AgragQueryConfig cfg) {
-        return cfg.lookup().byIndex(g.factVectors.distinctCount()) && VectorSearch.online(tx, AgragGraph.FACT_INDEX);
+    /** Where the facts' best rows come from (AgragQueryConfig.Lookup): an index that is not online is scanned instead. */
+    private AgragQueryConfig.Lookup.Source factSource(AgragSnapshot g, AgragQueryConfig cfg) {
+        AgragQueryConfig.Lookup.Source source = cfg.lookup().source(g.factVectors.distinctCount());
+        return source == AgragQueryConfig.Lookup.Source.INDEX && !VectorSearch.online(tx, AgragGraph.FACT_INDEX) ? AgragQueryConfig.Lookup.Source.SCAN : source;
     }
 
-    /** The facts' cosines, from the fact index (its candidates at least factTopK) when {@code byIndex}, else scanned. */
-    private QueryCosines factCosines(AgragSnapshot g, float[] q, AgragQueryConfig cfg, boolean byIndex) {
-        return indexedOrScanned(g.factVectors, q, byIndex, Math.max(cfg.lookup().indexCandidates(), cfg.facts().factTopK()), (v, n) -> factRows(g, v, n));
+    /** The facts' cosines from the source (its candidates at least factTopK). Only the index source reads the transaction. */
+    private QueryCosines factCosines(AgragSnapshot g, float[] q, AgragQueryConfig cfg, AgragQueryConfig.Lookup.Source source) {
+        return candidatesOrScan(g.factVectors, q, source, Math.max(cfg.lookup().indexCandidates(), cfg.facts().factTopK()), cfg.lookup().cellProbes(),
+                (v, n) -> factRows(g, v, n));
     }
 
     /**
-     * A matrix's cosines from {@code rows} (an index's n nearest rows to a vector) re-scored, or scanned when not byIndex;
-     * an index that gives none of the corpus's rows (one still populating) is no ranking, so that is scanned too.
+     * A matrix's cosines: scanned; or its n best candidates re-scored, from the matrix's cells ({@code probes} nearest)
+     * or from {@code indexRows} (an index's n nearest rows to a vector). Candidates that are none of the corpus's rows
+     * (an index still populating) are no ranking, so that is scanned too.
      */
-    private static QueryCosines indexedOrScanned(VectorMatrix m, float[] q, boolean byIndex, int n, java.util.function.BiFunction<float[], Integer, int[]> rows) {
-        if (!byIndex) return QueryCosines.scan(m, q);
+    private static QueryCosines candidatesOrScan(VectorMatrix m, float[] q, AgragQueryConfig.Lookup.Source source, int n, int probes,
+                                                 java.util.function.BiFunction<float[], Integer, int[]> indexRows) {
+        java.util.function.BiFunction<float[], Integer, int[]> rows = switch (source) {
+            case SCAN -> null;
+            case CELLS -> (v, k) -> m.cells().nearestRows(v, k, probes);
+            case INDEX -> indexRows;
+        };
+        if (rows == null) return QueryCosines.scan(m, q);
         int[] hits = rows.apply(q, n);
         return hits.length == 0 ? QueryCosines.scan(m, q) : QueryCosines.fromIndex(m, q, hits, rows.apply(negated(q), LOWEST_PROBES));
     }
@@ -303,7 +315,7 @@ public final class AgragRetriever {
         ChunkSearch.checkQuery("agrag.mapFacts", query);
         AgragSnapshot g = snapshot(cfg.corpus());
         float[] q = embeddings.embed(query);
-        FactMapping fm = mapFacts(g, query, factCosines(g, q, cfg, factsByIndex(g, cfg)), cfg);
+        FactMapping fm = mapFacts(g, query, factCosines(g, q, cfg, factSource(g, cfg)), cfg);
         List<MappedFact> out = new ArrayList<>();
         for (int i : fm.similarity().top(cfg.facts().factTopK())) {
             AgragSnapshot.FactEdge f = g.facts.get(i);

@@ -2,12 +2,12 @@ package dev.graphrag.agrag;
 
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.embed.SphericalKMeans;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -63,7 +63,7 @@ public final class SynonymSearch {
         }
     }
 
-    private static final int SCALE = 2048; // |component| <= 1, so products fit an int over 512 dimensions
+    private static final int SCALE = SphericalKMeans.SCALE;
     private static final int BLOCK = 64;
     /**
      * Cells per √n entities, sample points per cell for k-means, and its rounds. Four times √n cells probed 64 at a time
@@ -139,16 +139,13 @@ public final class SynonymSearch {
         if (m < 2) return List.of();
         int cells = Math.max(1, Math.min(m, (int) Math.round(CELLS_PER_ROOT * Math.sqrt(m))));
         int p = Math.min(probes, cells);
-        int[][] centroids = kMeans(q, order, cells, workers);
+        int[][] centroids = SphericalKMeans.fit(q.quant, i -> q.unit[i], order, cells, SAMPLE_PER_CELL, KMEANS_ROUNDS, SAMPLE_SEED, workers,
+                workers::checkCancelled);
         // each entity's p nearest cells, nearest first; its cell is the first
         int[][] near = new int[q.n][];
-        workers.run(m, BLOCK, (lo, hi, found) -> {
+        workers.run(m, BLOCK, (lo, hi) -> {
             long[] dots = new long[centroids.length];
-            for (int k = lo; k < hi; k++) {
-                int x = order[k];
-                for (int c = 0; c < centroids.length; c++) dots[c] = dot(q.quant[x], centroids[c]);
-                near[x] = nearest(dots, p);
-            }
+            for (int k = lo; k < hi; k++) near[order[k]] = SphericalKMeans.nearestCells(q.quant[order[k]], centroids, p, dots);
         });
         workers.checkCancelled();
         int[] size = new int[cells];
@@ -181,66 +178,6 @@ public final class SynonymSearch {
                 }
             }
         });
-    }
-
-    /** Spherical k-means on a seeded sample of the entities, in integer arithmetic; cells that empty keep their centre. */
-    private static int[][] kMeans(Quantised q, int[] order, int cells, Workers workers) {
-        int[] sample = order.clone();
-        Random random = new Random(SAMPLE_SEED);
-        int s = Math.min(sample.length, SAMPLE_PER_CELL * cells);
-        for (int i = 0; i < s; i++) {
-            int j = i + random.nextInt(sample.length - i);
-            int t = sample[i];
-            sample[i] = sample[j];
-            sample[j] = t;
-        }
-        int dim = q.dim;
-        int[][] centroids = new int[cells][];
-        for (int c = 0; c < cells; c++) centroids[c] = q.quant[sample[c]].clone();
-        int[] cell = new int[s];
-        for (int round = 0; round < KMEANS_ROUNDS; round++) {
-            workers.run(s, BLOCK, (lo, hi, found) -> {
-                long[] dots = new long[cells];
-                for (int k = lo; k < hi; k++) {
-                    for (int c = 0; c < cells; c++) dots[c] = dot(q.quant[sample[k]], centroids[c]);
-                    cell[k] = nearest(dots, 1)[0];
-                }
-            });
-            workers.checkCancelled();
-            double[][] sum = new double[cells][dim];
-            int[] count = new int[cells];
-            for (int k = 0; k < s; k++) {
-                float[] u = q.unit[sample[k]];
-                double[] acc = sum[cell[k]];
-                for (int d = 0; d < dim; d++) acc[d] += u[d];
-                count[cell[k]]++;
-            }
-            for (int c = 0; c < cells; c++) {
-                if (count[c] == 0) continue;
-                double norm = 0;
-                for (int d = 0; d < dim; d++) norm += sum[c][d] * sum[c][d];
-                norm = Math.sqrt(norm);
-                if (norm == 0) continue;
-                for (int d = 0; d < dim; d++) centroids[c][d] = (int) Math.round(sum[c][d] / norm * SCALE);
-            }
-        }
-        return centroids;
-    }
-
-    /** The k largest of dots, largest first (ties to the lower index). */
-    private static int[] nearest(long[] dots, int k) {
-        int[] best = new int[k];
-        int have = 0;
-        for (int c = 0; c < dots.length; c++) {
-            if (have == k && dots[c] <= dots[best[k - 1]]) continue;
-            int at = have < k ? have++ : k - 1;
-            while (at > 0 && dots[best[at - 1]] < dots[c]) {
-                best[at] = best[at - 1];
-                at--;
-            }
-            best[at] = c;
-        }
-        return have == k ? best : Arrays.copyOf(best, have);
     }
 
     private static boolean reaches(int[] near, int cell) {
@@ -289,7 +226,7 @@ public final class SynonymSearch {
 
         /** Adds {i, j, cos} to found when the pair's cosine is above the threshold (i < j). */
         void compare(int i, int j, List<double[]> found) {
-            int s = dot(quant[i], quant[j]);
+            int s = SphericalKMeans.dot(quant[i], quant[j]);
             double bound = ((slack[i] + slack[j]) * d + dim * d * d) * SCALE * (double) SCALE;
             if (s + bound <= cut) return;
             double cos = EmbeddingService.dot(unit[i], unit[j]);
@@ -303,7 +240,12 @@ public final class SynonymSearch {
     }
 
     /** The pool's workers taking blocks of [0, n) in turn; what each block finds is joined in block order, so runs agree. */
-    private record Workers(ExecutorService pool, int threads, BooleanSupplier cancelled) {
+    private record Workers(ExecutorService pool, int threads, BooleanSupplier cancelled) implements SphericalKMeans.Blocks {
+        @Override
+        public void run(int n, int block, SphericalKMeans.Block task) {
+            run(n, block, (lo, hi, found) -> task.run(lo, hi));
+        }
+
         List<double[]> run(int n, int block, BlockTask task) {
             int blocks = (n + block - 1) / block;
             List<List<double[]>> byBlock = new ArrayList<>(java.util.Collections.nCopies(blocks, null));
@@ -337,13 +279,6 @@ public final class SynonymSearch {
         void checkCancelled() {
             if (cancelled.getAsBoolean()) throw new RagException("agrag.index: terminated while searching synonyms; run it again to finish");
         }
-    }
-
-    /** Integer dot product: a plain reduction the JIT turns into vector instructions. */
-    static int dot(int[] a, int[] b) {
-        int s = 0;
-        for (int k = 0; k < a.length; k++) s += a[k] * b[k];
-        return s;
     }
 
     /** Threads for the search, at most the machine's cores and 8. */

@@ -78,7 +78,7 @@ public class AgragProcedures {
     @Description("agrag.mcmi(query :: STRING, config = {} :: MAP) :: (terminals, nodes :: LIST<NODE>, relationships :: LIST<RELATIONSHIP>,"
             + " pathChunkIds, graphStrings, facts, mcstNodeCount, mcstEdgeCount, nodeCount, edgeCount, ratio, expansions, usedPseudo,"
             + " llmCalls, promptTokens, completionTokens, tokensByStep, ms) - the Minimum-Cost Maximum-Influence reasoning subgraph of a question."
-            + " Config: corpus, factTopK, filter, indexCandidates, indexFrom, damping, pprTolerance, pprMaxIterations, pprWeighted, passageScoreFactor, costMode,"
+            + " Config: corpus, factTopK, filter, indexCandidates, indexFrom, cellsFrom, cellProbes, damping, pprTolerance, pprMaxIterations, pprWeighted, passageScoreFactor, costMode,"
             + " expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, pushEpsilon, concurrency, llm.")
     public Stream<McmiResult> mcmi(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.MCMI, config, rag.llmConfigured());
@@ -92,7 +92,7 @@ public class AgragProcedures {
             + " mode mcmi (chunks on the reasoning subgraph, then hybrid), hybrid (dense+BM25, AGRAG Eq. 21) or ppr (passages by"
             + " Personalized PageRank, as HippoRAG 2); in mcmi and ppr modes the denseFirst densest chunks lead, then up to namedPassages"
             + " chunks of documents the question names by title and up to linkedPassages of documents the densest chunk names by title."
-            + " Config: the agrag.mcmi keys (corpus, llm, factTopK, filter, indexCandidates, indexFrom, damping, pprTolerance, pprMaxIterations, pprWeighted,"
+            + " Config: the agrag.mcmi keys (corpus, llm, factTopK, filter, indexCandidates, indexFrom, cellsFrom, cellProbes, damping, pprTolerance, pprMaxIterations, pprWeighted,"
             + " passageScoreFactor, costMode, expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, pushEpsilon, concurrency) plus k (5), mode,"
             + " denseFirst, namedPassages, linkedPassages, passageNodeWeight.")
     public Stream<AgragRetriever.RankedChunk> retrieve(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
@@ -104,7 +104,7 @@ public class AgragProcedures {
     @Description("agrag.answer(query :: STRING, config = {} :: MAP) :: (answer, thought, graphStrings, facts, pathChunkIds, retrievedChunkIds,"
             + " usedGraph, prompt, llmCalls, promptTokens, completionTokens, tokensByStep, ms) - answers with the LLM from the reasoning subgraph, its"
             + " chunks and the retrieved chunks (those agrag.retrieve leads with, then hybrid); pathChunkIds and retrievedChunkIds are the"
-            + " citations. Config: the agrag.mcmi keys (corpus, llm, factTopK, filter, indexCandidates, indexFrom, damping, pprTolerance, pprMaxIterations, pprWeighted,"
+            + " citations. Config: the agrag.mcmi keys (corpus, llm, factTopK, filter, indexCandidates, indexFrom, cellsFrom, cellProbes, damping, pprTolerance, pprMaxIterations, pprWeighted,"
             + " passageScoreFactor, costMode, expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, pushEpsilon, concurrency) plus k (5),"
             + " denseFirst, namedPassages, linkedPassages, includePathChunks, returnPrompt.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
@@ -145,7 +145,7 @@ public class AgragProcedures {
     @Procedure(name = "agrag.mapFacts", mode = Mode.READ)
     @Description("agrag.mapFacts(query :: STRING, config = {} :: MAP) :: (rank, factId, subject, predicate, object, similarity, kept) - the"
             + " first steps of agrag.mcmi alone: the factTopK facts most similar to the question and whether the LLM triple filter kept them"
-            + " (all kept without the filter). Config: corpus, llm, factTopK, filter, indexCandidates, indexFrom, mode.")
+            + " (all kept without the filter). Config: corpus, llm, factTopK, filter, indexCandidates, indexFrom, cellsFrom, cellProbes, mode.")
     public Stream<AgragRetriever.MappedFact> mapFacts(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.MAP_FACTS, config, rag.llmConfigured());
         return retriever(cfg).mapFacts(query, cfg).stream();

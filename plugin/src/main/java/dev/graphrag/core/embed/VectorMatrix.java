@@ -19,15 +19,17 @@ import java.util.Map;
  */
 public final class VectorMatrix {
     private final String what;
-    private final int dimension;
+    final int dimension;
     private final int size;
     /** The distinct vectors back to back, their norms, and which distinct vector each row is (-1: missing). */
-    private final float[] data;
-    private final double[] norm;
+    final float[] data;
+    final double[] norm;
     private final int[] distinctOf;
     /** Rows by distinct vector, each distinct vector's run starting at rowsStart[j] (for candidates from an index: every row of a hit's vector). */
-    private final int[] rowsStart, rowsByDistinct;
+    final int[] rowsStart, rowsByDistinct;
     private final boolean anyMissing;
+    /** The distinct vectors cut into cells, made on first use (a corpus that never asks for them never pays for them). */
+    private volatile VectorCells cells;
 
     /** @param what names the vectors in errors, e.g. "agrag fact" */
     public VectorMatrix(String what, List<float[]> vectors) {
@@ -102,6 +104,23 @@ public final class VectorMatrix {
     public int[] rowsLike(int i) {
         int j = distinctOf[i];
         return j < 0 ? new int[0] : Arrays.copyOfRange(rowsByDistinct, rowsStart[j], rowsStart[j + 1]);
+    }
+
+    /** The distinct vectors cut into about √n k-means cells ({@link VectorCells}), made on the first call. */
+    public VectorCells cells() {
+        VectorCells c = cells;
+        if (c == null) {
+            synchronized (this) {
+                c = cells;
+                if (c == null) cells = c = VectorCells.of(this);
+            }
+        }
+        return c;
+    }
+
+    /** The query's norm after checking its dimension (0: nothing to score), for VectorCells. */
+    double normOf(float[] q) {
+        return queryNorm(q);
     }
 
     /** Cosine of q with every vector (0 for missing ones). */
