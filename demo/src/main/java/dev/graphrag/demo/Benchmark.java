@@ -67,14 +67,15 @@ public final class Benchmark {
     }
 
     /**
-     * --index-lookups: agrag.retrieve's three modes ranked from the vector indexes at any size (indexFrom 0), beside
-     * the default rows, which scan these small corpora: what the large-corpus path changes in recall (docs/agrag.md).
+     * --index-lookups and --cell-lookups: agrag.retrieve's three modes ranked from the vector indexes (indexFrom 0) or from
+     * the snapshot's k-means cells (cellsFrom 0) at any size, beside the default rows, which scan these small corpora:
+     * what the large-corpus paths change in recall (docs/agrag.md).
      */
-    static List<Retriever> indexLookups() {
+    static List<Retriever> lookups(String label, String key) {
         List<Retriever> out = new ArrayList<>();
         for (String mode : List.of("mcmi", "hybrid", "ppr")) {
-            out.add(new Retriever("agrag.retrieve " + mode + " (index)", "CALL agrag.retrieve($q, {corpus: $corpus, k: $k, mode: '" + mode
-                    + "', indexFrom: 0}) YIELD documentId RETURN documentId"));
+            out.add(new Retriever("agrag.retrieve " + mode + " (" + label + ")", "CALL agrag.retrieve($q, {corpus: $corpus, k: $k, mode: '" + mode
+                    + "', " + key + ": 0}) YIELD documentId RETURN documentId"));
         }
         return out;
     }
@@ -179,7 +180,8 @@ public final class Benchmark {
         List<Retriever> retrievers = new ArrayList<>(RETRIEVERS);
         if (TUNE && corpus.equals("musique")) retrievers.addAll(tuning());
         if (TUNE_HYBRID) retrievers.addAll(hybridWeights());
-        if (ARGS.has("--index-lookups")) retrievers.addAll(indexLookups());
+        if (ARGS.has("--index-lookups")) retrievers.addAll(lookups("index", "indexFrom"));
+        if (ARGS.has("--cell-lookups")) retrievers.addAll(lookups("cells", "cellsFrom"));
         for (Retriever r : retrievers) evaluate(db, corpus, questions, docs, r, report, out);
         mcmiStats(db, corpus, questions, report, out);
         if (TUNE_INDEX && corpus.equals("musique")) {

@@ -49,6 +49,9 @@ public final class ScaleBenchmark {
             "agrag.mcmi (index)", "CALL agrag.mcmi($q, {corpus: $corpus, indexFrom: 0}) YIELD nodeCount RETURN nodeCount",
             "agrag.retrieve ppr (scans)", "CALL agrag.retrieve($q, {corpus: $corpus, k: 5, mode: 'ppr', indexFrom: 2147483647}) YIELD chunkId RETURN chunkId",
             "agrag.retrieve ppr (index)", "CALL agrag.retrieve($q, {corpus: $corpus, k: 5, mode: 'ppr', indexFrom: 0}) YIELD chunkId RETURN chunkId",
+            // candidates from the snapshot's own k-means cells at every size (VectorCells, made by the first such call)
+            "agrag.mcmi (cells)", "CALL agrag.mcmi($q, {corpus: $corpus, cellsFrom: 0}) YIELD nodeCount RETURN nodeCount",
+            "agrag.retrieve ppr (cells)", "CALL agrag.retrieve($q, {corpus: $corpus, k: 5, mode: 'ppr', cellsFrom: 0}) YIELD chunkId RETURN chunkId",
             "agrag.mcmi (native PPR)", "CALL agrag.mcmi($q, {corpus: $corpus, pprEngine: 'native'}) YIELD nodeCount RETURN nodeCount",
             "agrag.retrieve ppr (native PPR)", "CALL agrag.retrieve($q, {corpus: $corpus, k: 5, mode: 'ppr', pprEngine: 'native'}) YIELD chunkId RETURN chunkId");
     /** The calls that read only the lexical graph: timed, and their heap measured, before any AGRAG snapshot exists. */
@@ -70,8 +73,16 @@ public final class ScaleBenchmark {
      */
     record Heap(long rag, long agragSnapshot, long gdsProjection) {}
 
+    /** --calls "name;name": the calls timed (all when absent), e.g. a new path and its baseline on stores already built. */
+    static java.util.Set<String> only;
+
     public static void main(String[] argv) throws Exception {
         BenchmarkArgs args = BenchmarkArgs.parse(argv);
+        if (args.string("--calls", null) != null) {
+            only = new java.util.LinkedHashSet<>();
+            for (String c : args.string("--calls", null).split(";")) only.add(c.trim());
+            for (String c : only) if (!CALLS.contains(c) && !ScaleLlmLayers.CALLS.contains(c)) throw new IllegalArgumentException("--calls: no call named '" + c + "'");
+        }
         List<Integer> sizes = new ArrayList<>();
         for (String s : args.string("--sizes", "1,4").split(",")) sizes.add(Integer.parseInt(s.trim()));
         Path data = args.data();
@@ -155,6 +166,13 @@ public final class ScaleBenchmark {
         long load = System.nanoTime();
         db.executeTransactionally(CALLS.get(2 * RAG_CALLS + 1), Map.of("q", questions.get(0), "corpus", corpus), r -> { while (r.hasNext()) r.next(); return null; });
         double snapshotLoadS = (System.nanoTime() - load) / 1e9;
+        if (only == null || only.contains("agrag.mcmi (cells)")) {
+            // the first call that asks for cells makes them (chunk and fact matrices): once per member and snapshot
+            long made = System.nanoTime();
+            int cellsCall = CALLS.indexOf("agrag.mcmi (cells)");
+            db.executeTransactionally(CALLS.get(cellsCall + 1), Map.of("q", questions.get(0), "corpus", corpus), r -> { while (r.hasNext()) r.next(); return null; });
+            out.printf(Locale.ROOT, "%s: the first cells query (it makes the chunk and fact cells) took %.1f s%n", corpus, (System.nanoTime() - made) / 1e9);
+        }
         time(db, corpus, questions, RAG_CALLS, CALLS.size() / 2, latency);
         long afterAgrag = usedAfterGc();
         db.executeTransactionally("CALL agrag.project({corpus: $c})", Map.of("c", corpus), r -> { while (r.hasNext()) r.next(); return null; });
@@ -199,6 +217,7 @@ public final class ScaleBenchmark {
     static void time(GraphDatabaseService db, String corpus, List<String> questions, List<String> calls, int from, int to, Map<String, double[]> latency) {
         for (int round = 1; round <= 2; round++) {
             for (int c = from; c < to; c++) {
+                if (only != null && !only.contains(calls.get(2 * c))) continue;
                 List<Double> ms = new ArrayList<>();
                 for (String q : questions) {
                     long s = System.nanoTime();

@@ -51,7 +51,10 @@ public final class HybridScores {
     }
 
     public double score(int chunk) {
-        return ChunkSearch.hybrid(denseRange.scale(dense.cosine(chunk)), anyBm25 ? bm25Range.scale(bm25.getOrDefault(chunk, 0.0)) : Double.NaN);
+        // within [0, 1] as a scan's are: approximate candidates (an index's, a few cells') may miss rows better or worse
+        // than all of them, whose cosines are still read (a contains edge's cost), and a cost must not go below 0
+        double scaled = Math.min(1, Math.max(0, denseRange.scale(dense.cosine(chunk))));
+        return ChunkSearch.hybrid(scaled, anyBm25 ? bm25Range.scale(bm25.getOrDefault(chunk, 0.0)) : Double.NaN);
     }
 
     /**
