@@ -181,7 +181,11 @@ public final class Benchmark {
         if (TUNE && corpus.equals("musique")) retrievers.addAll(tuning());
         if (TUNE_HYBRID) retrievers.addAll(hybridWeights());
         if (ARGS.has("--index-lookups")) retrievers.addAll(lookups("index", "indexFrom"));
-        if (ARGS.has("--cell-lookups")) retrievers.addAll(lookups("cells", "cellsFrom"));
+        if (ARGS.has("--cell-lookups")) {
+            // --cell-probes N: the cells' probes for these rows (the default otherwise)
+            int probes = ARGS.option("--cell-probes", 0);
+            retrievers.addAll(lookups(probes == 0 ? "cells" : "cells, " + probes + " probes", probes == 0 ? "cellsFrom" : "cellProbes: " + probes + ", cellsFrom"));
+        }
         for (Retriever r : retrievers) evaluate(db, corpus, questions, docs, r, report, out);
         mcmiStats(db, corpus, questions, report, out);
         if (TUNE_INDEX && corpus.equals("musique")) {

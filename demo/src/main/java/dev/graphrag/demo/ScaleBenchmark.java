@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -50,8 +51,10 @@ public final class ScaleBenchmark {
             "agrag.retrieve ppr (scans)", "CALL agrag.retrieve($q, {corpus: $corpus, k: 5, mode: 'ppr', indexFrom: 2147483647}) YIELD chunkId RETURN chunkId",
             "agrag.retrieve ppr (index)", "CALL agrag.retrieve($q, {corpus: $corpus, k: 5, mode: 'ppr', indexFrom: 0}) YIELD chunkId RETURN chunkId",
             // candidates from the snapshot's own k-means cells at every size (VectorCells, made by the first such call)
-            "agrag.mcmi (cells)", "CALL agrag.mcmi($q, {corpus: $corpus, cellsFrom: 0}) YIELD nodeCount RETURN nodeCount",
-            "agrag.retrieve ppr (cells)", "CALL agrag.retrieve($q, {corpus: $corpus, k: 5, mode: 'ppr', cellsFrom: 0}) YIELD chunkId RETURN chunkId",
+            "agrag.mcmi (cells, 8 probes)", "CALL agrag.mcmi($q, {corpus: $corpus, cellsFrom: 0, cellProbes: 8}) YIELD nodeCount RETURN nodeCount",
+            "agrag.retrieve ppr (cells, 8 probes)", "CALL agrag.retrieve($q, {corpus: $corpus, k: 5, mode: 'ppr', cellsFrom: 0, cellProbes: 8}) YIELD chunkId RETURN chunkId",
+            "agrag.mcmi (cells, 32 probes)", "CALL agrag.mcmi($q, {corpus: $corpus, cellsFrom: 0, cellProbes: 32}) YIELD nodeCount RETURN nodeCount",
+            "agrag.retrieve ppr (cells, 32 probes)", "CALL agrag.retrieve($q, {corpus: $corpus, k: 5, mode: 'ppr', cellsFrom: 0, cellProbes: 32}) YIELD chunkId RETURN chunkId",
             "agrag.mcmi (native PPR)", "CALL agrag.mcmi($q, {corpus: $corpus, pprEngine: 'native'}) YIELD nodeCount RETURN nodeCount",
             "agrag.retrieve ppr (native PPR)", "CALL agrag.retrieve($q, {corpus: $corpus, k: 5, mode: 'ppr', pprEngine: 'native'}) YIELD chunkId RETURN chunkId");
     /** The calls that read only the lexical graph: timed, and their heap measured, before any AGRAG snapshot exists. */
@@ -95,6 +98,7 @@ public final class ScaleBenchmark {
         PrintStream out = System.out;
         StringBuilder report = new StringBuilder();
         List<Size> results = new ArrayList<>();
+        StringBuilder agreement = new StringBuilder("| size | agrag.retrieve mode | share of the scan's top 5 the cells return, 8 probes | 32 probes | the indexes return |\n|---|---|---|---|---|\n");
         // --llm-layers: the stand-in LLM for remind, hgmem and raga, one for the whole run
         dev.graphrag.demo.eval.EvalLlmServer llm = args.has("--llm-layers") ? ScaleLlmLayers.server() : null;
         // each size in a server and store of its own, as a user's database holds one corpus: a size sharing the vector
@@ -107,6 +111,7 @@ public final class ScaleBenchmark {
             Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(Files.createDirectories(work.resolve("x" + m)), store, "127.0.0.1", -1, -1, settings));
             try {
                 Size size = size(neo4j.defaultDatabaseService(), store, base, m, questions, out);
+                if (args.has("--agreement")) agreement.append(agreement(neo4j.defaultDatabaseService(), "scale-x" + m, m, questions, out));
                 if (llm != null) size = llmLayers(neo4j.defaultDatabaseService(), store, size, questions, llm, out);
                 results.add(size);
             } finally {
@@ -116,6 +121,7 @@ public final class ScaleBenchmark {
         if (llm != null) llm.close();
         report.append(table(results)).append('\n').append(exponents(results));
         if (llm != null) report.append('\n').append(llmTable(results));
+        if (args.has("--agreement")) report.append('\n').append(agreement);
         out.println();
         out.println(report);
         Files.createDirectories(Path.of("target"));
@@ -166,10 +172,10 @@ public final class ScaleBenchmark {
         long load = System.nanoTime();
         db.executeTransactionally(CALLS.get(2 * RAG_CALLS + 1), Map.of("q", questions.get(0), "corpus", corpus), r -> { while (r.hasNext()) r.next(); return null; });
         double snapshotLoadS = (System.nanoTime() - load) / 1e9;
-        if (only == null || only.contains("agrag.mcmi (cells)")) {
+        if (only == null || only.stream().anyMatch(c -> c.startsWith("agrag.mcmi (cells"))) {
             // the first call that asks for cells makes them (chunk and fact matrices): once per member and snapshot
             long made = System.nanoTime();
-            int cellsCall = CALLS.indexOf("agrag.mcmi (cells)");
+            int cellsCall = CALLS.indexOf("agrag.mcmi (cells, 8 probes)");
             db.executeTransactionally(CALLS.get(cellsCall + 1), Map.of("q", questions.get(0), "corpus", corpus), r -> { while (r.hasNext()) r.next(); return null; });
             out.printf(Locale.ROOT, "%s: the first cells query (it makes the chunk and fact cells) took %.1f s%n", corpus, (System.nanoTime() - made) / 1e9);
         }
@@ -182,6 +188,39 @@ public final class ScaleBenchmark {
         out.printf(Locale.ROOT, "%s: snapshot load %.1f s; heap after GC +%.0f MB (%s); p50/p95 ms %s%n", corpus, snapshotLoadS, heap / 1e6, parts,
                 format(latency));
         return new Size(copies, chunks, ingestS, ingestRate, rawRate, indexS, storeBytes, heap, parts, snapshotLoadS, latency);
+    }
+
+    /**
+     * How far the candidate paths stray from the scan where no gold exists (the scaled corpora have no questions of
+     * their own): per mode, the share of the scan's top 5 chunks that the cells (cellsFrom 0; 8 and 32 probes) and the indexes (indexFrom 0)
+     * return, averaged over the questions.
+     */
+    static String agreement(GraphDatabaseService db, String corpus, int copies, List<String> questions, PrintStream out) {
+        StringBuilder b = new StringBuilder();
+        for (String mode : List.of("mcmi", "ppr")) {
+            double cells = 0, cells32 = 0, index = 0;
+            for (String q : questions) {
+                Set<Object> scan = new java.util.HashSet<>(top5(db, corpus, q, mode, ""));
+                cells += overlap(scan, top5(db, corpus, q, mode, ", cellsFrom: 0, cellProbes: 8"));
+                cells32 += overlap(scan, top5(db, corpus, q, mode, ", cellsFrom: 0, cellProbes: 32"));
+                index += overlap(scan, top5(db, corpus, q, mode, ", indexFrom: 0"));
+            }
+            int n = questions.size();
+            String row = String.format(Locale.ROOT, "| %dx | %s | %.3f | %.3f | %.3f |%n", copies, mode, cells / n, cells32 / n, index / n);
+            out.print(row);
+            b.append(row);
+        }
+        return b.toString();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> top5(GraphDatabaseService db, String corpus, String q, String mode, String lookup) {
+        return db.executeTransactionally("CALL agrag.retrieve($q, {corpus: $corpus, k: 5, mode: $mode" + lookup + "}) YIELD chunkId RETURN collect(chunkId) AS ids",
+                Map.of("q", q, "corpus", corpus, "mode", mode), r -> (List<Object>) r.next().get("ids"));
+    }
+
+    private static double overlap(Set<Object> scan, List<Object> other) {
+        return scan.isEmpty() ? 1 : other.stream().filter(scan::contains).count() / (double) scan.size();
     }
 
     /** The LLM layers of a size: built on the stand-in where the store lacks them, then their retrieval calls timed. */

@@ -58,7 +58,7 @@ public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveM
         static final Key<Integer> INDEX_CANDIDATES = Key.integer("indexCandidates", 200, 1, 10_000);
         static final Key<Integer> INDEX_FROM = Key.integer("indexFrom", Integer.MAX_VALUE, 0, Integer.MAX_VALUE);
         static final Key<Integer> CELLS_FROM = Key.integer("cellsFrom", Integer.MAX_VALUE, 0, Integer.MAX_VALUE);
-        static final Key<Integer> CELL_PROBES = Key.integer("cellProbes", 8, 1, 100_000);
+        static final Key<Integer> CELL_PROBES = Key.integer("cellProbes", 32, 1, 100_000);
 
         /** Where a matrix's best rows come from. */
         enum Source { SCAN, INDEX, CELLS }
