@@ -75,5 +75,11 @@ YIELD graphStrings, nodeCount RETURN graphStrings, nodeCount;
 CALL agrag.retrieve('Whom did the warrior who fought beside Tars Tarkas marry?', {corpus: 'agrag_demo', k: 4, mode: 'ppr'})
 YIELD rank, documentId, score, source RETURN rank, documentId, score, source;
 
+// Above exactSynonymsUpTo entities (200,000 by default) the synonym search compares each entity only with the members
+// of its synonymProbes nearest k-means cells instead of every other entity; 0 here forces it on this small corpus.
+// The layer's AgMeta node records the search in synonymMethod; indexing under the other plan searches again.
+CALL agrag.index({corpus: 'agrag_demo', relations: 'cooccurrence', exactSynonymsUpTo: 0, synonymProbes: 2})
+YIELD entities, synonymEdges RETURN entities, synonymEdges;
+
 // Remove the AGRAG layer again (documents and chunks stay).
 CALL agrag.drop({corpus: 'agrag_demo'}) YIELD nodesDeleted, relationshipsDeleted RETURN nodesDeleted, relationshipsDeleted;

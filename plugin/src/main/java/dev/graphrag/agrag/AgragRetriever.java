@@ -226,7 +226,7 @@ public final class AgragRetriever {
     public Subgraph mcmi(String query, AgragQueryConfig cfg) {
         return fresh(cfg.corpus(), () -> {
             QueryState st = state("agrag", query, cfg, true);
-            if (st.g().facts.isEmpty()) {
+            if (st.g().factCount == 0) {
                 throw new RagException("agrag.mcmi: the AGRAG layer of corpus '" + cfg.corpus() + "' has no facts (agrag.index found no"
                         + " entity pairs in its " + st.g().chunkCount() + " chunks), so there is no reasoning subgraph to build;"
                         + " agrag.retrieve and rag.search still rank its chunks");
@@ -244,7 +244,7 @@ public final class AgragRetriever {
         List<List<String>> facts = new ArrayList<>();
         Set<Integer> terminals = new LinkedHashSet<>();
         for (int i : fm.kept()) {
-            AgragSnapshot.FactEdge f = g.facts.get(i);
+            AgragSnapshot.FactEdge f = g.fact(i);
             facts.add(List.of(f.s(), f.p(), f.o()));
             terminals.add(f.u());
             terminals.add(f.v());
@@ -262,14 +262,12 @@ public final class AgragRetriever {
         // that matters most for synonym edges, which read entity cosines (each entity once, tens of thousands on a large corpus)
         double[] cost = new double[g.edgeCount()];
         java.util.Arrays.fill(cost, Double.NaN);
-        int firstSynonym = g.facts.size(), firstContains = firstSynonym + g.synonyms.size(), firstPseudo = firstContains + g.contains.size();
+        int firstSynonym = g.factCount, firstContains = firstSynonym + g.synonymCount, firstPseudo = firstContains + g.containsCount;
+        int[] ends = g.topology.u, otherEnds = g.topology.v;
         CostGraph cg = new CostGraph(g.topology, cost, e -> {
             if (e < firstSynonym) return g.factVectors.has(e) ? f.cost(factSim.cosine(e)) : f.unknown();
-            if (e < firstContains) {
-                AgragSnapshot.PlainEdge synonym = g.synonyms.get(e - firstSynonym);
-                return f.synonym(entitySim.cosine(synonym.u()), entitySim.cosine(synonym.v()));
-            }
-            if (e < firstPseudo) return f.cost(hybrid.score(g.contains.get(e - firstContains).u() - g.entityCount));
+            if (e < firstContains) return f.synonym(entitySim.cosine(ends[e]), entitySim.cosine(otherEnds[e]));
+            if (e < firstPseudo) return f.cost(hybrid.score(ends[e] - g.entityCount));
             return EdgeCosts.PSEUDO_COST;
         });
         // B4: native PageRank reads only the snapshot, so it runs beside the Steiner search, which does not need it, and
@@ -318,7 +316,7 @@ public final class AgragRetriever {
         FactMapping fm = mapFacts(g, query, factCosines(g, q, cfg, factSource(g, cfg)), cfg);
         List<MappedFact> out = new ArrayList<>();
         for (int i : fm.similarity().top(cfg.facts().factTopK())) {
-            AgragSnapshot.FactEdge f = g.facts.get(i);
+            AgragSnapshot.FactEdge f = g.fact(i);
             out.add(new MappedFact(out.size() + 1, (String) relationship(g, f.relId()).getProperty("factId", null), f.s(), f.p(), f.o(),
                     fm.similarity().cosine(i), fm.kept().contains(i)));
         }
@@ -337,7 +335,10 @@ public final class AgragRetriever {
         if (cfg.facts().filter() && !raw.isEmpty()) {
             if (llm == null || llmConfig == null) throw new RagException("agrag: filter needs an LLM: " + LlmConfig.HOW_TO_CONFIGURE);
             List<List<String>> candidates = new ArrayList<>();
-            for (int i : raw) candidates.add(List.of(g.facts.get(i).s(), g.facts.get(i).p(), g.facts.get(i).o()));
+            for (int i : raw) {
+                AgragSnapshot.FactEdge f = g.fact(i);
+                candidates.add(List.of(f.s(), f.p(), f.o()));
+            }
             // the weakest candidates go first when the window is small: they are ranked by similarity
             PromptFit.Fitted fit = PromptFit.fit(llmConfig, FILTER_STEP, candidates.size(),
                     n -> AgragPrompts.tripleFilter(query, candidates.subList(0, n)), TokenCounter.responseFormat("json_object"));
@@ -361,7 +362,7 @@ public final class AgragRetriever {
         fmm.add(fm.similarity().min());
         fmm.add(fm.similarity().max());
         for (int i : fm.kept()) {
-            AgragSnapshot.FactEdge f = g.facts.get(i);
+            AgragSnapshot.FactEdge f = g.fact(i);
             double w = Math.max(fmm.scale(fm.similarity().cosine(i)), 1e-6);
             reset[f.u()] += w / Math.max(1, degree[f.u()]);
             reset[f.v()] += w / Math.max(1, degree[f.v()]);
@@ -383,7 +384,7 @@ public final class AgragRetriever {
     private Node nodeOf(AgragSnapshot g, int v) {
         Node n;
         try {
-            n = tx.getNodeById(g.nodeIds.get(v));
+            n = tx.getNodeById(g.nodeIds[v]);
         } catch (org.neo4j.graphdb.NotFoundException e) {
             throw new StaleSnapshotException("a node it holds was deleted");
         }
@@ -424,12 +425,12 @@ public final class AgragRetriever {
             if (!AgragProjection.ensureProjected(tx, cfg.corpus())) {
                 throw new RagException("agrag: pprEngine 'gds' but the Graph Data Science plugin is not installed; use pprEngine 'native'");
             }
-            List<Long> sources = java.util.Arrays.stream(terminals).mapToObj(g.nodeIds::get).toList();
+            List<Long> sources = java.util.Arrays.stream(terminals).mapToObj(t -> g.nodeIds[t]).toList();
             Map<Long, Double> raw = AgragProjection.pageRank(tx, cfg.corpus(), sources, cfg.subgraph().damping(), cfg.subgraph().pprTolerance(), cfg.subgraph().pprMaxIterations(), cfg.subgraph().pprWeighted());
             double sum = 0;
             for (Map.Entry<Long, Double> e : raw.entrySet()) {
-                Integer i = g.indexOfNodeId.get(e.getKey());
-                if (i != null) {
+                int i = g.indexOf(e.getKey());
+                if (i >= 0) {
                     s[i] = e.getValue();
                     sum += e.getValue();
                 }
@@ -458,7 +459,7 @@ public final class AgragRetriever {
             // the snapshot knows the corpus's chunk nodes, so no hit's corpus property is read
             @SuppressWarnings("deprecation")
             Map<Node, Double> hits = new ChunkSearch(tx, embeddings).bm25(query, Math.max(1, Math.min(g.chunkCount(), BM25_CANDIDATES)),
-                    node -> g.indexOfNodeId.containsKey(node.getId()));
+                    node -> g.indexOf(node.getId()) >= 0);
             for (Map.Entry<Node, Double> e : hits.entrySet()) bm25.put(g.chunkRow(e.getKey()), e.getValue());
         }
         return HybridScores.of(dense, bm25, g.chunkCount(), cfg.subgraph().denseOnly());

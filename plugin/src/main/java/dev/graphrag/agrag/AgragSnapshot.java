@@ -16,24 +16,29 @@ import java.util.Map;
  * The corpus's AGRAG graph in memory (spec §4.3): entities 0..E-1, chunks E..E+C-1, the virtual pseudo node
  * E+C; facts, synonym and contains edges with their relationship ids; embeddings in vector matrices; the cost
  * graph's topology and the PPR transition. Built once per (corpus, version) and shared by queries.
+ * <p>
+ * Held in heap per corpus, so it keeps each thing once, in primitive arrays where it can (docs/operations.md
+ * "Sizing"): the edges only in the topology (facts first, then synonyms, contains and pseudo edges; a fact's
+ * record is made when asked for), node ids in sorted arrays rather than a boxed map, equal strings as one
+ * instance, and entity vectors only for the entities on a synonym edge, the only ones whose cosine a query reads.
  */
 final class AgragSnapshot {
-    record FactEdge(int u, int v, String s, String p, String o, long relId, double weight) {}
+    record FactEdge(int u, int v, String s, String p, String o, long relId) {}
 
-    record PlainEdge(int u, int v, long relId, double weight) {}
+    /** A synonym or contains edge while loading (the snapshot keeps it in the topology only). */
+    private record PlainEdge(int u, int v, long relId, double weight) {}
 
     final long version;
     final String corpus;
     final List<String> names = new ArrayList<>();
     final List<String> chunkIds = new ArrayList<>();
     final List<String> chunkDocs = new ArrayList<>();
-    final List<Long> nodeIds = new ArrayList<>(); // Neo4j node id per graph node (entities, then chunks)
-    final Map<Long, Integer> indexOfNodeId = new HashMap<>();
+    /** Neo4j node id per graph node (entities, then chunks). */
+    long[] nodeIds;
+    /** The graph node of each node id, for {@link #indexOf}. */
+    private LongRows nodeOfId;
     final Map<String, Integer> indexOfChunk = new HashMap<>();
-    final List<FactEdge> facts = new ArrayList<>();
-    final List<PlainEdge> synonyms = new ArrayList<>();
-    final List<PlainEdge> contains = new ArrayList<>();
-    int entityCount;
+    int entityCount, factCount, synonymCount, containsCount;
     /** Per chunk (0-based among chunks): the chunks of the documents it links to by title (AG_LINKS), in mention order. */
     int[][] linkedChunks;
     /** Chunks (0-based among chunks) of each document, in chunk order. */
@@ -41,14 +46,13 @@ final class AgragSnapshot {
     /** The corpus's document titles, for the documents a question names (namedPassages). */
     TitleLinks titles;
     VectorMatrix factVectors, entityVectors, chunkVectors;
-    /** The cost graph's fixed part: edges in the order facts, synonyms, contains, pseudo edges (one per chunk). */
+    /** The cost graph's fixed part: edges in the order facts, synonyms, contains, pseudo edges (one per chunk); labels for facts only. */
     CostGraph.Topology topology;
     /** The entities on a synonym edge, ascending: the only entities whose cosine with a query a cost reads. */
     int[] synonymEntities;
     private double[] pprWeight; // per topology edge
-    /** Fact relationship ids ascending and each one's fact row: an index hit's row without a boxed map of every fact. */
-    private long[] factRelIds;
-    private int[] factRowOfRel;
+    /** The fact row of each fact relationship id: an index hit's row without a boxed map of every fact. */
+    private LongRows factOfRel;
     private int[] chunkDegree;
     private volatile PersonalizedPageRank.Transition weightedTransition, unweightedTransition;
 
@@ -60,7 +64,12 @@ final class AgragSnapshot {
     int chunkCount() { return chunkIds.size(); }
 
     int edgeCount() {
-        return facts.size() + synonyms.size() + contains.size() + chunkIds.size();
+        return factCount + synonymCount + containsCount + chunkIds.size();
+    }
+
+    /** Fact i (0-based; the topology's edge i), made from the topology. */
+    FactEdge fact(int i) {
+        return new FactEdge(topology.u[i], topology.v[i], topology.subject[i], topology.predicate[i], topology.object[i], topology.ref[i]);
     }
 
     /** Chunks linked to each entity (AG_CONTAINS degree), for HippoRAG 2's entity weighting (do not modify). */
@@ -69,30 +78,38 @@ final class AgragSnapshot {
     }
     int nodeCount() { return entityCount + chunkIds.size() + 1; }
 
+    /** The graph node of a Neo4j node id, or -1 when it is none of this snapshot's entities and chunks. */
+    int indexOf(long nodeId) {
+        return nodeOfId.rowOf(nodeId);
+    }
+
     /** The fact row of a relationship, or -1 when it is not one of this snapshot's facts. */
     int factRow(long relId) {
-        int i = Arrays.binarySearch(factRelIds, relId);
-        return i < 0 ? -1 : factRowOfRel[i];
+        return factOfRel.rowOf(relId);
     }
 
     /** The chunk (0-based among chunks) of a node, or -1 when it is not one of this snapshot's chunks. */
     @SuppressWarnings("deprecation")
     int chunkRow(Node n) {
-        Integer i = indexOfNodeId.get(n.getId());
-        return i == null || i < entityCount ? -1 : i - entityCount;
+        int i = indexOf(n.getId());
+        return i < entityCount ? -1 : i - entityCount;
     }
     int pseudo() { return entityCount + chunkIds.size(); }
     boolean isEntity(int i) { return i < entityCount; }
 
-    private void buildTopology() {
+    private void buildTopology(List<LoadedFact> facts, List<PlainEdge> synonyms, List<PlainEdge> contains) {
+        factCount = facts.size();
+        synonymCount = synonyms.size();
+        containsCount = contains.size();
         int m = edgeCount();
         int[] u = new int[m], v = new int[m];
         CostGraph.EdgeType[] type = new CostGraph.EdgeType[m];
         long[] ref = new long[m];
-        String[] sub = new String[m], pred = new String[m], obj = new String[m];
+        String[] sub = new String[factCount], pred = new String[factCount], obj = new String[factCount];
         pprWeight = new double[m];
         int i = 0;
-        for (FactEdge f : facts) {
+        for (LoadedFact lf : facts) {
+            LoadedFact.Edge f = lf.edge();
             u[i] = f.u(); v[i] = f.v(); type[i] = CostGraph.EdgeType.REL; ref[i] = f.relId(); pprWeight[i] = f.weight();
             sub[i] = f.s(); pred[i] = f.p(); obj[i++] = f.o();
         }
@@ -108,14 +125,28 @@ final class AgragSnapshot {
             onSynonym.set(e.v());
         }
         synonymEntities = onSynonym.stream().toArray();
-        Integer[] byRel = new Integer[facts.size()];
-        for (int f = 0; f < byRel.length; f++) byRel[f] = f;
-        Arrays.sort(byRel, java.util.Comparator.comparingLong(f -> facts.get(f).relId()));
-        factRelIds = new long[byRel.length];
-        factRowOfRel = new int[byRel.length];
-        for (int j = 0; j < byRel.length; j++) {
-            factRelIds[j] = facts.get(byRel[j]).relId();
-            factRowOfRel[j] = byRel[j];
+        factOfRel = LongRows.of(ref, factCount);
+    }
+
+    /** Keys ascending with the row each came from: a key's row by binary search, in two primitive arrays instead of a boxed map. */
+    private record LongRows(long[] keys, int[] rows) {
+        /** The first {@code count} keys of {@code keyOfRow}, row i's key at i (keys distinct). */
+        static LongRows of(long[] keyOfRow, int count) {
+            Integer[] order = new Integer[count];
+            for (int i = 0; i < count; i++) order[i] = i;
+            Arrays.sort(order, java.util.Comparator.comparingLong(i -> keyOfRow[i]));
+            long[] keys = new long[count];
+            int[] rows = new int[count];
+            for (int j = 0; j < count; j++) {
+                keys[j] = keyOfRow[order[j]];
+                rows[j] = order[j];
+            }
+            return new LongRows(keys, rows);
+        }
+
+        int rowOf(long key) {
+            int i = Arrays.binarySearch(keys, key);
+            return i < 0 ? -1 : rows[i];
         }
     }
 
@@ -123,58 +154,63 @@ final class AgragSnapshot {
     static AgragSnapshot load(Transaction tx, String corpus, long version) {
         AgragSnapshot s = new AgragSnapshot(corpus, version);
         List<float[]> entityVecs = new ArrayList<>(), chunkVecs = new ArrayList<>(), factVecs = new ArrayList<>();
+        List<Long> ids = new ArrayList<>();
+        // one instance per distinct string: a fact's subject and object are entity names, and its predicate and a
+        // chunk's document repeat across rows
+        Map<String, String> strings = new HashMap<>();
+        java.util.function.UnaryOperator<String> one = x -> x == null ? null : strings.computeIfAbsent(x, k -> k);
         // a canonical order (entities by name, chunks by id, edges by endpoints and text) rather than the store's:
         // ties in every later step then break the same way however the corpus was ingested (the permutation check)
         for (Node n : sortedBy(tx.findNodes(AgragGraph.ENTITY, "corpus", corpus), "name")) {
-            s.indexOfNodeId.put(n.getId(), s.names.size());
-            s.nodeIds.add(n.getId());
-            s.names.add((String) n.getProperty("name"));
+            ids.add(n.getId());
+            s.names.add(one.apply((String) n.getProperty("name")));
             entityVecs.add((float[]) n.getProperty("embedding"));
         }
         s.entityCount = s.names.size();
         for (Node n : sortedBy(tx.findNodes(LexicalGraph.CHUNK, "corpus", corpus), "id")) {
             int idx = s.entityCount + s.chunkIds.size();
-            s.indexOfNodeId.put(n.getId(), idx);
-            s.nodeIds.add(n.getId());
-            s.indexOfChunk.put((String) n.getProperty("id"), idx);
-            s.chunkIds.add((String) n.getProperty("id"));
-            s.chunkDocs.add((String) n.getProperty("documentId"));
+            ids.add(n.getId());
+            String id = (String) n.getProperty("id");
+            s.indexOfChunk.put(id, idx);
+            s.chunkIds.add(id);
+            s.chunkDocs.add(one.apply((String) n.getProperty("documentId")));
             chunkVecs.add((float[]) n.getProperty("embedding"));
         }
+        s.nodeIds = ids.stream().mapToLong(Long::longValue).toArray();
+        s.nodeOfId = LongRows.of(s.nodeIds, s.nodeIds.length);
         List<LoadedFact> facts = new ArrayList<>();
+        List<PlainEdge> synonyms = new ArrayList<>(), contains = new ArrayList<>();
         for (int e = 0; e < s.entityCount; e++) {
-            Node n = tx.getNodeById(s.nodeIds.get(e));
+            Node n = tx.getNodeById(s.nodeIds[e]);
             for (Relationship r : n.getRelationships(org.neo4j.graphdb.Direction.OUTGOING, AgragGraph.REL, AgragGraph.SYNONYM)) {
-                Integer v = s.indexOfNodeId.get(r.getEndNode().getId());
-                if (v == null) continue;
+                int v = s.indexOf(r.getEndNode().getId());
+                if (v < 0) continue;
                 double w = ((Number) r.getProperty("pprWeight", 1.0)).doubleValue();
                 if (r.isType(AgragGraph.REL)) {
-                    facts.add(new LoadedFact(new FactEdge(e, v, (String) r.getProperty("subject"), (String) r.getProperty("predicate"),
-                            (String) r.getProperty("object"), r.getId(), w), (float[]) r.getProperty("embedding", null)));
+                    facts.add(new LoadedFact(new LoadedFact.Edge(e, v, one.apply((String) r.getProperty("subject")), one.apply((String) r.getProperty("predicate")),
+                            one.apply((String) r.getProperty("object")), r.getId(), w), (float[]) r.getProperty("embedding", null)));
                 } else {
-                    s.synonyms.add(new PlainEdge(e, v, r.getId(), w));
+                    synonyms.add(new PlainEdge(e, v, r.getId(), w));
                 }
             }
             for (Relationship r : n.getRelationships(org.neo4j.graphdb.Direction.INCOMING, AgragGraph.CONTAINS)) {
-                Integer c = s.indexOfNodeId.get(r.getStartNode().getId());
-                if (c != null) s.contains.add(new PlainEdge(c, e, r.getId(), ((Number) r.getProperty("pprWeight", 1.0)).doubleValue()));
+                int c = s.indexOf(r.getStartNode().getId());
+                if (c >= 0) contains.add(new PlainEdge(c, e, r.getId(), ((Number) r.getProperty("pprWeight", 1.0)).doubleValue()));
             }
         }
+        strings.clear();
         facts.sort(LoadedFact.ORDER);
-        for (LoadedFact f : facts) {
-            s.facts.add(f.edge());
-            factVecs.add(f.vector());
-        }
+        for (LoadedFact f : facts) factVecs.add(f.vector());
         java.util.Comparator<PlainEdge> byEnds = java.util.Comparator.comparingInt(PlainEdge::u).thenComparingInt(PlainEdge::v);
-        s.synonyms.sort(byEnds);
-        s.contains.sort(byEnds);
+        synonyms.sort(byEnds);
+        contains.sort(byEnds);
         Map<String, List<Integer>> byDocument = new HashMap<>();
         for (int c = 0; c < s.chunkIds.size(); c++) byDocument.computeIfAbsent(s.chunkDocs.get(c), d -> new ArrayList<>()).add(c);
         byDocument.forEach((d, cs) -> s.chunksOfDocument.put(d, cs.stream().mapToInt(Integer::intValue).toArray()));
         s.linkedChunks = new int[s.chunkIds.size()][];
         for (int c = 0; c < s.chunkIds.size(); c++) {
             List<Integer> linked = new ArrayList<>();
-            for (Relationship r : tx.getNodeById(s.nodeIds.get(s.entityCount + c)).getRelationships(org.neo4j.graphdb.Direction.OUTGOING, AgragGraph.LINKS)) {
+            for (Relationship r : tx.getNodeById(s.nodeIds[s.entityCount + c]).getRelationships(org.neo4j.graphdb.Direction.OUTGOING, AgragGraph.LINKS)) {
                 linked.addAll(byDocument.getOrDefault((String) r.getEndNode().getProperty("id"), List.of()));
             }
             s.linkedChunks[c] = linked.stream().mapToInt(Integer::intValue).sorted().toArray();
@@ -185,15 +221,22 @@ final class AgragSnapshot {
             if (title instanceof String t) titles.put((String) d.getProperty("id"), t);
         });
         s.titles = new TitleLinks(titles);
+        s.buildTopology(facts, synonyms, contains);
         s.factVectors = new VectorMatrix("agrag fact", factVecs);
+        // an entity off every synonym edge has no cost that reads its cosine: its row stays empty (cosine 0, never read)
+        for (int e = 0, k = 0; e < s.entityCount; e++) {
+            if (k < s.synonymEntities.length && s.synonymEntities[k] == e) k++;
+            else entityVecs.set(e, null);
+        }
         s.entityVectors = new VectorMatrix("agrag entity", entityVecs);
         s.chunkVectors = new VectorMatrix("chunk", chunkVecs);
-        s.buildTopology();
         return s;
     }
 
     /** A fact edge and its embedding, kept together while the facts are put in canonical order. */
-    private record LoadedFact(FactEdge edge, float[] vector) {
+    private record LoadedFact(Edge edge, float[] vector) {
+        record Edge(int u, int v, String s, String p, String o, long relId, double weight) {}
+
         static final java.util.Comparator<LoadedFact> ORDER = java.util.Comparator.<LoadedFact>comparingInt(f -> f.edge().u())
                 .thenComparingInt(f -> f.edge().v()).thenComparing(f -> f.edge().s()).thenComparing(f -> f.edge().p()).thenComparing(f -> f.edge().o());
     }
@@ -224,9 +267,8 @@ final class AgragSnapshot {
     private PersonalizedPageRank.Transition transition(boolean weighted) {
         PersonalizedPageRank.Transition t = weighted ? weightedTransition : unweightedTransition;
         if (t != null) return t;
-        int m = edgeCount() - chunkCount();
-        t = new PersonalizedPageRank.Transition(nodeCount(), Arrays.copyOf(topology.u, m), Arrays.copyOf(topology.v, m),
-                weighted ? Arrays.copyOf(pprWeight, m) : null);
+        // the topology's arrays themselves, which never change: the transition keeps them for its lazy per-edge arrays
+        t = new PersonalizedPageRank.Transition(nodeCount(), topology.u, topology.v, weighted ? pprWeight : null, edgeCount() - chunkCount());
         if (weighted) weightedTransition = t;
         else unweightedTransition = t;
         return t;

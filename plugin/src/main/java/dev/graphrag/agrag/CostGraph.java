@@ -26,7 +26,11 @@ public final class CostGraph {
         }
     }
 
-    /** The query-independent part: edge ends, types, references, fact labels (null where not REL) and edge ids per node. */
+    /**
+     * The query-independent part: edge ends, types, references, fact labels and edge ids per node. The label arrays
+     * may be shorter than the edges: edges past their end have none (a snapshot puts its facts first and keeps no
+     * label slots for its millions of synonym and contains edges).
+     */
     public static final class Topology {
         final int n;
         final int[] u, v;
@@ -37,7 +41,8 @@ public final class CostGraph {
 
         public Topology(int n, int[] u, int[] v, EdgeType[] type, long[] ref, String[] subject, String[] predicate, String[] object) {
             int m = u.length;
-            if (v.length != m || type.length != m || ref.length != m || subject.length != m || predicate.length != m || object.length != m) {
+            if (v.length != m || type.length != m || ref.length != m || subject.length > m || predicate.length != subject.length
+                    || object.length != subject.length) {
                 throw new IllegalArgumentException("edge arrays differ in length");
             }
             int[] degree = new int[n];
@@ -125,7 +130,9 @@ public final class CostGraph {
     public int[] neighbours(int x) { return t.neighbours[x]; }
 
     public Edge edge(int e) {
-        return new Edge(e, t.u[e], t.v[e], cost(e), t.type[e], t.subject[e], t.predicate[e], t.object[e], t.ref[e]);
+        boolean labelled = e < t.subject.length;
+        return new Edge(e, t.u[e], t.v[e], cost(e), t.type[e], labelled ? t.subject[e] : null, labelled ? t.predicate[e] : null,
+                labelled ? t.object[e] : null, t.ref[e]);
     }
 
     public List<Edge> edges() {

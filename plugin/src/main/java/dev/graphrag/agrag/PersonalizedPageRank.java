@@ -11,22 +11,32 @@ public final class PersonalizedPageRank {
 
     /**
      * P^T in compressed rows, built once per graph: for node v, {@code source[offset[v] .. offset[v+1])} are its
-     * neighbours u and {@code coefficient[k]} = w(u,v) / out(u). Each iteration is then one pass of
-     * multiply-adds with no division, and queries share it.
+     * neighbours u and {@code coefficient()[k]} = w(u,v) / out(u). Each iteration is then one pass of
+     * multiply-adds with no division, and queries share it. The sweeps read only the coefficients and the push only
+     * the forward shares, so each of the two per-edge arrays is made the first time its engine runs: a corpus that
+     * only pushes (the default) never holds the coefficients (16 bytes a directed edge on the largest graphs).
      */
     public static final class Transition {
         final int n;
         final int[] offset, source;
-        /** coefficient[k] = w(u,v) / out(u) (what v gathers from u); forward[k] = w(v,u) / out(v) (what v pushes to u). */
-        final double[] coefficient, forward;
         /** Each node's weighted degree. */
         final double[] out;
+        /** The undirected edges this was built from (not copied: the caller keeps them unchanged), for the lazy arrays. */
+        private final int[] from, to;
+        private final double[] weight;
+        private final int edges;
+        private volatile double[] coefficient, forward;
 
         /** Edges as parallel arrays (each undirected edge once); weights null = unweighted. */
         public Transition(int n, int[] from, int[] to, double[] weight) {
+            this(n, from, to, weight, from.length);
+        }
+
+        /** The first {@code edges} edges of the arrays, which must not change while this is in use. */
+        public Transition(int n, int[] from, int[] to, double[] weight, int edges) {
             double[] out = new double[n];
             int[] degree = new int[n];
-            for (int i = 0; i < from.length; i++) {
+            for (int i = 0; i < edges; i++) {
                 double w = weight == null ? 1 : weight[i];
                 out[from[i]] += w;
                 out[to[i]] += w;
@@ -36,28 +46,58 @@ public final class PersonalizedPageRank {
             offset = new int[n + 1];
             for (int v = 0; v < n; v++) offset[v + 1] = offset[v] + degree[v];
             source = new int[offset[n]];
-            coefficient = new double[offset[n]];
-            forward = new double[offset[n]];
             int[] fill = offset.clone();
-            for (int i = 0; i < from.length; i++) {
-                double w = weight == null ? 1 : weight[i];
+            for (int i = 0; i < edges; i++) {
                 int a = from[i], b = to[i];
-                if (out[a] > 0) {
-                    source[fill[b]] = a;
-                    forward[fill[b]] = out[b] > 0 ? w / out[b] : 0;
-                    coefficient[fill[b]++] = w / out[a];
-                }
-                if (out[b] > 0) {
-                    source[fill[a]] = b;
-                    forward[fill[a]] = out[a] > 0 ? w / out[a] : 0;
-                    coefficient[fill[a]++] = w / out[b];
-                }
+                if (out[a] > 0) source[fill[b]++] = a;
+                if (out[b] > 0) source[fill[a]++] = b;
             }
             this.out = out;
             this.n = n;
+            this.from = from;
+            this.to = to;
+            this.weight = weight;
+            this.edges = edges;
         }
 
         public int nodeCount() { return n; }
+
+        /** coefficient[k] = w(u,v) / out(u): what v gathers from u, for the sweeps. */
+        double[] coefficient() {
+            return made(true);
+        }
+
+        /** forward[k] = w(v,u) / out(v): what v pushes to u, for the push. */
+        double[] forward() {
+            return made(false);
+        }
+
+        private double[] made(boolean gather) {
+            double[] a = gather ? coefficient : forward;
+            if (a != null) return a;
+            synchronized (this) {
+                a = gather ? coefficient : forward;
+                if (a == null) {
+                    a = shares(gather);
+                    if (gather) coefficient = a;
+                    else forward = a;
+                }
+            }
+            return a;
+        }
+
+        /** One of the two per-edge arrays, filled in the order the constructor filled {@code source}. */
+        private double[] shares(boolean gather) {
+            double[] share = new double[offset[n]];
+            int[] fill = offset.clone();
+            for (int i = 0; i < edges; i++) {
+                double w = weight == null ? 1 : weight[i];
+                int a = from[i], b = to[i];
+                if (out[a] > 0) share[fill[b]++] = gather ? w / out[a] : out[b] > 0 ? w / out[b] : 0;
+                if (out[b] > 0) share[fill[a]++] = gather ? w / out[b] : out[a] > 0 ? w / out[a] : 0;
+            }
+            return share;
+        }
     }
 
     /** Reset uniform over the sources. */
@@ -88,7 +128,7 @@ public final class PersonalizedPageRank {
         if (total > 0) for (int v = 0; v < n; v++) p[v] = reset[v] / total;
         double[] x = p.clone();
         int[] offset = t.offset, source = t.source;
-        double[] coefficient = t.coefficient;
+        double[] coefficient = t.coefficient();
         double omega = 2 / (1 + Math.sqrt(1 - damping * damping));
         for (int it = 0; it < maxIterations; it++) {
             double change = 0;
@@ -141,7 +181,7 @@ public final class PersonalizedPageRank {
             queued[v] = true;
         }
         int[] offset = t.offset, source = t.source;
-        double[] forward = t.forward, out = t.out;
+        double[] forward = t.forward(), out = t.out;
         while (size > 0) {
             int u = queue[head];
             head = (head + 1) % queue.length;

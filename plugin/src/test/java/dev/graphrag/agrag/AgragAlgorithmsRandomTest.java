@@ -260,6 +260,44 @@ class AgragAlgorithmsRandomTest {
     }
 
     @Test
+    void aTransitionOverTheFirstEdgesOfSharedArraysEqualsOneOverCopiesWhicheverEngineRunsFirst() {
+        Random rnd = new Random(11);
+        for (int round = 0; round < 30; round++) {
+            int n = 3 + rnd.nextInt(30);
+            WeightedGraph g = WeightedGraph.random(rnd, n, 0.25);
+            int m = g.from().length;
+            // a snapshot's arrays run on past the PPR edges (its pseudo edges): the transition reads only the first m
+            int[] from = java.util.Arrays.copyOf(g.from(), m + 3), to = java.util.Arrays.copyOf(g.to(), m + 3);
+            double[] w = java.util.Arrays.copyOf(g.w(), m + 3);
+            for (int i = m; i < m + 3; i++) {
+                from[i] = rnd.nextInt(n);
+                to[i] = rnd.nextInt(n);
+                w[i] = 100;
+            }
+            double[] reset = new double[n];
+            reset[rnd.nextInt(n)] = 1;
+            PersonalizedPageRank.Transition copies = new PersonalizedPageRank.Transition(n, g.from(), g.to(), g.w());
+            PersonalizedPageRank.Transition shared = new PersonalizedPageRank.Transition(n, from, to, w, m);
+            double[] pushedFirst = PersonalizedPageRank.push(shared, reset, 0.5, 1e-8);
+            assertArrayEquals(PersonalizedPageRank.compute(copies, reset, 0.5, 1e-10, 500), PersonalizedPageRank.compute(shared, reset, 0.5, 1e-10, 500));
+            assertArrayEquals(PersonalizedPageRank.push(copies, reset, 0.5, 1e-8), pushedFirst, "round " + round);
+        }
+    }
+
+    @Test
+    void edgesPastTheLabelArraysHaveNoLabels() {
+        CostGraph.Topology t = new CostGraph.Topology(3, new int[] {0, 1}, new int[] {1, 2}, new CostGraph.EdgeType[] {CostGraph.EdgeType.REL,
+                CostGraph.EdgeType.SYNONYM}, new long[] {7, 8}, new String[] {"a"}, new String[] {"knows"}, new String[] {"b"});
+        CostGraph g = new CostGraph(t, new double[] {1, 2});
+        assertEquals(new CostGraph.Edge(0, 0, 1, 1, CostGraph.EdgeType.REL, "a", "knows", "b", 7), g.edge(0));
+        assertEquals(new CostGraph.Edge(1, 1, 2, 2, CostGraph.EdgeType.SYNONYM, null, null, null, 8), g.edge(1));
+        assertThrows(IllegalArgumentException.class, () -> new CostGraph.Topology(2, new int[] {0}, new int[] {1},
+                new CostGraph.EdgeType[] {CostGraph.EdgeType.REL}, new long[] {1}, new String[2], new String[2], new String[2]), "labels past the edges");
+        assertThrows(IllegalArgumentException.class, () -> new CostGraph.Topology(2, new int[] {0}, new int[] {1},
+                new CostGraph.EdgeType[] {CostGraph.EdgeType.REL}, new long[] {1}, new String[1], new String[0], new String[1]), "label arrays differ");
+    }
+
+    @Test
     void forwardPushStaysWithinItsBoundOfTheExactValues() {
         Random rnd = new Random(5);
         for (int round = 0; round < 50; round++) {
