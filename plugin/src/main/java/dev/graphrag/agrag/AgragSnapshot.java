@@ -108,8 +108,7 @@ final class AgragSnapshot {
         String[] sub = new String[factCount], pred = new String[factCount], obj = new String[factCount];
         pprWeight = new double[m];
         int i = 0;
-        for (LoadedFact lf : facts) {
-            LoadedFact.Edge f = lf.edge();
+        for (LoadedFact f : facts) {
             u[i] = f.u(); v[i] = f.v(); type[i] = CostGraph.EdgeType.REL; ref[i] = f.relId(); pprWeight[i] = f.weight();
             sub[i] = f.s(); pred[i] = f.p(); obj[i++] = f.o();
         }
@@ -187,8 +186,8 @@ final class AgragSnapshot {
                 if (v < 0) continue;
                 double w = ((Number) r.getProperty("pprWeight", 1.0)).doubleValue();
                 if (r.isType(AgragGraph.REL)) {
-                    facts.add(new LoadedFact(new LoadedFact.Edge(e, v, one.apply((String) r.getProperty("subject")), one.apply((String) r.getProperty("predicate")),
-                            one.apply((String) r.getProperty("object")), r.getId(), w), (float[]) r.getProperty("embedding", null)));
+                    facts.add(new LoadedFact(e, v, one.apply((String) r.getProperty("subject")), one.apply((String) r.getProperty("predicate")),
+                            one.apply((String) r.getProperty("object")), r.getId(), w, (float[]) r.getProperty("embedding", null)));
                 } else {
                     synonyms.add(new PlainEdge(e, v, r.getId(), w));
                 }
@@ -234,11 +233,9 @@ final class AgragSnapshot {
     }
 
     /** A fact edge and its embedding, kept together while the facts are put in canonical order. */
-    private record LoadedFact(Edge edge, float[] vector) {
-        record Edge(int u, int v, String s, String p, String o, long relId, double weight) {}
-
-        static final java.util.Comparator<LoadedFact> ORDER = java.util.Comparator.<LoadedFact>comparingInt(f -> f.edge().u())
-                .thenComparingInt(f -> f.edge().v()).thenComparing(f -> f.edge().s()).thenComparing(f -> f.edge().p()).thenComparing(f -> f.edge().o());
+    private record LoadedFact(int u, int v, String s, String p, String o, long relId, double weight, float[] vector) {
+        static final java.util.Comparator<LoadedFact> ORDER = java.util.Comparator.comparingInt(LoadedFact::u)
+                .thenComparingInt(LoadedFact::v).thenComparing(LoadedFact::s).thenComparing(LoadedFact::p).thenComparing(LoadedFact::o);
     }
 
     /** The nodes ordered by a string property, each node's property read once. */

@@ -169,38 +169,71 @@ public final class PersonalizedPageRank {
         int n = t.n;
         double total = 0;
         for (double v : reset) total += v;
-        double[] x = new double[n], r = new double[n];
-        if (total <= 0) return x;
-        int[] queue = new int[Math.max(16, n)];
-        int head = 0, size = 0;
-        boolean[] queued = new boolean[n];
+        double[] result = new double[n];
+        if (total <= 0) return result;
+        // value, residual and queue state for the nodes the push reaches only, by local id: from a few seeds it
+        // reaches a neighbourhood, and arrays over every node would cost more to set up than the push
+        Pushed p = new Pushed();
         for (int v = 0; v < n; v++) {
             if (reset[v] <= 0) continue;
-            r[v] = reset[v] / total;
-            queue[(head + size++) % queue.length] = v;
-            queued[v] = true;
+            int i = p.reach(v);
+            p.r[i] = reset[v] / total;
+            p.enqueue(i);
         }
         int[] offset = t.offset, source = t.source;
         double[] forward = t.forward(), out = t.out;
-        while (size > 0) {
-            int u = queue[head];
-            head = (head + 1) % queue.length;
-            size--;
-            queued[u] = false;
-            double ru = r[u];
+        while (p.size > 0) {
+            int i = p.dequeue(), u = p.ids.global(i);
+            double ru = p.r[i];
             if (ru <= epsilon * out[u] && out[u] > 0) continue;
-            x[u] += (1 - damping) * ru;
-            r[u] = 0;
+            p.x[i] += (1 - damping) * ru;
+            p.r[i] = 0;
             double spread = damping * ru;
             for (int k = offset[u], end = offset[u + 1]; k < end; k++) {
-                int w = source[k];
-                r[w] += spread * forward[k];
-                if (!queued[w] && r[w] > epsilon * out[w]) {
-                    queued[w] = true;
-                    queue[(head + size++) % queue.length] = w; // at most n queued at once: each node once
-                }
+                int w = source[k], j = p.reach(w);
+                p.r[j] += spread * forward[k];
+                if (!p.queued[j] && p.r[j] > epsilon * out[w]) p.enqueue(j); // each node queued at most once at a time
             }
         }
-        return x;
+        for (int i = 0; i < p.ids.size(); i++) result[p.ids.global(i)] = p.x[i];
+        return result;
+    }
+
+    /** The push's state per reached node, by local id, and its first-in first-out queue of local ids. */
+    private static final class Pushed {
+        final LocalIds ids = new LocalIds();
+        double[] x = new double[64], r = new double[64];
+        boolean[] queued = new boolean[64];
+        int[] queue = new int[64];
+        int head, size;
+
+        int reach(int v) {
+            int before = ids.size(), i = ids.add(v);
+            if (i == before && i == x.length) {
+                x = LocalIds.room(x, i);
+                r = LocalIds.room(r, i);
+                queued = LocalIds.room(queued, i);
+            }
+            return i;
+        }
+
+        void enqueue(int i) {
+            if (size == queue.length) { // unroll the ring into a twice larger one
+                int[] larger = new int[queue.length * 2];
+                for (int k = 0; k < size; k++) larger[k] = queue[(head + k) % queue.length];
+                queue = larger;
+                head = 0;
+            }
+            queue[(head + size++) % queue.length] = i;
+            queued[i] = true;
+        }
+
+        int dequeue() {
+            int i = queue[head];
+            head = (head + 1) % queue.length;
+            size--;
+            queued[i] = false;
+            return i;
+        }
     }
 }
