@@ -136,7 +136,8 @@ public final class McmiExpansion {
         }
 
         void add(int u) {
-            inSet[meet(u)] = true;
+            int iu = meet(u); // before the array is read: meeting a node may grow it
+            inSet[iu] = true;
             if (u == pseudo) return;
             for (int e : g.adjacent(u)) {
                 if (g.type(e) == CostGraph.EdgeType.PSEUDO) continue;

@@ -237,6 +237,23 @@ class AgragAlgorithmsRandomTest {
         }
     }
 
+    /** Graphs large enough that each search's per-node state outgrows its first capacity (64) several times. */
+    @Test
+    void expansionOnGraphsWhoseStateOutgrowsItsFirstCapacityMatchesTheReference() {
+        Random rnd = new Random(13);
+        for (int round = 0; round < 30; round++) {
+            int n = 200 + rnd.nextInt(1200);
+            CostGraph g = randomGraph(rnd, n, 8.0 / n);
+            double[] s = new double[n];
+            for (int v = 0; v < n; v++) s[v] = rnd.nextInt(5) == 0 ? 0 : rnd.nextInt(1000) / 1000.0;
+            SteinerTree.Tree tree = SteinerTree.mehlhorn(g, randomTerminals(rnd, n, 2 + rnd.nextInt(8)));
+            for (McmiExpansion.Rule rule : McmiExpansion.Rule.values()) {
+                McmiExpansion.Result r = McmiExpansion.expand(g, s, tree, rule, true, 100, true, -1);
+                assertEquals(List.copyOf(referenceExpansion(g, s, tree, rule, 100)), List.copyOf(r.nodes()), "round " + round + " " + rule);
+            }
+        }
+    }
+
     @Test
     void pageRankMatchesDenseIteration() {
         Random rnd = new Random(3);
@@ -319,6 +336,29 @@ class AgragAlgorithmsRandomTest {
                         assertTrue(missing >= -1e-12 && missing <= eps * degree[v] + 1e-12,
                                 "round " + round + ", d " + d + ", eps " + eps + ", node " + v + ": exact " + exact[v] + ", push " + x[v]);
                     }
+                }
+            }
+        }
+    }
+
+    @Test
+    void forwardPushWhoseStateOutgrowsItsFirstCapacityStaysWithinItsBound() {
+        Random rnd = new Random(6);
+        for (int round = 0; round < 8; round++) {
+            int n = 100 + rnd.nextInt(200);
+            WeightedGraph g = WeightedGraph.random(rnd, n, 6.0 / n);
+            double[][] a = g.a();
+            double[] degree = new double[n];
+            for (int v = 0; v < n; v++) for (double x : a[v]) degree[v] += x;
+            double[] reset = new double[n];
+            for (int k = 0; k < 4; k++) reset[rnd.nextInt(n)] += 1 + k;
+            double[] exact = denseUnnormalised(a, reset, 0.5, 200);
+            for (double eps : new double[] {1e-4, 1e-7}) {
+                double[] x = PersonalizedPageRank.pushUnnormalised(new PersonalizedPageRank.Transition(n, g.from(), g.to(), g.w()), reset, 0.5, eps);
+                assertTrue(java.util.Arrays.stream(x).filter(v -> v > 0).count() > 64, "round " + round + ": the push reached past 64 nodes");
+                for (int v = 0; v < n; v++) {
+                    double missing = exact[v] - x[v];
+                    assertTrue(missing >= -1e-12 && missing <= eps * degree[v] + 1e-12, "round " + round + ", eps " + eps + ", node " + v);
                 }
             }
         }
