@@ -264,8 +264,8 @@ final class AgragSnapshot {
     private PersonalizedPageRank.Transition transition(boolean weighted) {
         PersonalizedPageRank.Transition t = weighted ? weightedTransition : unweightedTransition;
         if (t != null) return t;
-        // the topology's arrays themselves, which never change: the transition keeps them for its lazy per-edge arrays
-        t = new PersonalizedPageRank.Transition(nodeCount(), topology.u, topology.v, weighted ? pprWeight : null, edgeCount() - chunkCount());
+        // over the topology's own rows, which never change
+        t = PersonalizedPageRank.Transition.over(topology, weighted ? pprWeight : null, edgeCount() - chunkCount());
         if (weighted) weightedTransition = t;
         else unweightedTransition = t;
         return t;

@@ -28,9 +28,11 @@ public final class CostGraph {
     }
 
     /**
-     * The query-independent part: edge ends, types, references, fact labels and edge ids per node. The label arrays
-     * may be shorter than the edges: edges past their end have none (a snapshot puts its facts first and keeps no
-     * label slots for its millions of synonym and contains edges).
+     * The query-independent part: edge ends, types, references, fact labels and the edges at each node. The label
+     * arrays may be shorter than the edges: edges past their end have none (a snapshot puts its facts first and keeps
+     * no label slots for its millions of synonym and contains edges). The edges at a node are one row of compressed
+     * arrays (no array per node, whose headers alone are tens of MB on the largest graphs), in ascending edge id,
+     * and PPR walks the same rows ({@link PersonalizedPageRank.Transition}).
      */
     public static final class Topology {
         final int n;
@@ -38,7 +40,8 @@ public final class CostGraph {
         final EdgeType[] type;
         final long[] ref;
         final String[] subject, predicate, object;
-        final int[][] adjacency, neighbours; // per node: edge ids, and the node at the other end of each
+        /** Node x's row is slots offset[x] .. offset[x+1]: slotEdge the edge id, slotNode the node at its other end. */
+        final int[] offset, slotEdge, slotNode;
 
         public Topology(int n, int[] u, int[] v, EdgeType[] type, long[] ref, String[] subject, String[] predicate, String[] object) {
             int m = u.length;
@@ -46,26 +49,13 @@ public final class CostGraph {
                     || object.length != subject.length) {
                 throw new IllegalArgumentException("edge arrays differ in length");
             }
-            int[] degree = new int[n];
             for (int e = 0; e < m; e++) {
                 if (u[e] < 0 || v[e] < 0 || u[e] >= n || v[e] >= n) throw new IllegalArgumentException("node out of range: " + u[e] + "-" + v[e]);
-                degree[u[e]]++;
-                if (v[e] != u[e]) degree[v[e]]++;
             }
-            int[][] adj = new int[n][], nb = new int[n][];
-            for (int x = 0; x < n; x++) {
-                adj[x] = new int[degree[x]];
-                nb[x] = new int[degree[x]];
-            }
-            int[] fill = new int[n];
-            for (int e = 0; e < m; e++) {
-                nb[u[e]][fill[u[e]]] = v[e];
-                adj[u[e]][fill[u[e]]++] = e;
-                if (v[e] != u[e]) {
-                    nb[v[e]][fill[v[e]]] = u[e];
-                    adj[v[e]][fill[v[e]]++] = e;
-                }
-            }
+            int[][] rows = rows(n, u, v, m, false);
+            offset = rows[0];
+            slotEdge = rows[1];
+            slotNode = rows[2];
             this.n = n;
             this.u = u;
             this.v = v;
@@ -74,8 +64,31 @@ public final class CostGraph {
             this.subject = subject;
             this.predicate = predicate;
             this.object = object;
-            this.adjacency = adj;
-            this.neighbours = nb;
+        }
+
+        /**
+         * {offset, slotEdge, slotNode} of the first m edges: each node's row lists its edges in ascending id, the
+         * lower end's slot first; a self loop takes one slot, or two where a walk counts it twice ({@code loopsTwice}).
+         */
+        static int[][] rows(int n, int[] u, int[] v, int m, boolean loopsTwice) {
+            int[] degree = new int[n];
+            for (int e = 0; e < m; e++) {
+                degree[u[e]]++;
+                if (v[e] != u[e] || loopsTwice) degree[v[e]]++;
+            }
+            int[] offset = new int[n + 1];
+            for (int x = 0; x < n; x++) offset[x + 1] = offset[x] + degree[x];
+            int[] slotEdge = new int[offset[n]], slotNode = new int[offset[n]];
+            int[] fill = Arrays.copyOf(offset, n);
+            for (int e = 0; e < m; e++) {
+                slotNode[fill[u[e]]] = v[e];
+                slotEdge[fill[u[e]]++] = e;
+                if (v[e] != u[e] || loopsTwice) {
+                    slotNode[fill[v[e]]] = u[e];
+                    slotEdge[fill[v[e]]++] = e;
+                }
+            }
+            return new int[][] {offset, slotEdge, slotNode};
         }
 
         public int nodeCount() { return n; }
@@ -140,11 +153,14 @@ public final class CostGraph {
     /** The fixed part, for another set of costs over the same graph. */
     Topology topology() { return t; }
 
-    /** Edge ids at node x (do not modify). */
-    public int[] adjacent(int x) { return t.adjacency[x]; }
+    /** The first slot of node x's row: its edges are {@link #edgeAt} and their other ends {@link #nodeAt}, for slots first(x) .. first(x+1). */
+    public int first(int x) { return t.offset[x]; }
 
-    /** The other end of each edge of {@link #adjacent(int)}, in the same order (do not modify). */
-    public int[] neighbours(int x) { return t.neighbours[x]; }
+    /** The edge id in a slot of a node's row. */
+    public int edgeAt(int slot) { return t.slotEdge[slot]; }
+
+    /** The other end of the edge in a slot of a node's row. */
+    public int nodeAt(int slot) { return t.slotNode[slot]; }
 
     public Edge edge(int e) {
         boolean labelled = e < t.subject.length;

@@ -74,7 +74,8 @@ public final class McmiExpansion {
         if (induced) {
             java.util.Map<Long, Integer> byPair = new java.util.HashMap<>();
             for (int u : nodes) {
-                for (int e : g.adjacent(u)) {
+                for (int k = g.first(u), end = g.first(u + 1); k < end; k++) {
+                    int e = g.edgeAt(k);
                     if (g.type(e) == CostGraph.EdgeType.PSEUDO || !nodes.contains(g.other(e, u))) continue;
                     long key = ((long) Math.min(g.u(e), g.v(e)) << 32) | Math.max(g.u(e), g.v(e));
                     byPair.merge(key, e, (a, b) -> g.cost(b) < g.cost(a) || (g.cost(b) == g.cost(a) && b < a) ? b : a);
@@ -139,9 +140,10 @@ public final class McmiExpansion {
             int iu = meet(u); // before the array is read: meeting a node may grow it
             inSet[iu] = true;
             if (u == pseudo) return;
-            for (int e : g.adjacent(u)) {
+            for (int k = g.first(u), end = g.first(u + 1); k < end; k++) {
+                int e = g.edgeAt(k);
                 if (g.type(e) == CostGraph.EdgeType.PSEUDO) continue;
-                int v = g.other(e, u);
+                int v = g.nodeAt(k);
                 if (in(v) || v == pseudo || !(s[v] > 0)) continue;
                 int iv = meet(v), cur = viaEdge[iv];
                 if (cur < 0) {

@@ -10,93 +10,88 @@ public final class PersonalizedPageRank {
     private PersonalizedPageRank() {}
 
     /**
-     * P^T in compressed rows, built once per graph: for node v, {@code source[offset[v] .. offset[v+1])} are its
-     * neighbours u and {@code coefficient()[k]} = w(u,v) / out(u). Each iteration is then one pass of
-     * multiply-adds with no division, and queries share it. The sweeps read only the coefficients and the push only
-     * the forward shares, so each of the two per-edge arrays is made the first time its engine runs: a corpus that
-     * only pushes (the default) never holds the coefficients (16 bytes a directed edge on the largest graphs).
+     * The walk over compressed rows, built once per graph: node v's row is slots {@code offset[v] .. offset[v+1]}, each
+     * with its edge id and the node at the other end, in ascending edge id; only edges below {@code limit} take part,
+     * so a row ends at its first edge past it. What a node pushes along an edge (w / out(v)) is computed as the push
+     * reads it, and the sweeps' coefficients (w(u,v) / out(u)) are made the first time the sweeps run: a graph that only
+     * pushes (the default) holds nothing per edge beyond its rows, which the snapshot shares with its cost graph.
      */
     public static final class Transition {
         final int n;
-        final int[] offset, source;
+        final int[] offset, slotEdge, slotNode;
+        /** Weight per edge id, null = unweighted. */
+        private final double[] weight;
+        private final int limit;
         /** Each node's weighted degree. */
         final double[] out;
-        /** The undirected edges this was built from (not copied: the caller keeps them unchanged), for the lazy arrays. */
-        private final int[] from, to;
-        private final double[] weight;
-        private final int edges;
-        private volatile double[] coefficient, forward;
+        private volatile double[] coefficient;
 
         /** Edges as parallel arrays (each undirected edge once); weights null = unweighted. */
         public Transition(int n, int[] from, int[] to, double[] weight) {
             this(n, from, to, weight, from.length);
         }
 
-        /** The first {@code edges} edges of the arrays, which must not change while this is in use. */
+        /** The first {@code edges} edges of the arrays; a self loop is a row's slot twice, as it counts twice in the degree. */
         public Transition(int n, int[] from, int[] to, double[] weight, int edges) {
+            this(n, CostGraph.Topology.rows(n, from, to, edges, true), from, to, weight, edges);
+        }
+
+        /**
+         * Over a cost graph's own rows (not copied: they never change), its first {@code limit} edges with these
+         * weights (null = unweighted). Those rows hold a self loop once where the walk counts it twice, so a graph with
+         * one below the limit gets rows of its own instead.
+         */
+        static Transition over(CostGraph.Topology t, double[] weight, int limit) {
+            for (int e = 0; e < limit; e++) if (t.u[e] == t.v[e]) return new Transition(t.n, t.u, t.v, weight, limit);
+            return new Transition(t.n, new int[][] {t.offset, t.slotEdge, t.slotNode}, t.u, t.v, weight, limit);
+        }
+
+        private Transition(int n, int[][] rows, int[] from, int[] to, double[] weight, int limit) {
             double[] out = new double[n];
-            int[] degree = new int[n];
-            for (int i = 0; i < edges; i++) {
+            for (int i = 0; i < limit; i++) {
                 double w = weight == null ? 1 : weight[i];
                 out[from[i]] += w;
                 out[to[i]] += w;
-                degree[from[i]]++;
-                degree[to[i]]++;
             }
-            offset = new int[n + 1];
-            for (int v = 0; v < n; v++) offset[v + 1] = offset[v] + degree[v];
-            source = new int[offset[n]];
-            int[] fill = offset.clone();
-            for (int i = 0; i < edges; i++) {
-                int a = from[i], b = to[i];
-                if (out[a] > 0) source[fill[b]++] = a;
-                if (out[b] > 0) source[fill[a]++] = b;
-            }
-            this.out = out;
             this.n = n;
-            this.from = from;
-            this.to = to;
+            this.offset = rows[0];
+            this.slotEdge = rows[1];
+            this.slotNode = rows[2];
             this.weight = weight;
-            this.edges = edges;
+            this.limit = limit;
+            this.out = out;
         }
 
         public int nodeCount() { return n; }
 
-        /** coefficient[k] = w(u,v) / out(u): what v gathers from u, for the sweeps. */
+        /** The end of node v's walk row: its slots up to the first edge past the limit. */
+        int end(int v) {
+            int k = offset[v], end = offset[v + 1];
+            while (k < end && slotEdge[k] < limit) k++;
+            return k;
+        }
+
+        double weight(int e) {
+            return weight == null ? 1 : weight[e];
+        }
+
+        /** coefficient[k] = w(u,v) / out(u) for slot k of v's row with u at the other end: what v gathers from u, for the sweeps. */
         double[] coefficient() {
-            return made(true);
-        }
-
-        /** forward[k] = w(v,u) / out(v): what v pushes to u, for the push. */
-        double[] forward() {
-            return made(false);
-        }
-
-        private double[] made(boolean gather) {
-            double[] a = gather ? coefficient : forward;
+            double[] a = coefficient;
             if (a != null) return a;
             synchronized (this) {
-                a = gather ? coefficient : forward;
-                if (a == null) {
-                    a = shares(gather);
-                    if (gather) coefficient = a;
-                    else forward = a;
+                if (coefficient == null) {
+                    double[] c = new double[slotEdge.length];
+                    for (int v = 0; v < n; v++) {
+                        for (int k = offset[v], end = end(v); k < end; k++) {
+                            int u = slotNode[k];
+                            if (out[u] > 0) c[k] = weight(slotEdge[k]) / out[u];
+                        }
+                    }
+                    coefficient = c;
                 }
+                return coefficient;
             }
-            return a;
-        }
-
-        /** One of the two per-edge arrays, filled in the order the constructor filled {@code source}. */
-        private double[] shares(boolean gather) {
-            double[] share = new double[offset[n]];
-            int[] fill = offset.clone();
-            for (int i = 0; i < edges; i++) {
-                double w = weight == null ? 1 : weight[i];
-                int a = from[i], b = to[i];
-                if (out[a] > 0) share[fill[b]++] = gather ? w / out[a] : out[b] > 0 ? w / out[b] : 0;
-                if (out[b] > 0) share[fill[a]++] = gather ? w / out[b] : out[a] > 0 ? w / out[a] : 0;
-            }
-            return share;
         }
     }
 
@@ -127,14 +122,18 @@ public final class PersonalizedPageRank {
         double[] p = new double[n];
         if (total > 0) for (int v = 0; v < n; v++) p[v] = reset[v] / total;
         double[] x = p.clone();
-        int[] offset = t.offset, source = t.source;
-        double[] coefficient = t.coefficient();
+        int[] offset = t.offset, slotNode = t.slotNode, rowEnd = new int[n];
+        for (int v = 0; v < n; v++) rowEnd[v] = t.end(v);
+        double[] coefficient = t.coefficient(), out = t.out;
         double omega = 2 / (1 + Math.sqrt(1 - damping * damping));
         for (int it = 0; it < maxIterations; it++) {
             double change = 0;
             for (int v = 0; v < n; v++) {
                 double in = 0;
-                for (int k = offset[v], end = offset[v + 1]; k < end; k++) in += x[source[k]] * coefficient[k];
+                for (int k = offset[v], end = rowEnd[v]; k < end; k++) {
+                    int u = slotNode[k];
+                    if (out[u] > 0) in += x[u] * coefficient[k]; // a neighbour with no weight has no share to give
+                }
                 double value = Math.max(0, x[v] + omega * ((1 - damping) * p[v] + damping * in - x[v]));
                 change += Math.abs(value - x[v]);
                 x[v] = value;
@@ -180,8 +179,8 @@ public final class PersonalizedPageRank {
             p.r[i] = reset[v] / total;
             p.enqueue(i);
         }
-        int[] offset = t.offset, source = t.source;
-        double[] forward = t.forward(), out = t.out;
+        int[] offset = t.offset, slotEdge = t.slotEdge, slotNode = t.slotNode;
+        double[] out = t.out;
         while (p.size > 0) {
             int i = p.dequeue(), u = p.ids.global(i);
             double ru = p.r[i];
@@ -190,8 +189,11 @@ public final class PersonalizedPageRank {
             p.r[i] = 0;
             double spread = damping * ru;
             for (int k = offset[u], end = offset[u + 1]; k < end; k++) {
-                int w = source[k], j = p.reach(w);
-                p.r[j] += spread * forward[k];
+                int e = slotEdge[k], w = slotNode[k];
+                if (e >= t.limit) break; // a row's edges ascend, so the rest are past the walk's edges too
+                if (!(out[w] > 0)) continue; // a neighbour with no weight takes no part in the walk
+                int j = p.reach(w);
+                p.r[j] += spread * (out[u] > 0 ? t.weight(e) / out[u] : 0);
                 if (!p.queued[j] && p.r[j] > epsilon * out[w]) p.enqueue(j); // each node queued at most once at a time
             }
         }

@@ -59,9 +59,8 @@ public final class SteinerTree {
             r.done[iu] = true;
             double du = r.dist[iu];
             int su = r.src[iu];
-            int[] edges = g.adjacent(u), ends = g.neighbours(u);
-            for (int k = 0; k < edges.length; k++) {
-                int e = edges[k], iv = r.reach(ends[k]);
+            for (int k = g.first(u), end = g.first(u + 1); k < end; k++) {
+                int e = g.edgeAt(k), x = g.nodeAt(k), iv = r.reach(x);
                 if (r.done[iv]) {
                     if (r.src[iv] != su) bridges.add(e);
                     continue;
@@ -71,7 +70,7 @@ public final class SteinerTree {
                     r.dist[iv] = d;
                     r.src[iv] = su;
                     r.pred[iv] = e;
-                    pq.push(d, ends[k]);
+                    pq.push(d, x);
                 }
             }
             if (++settled == nextCheck) {

@@ -194,8 +194,8 @@ class AgragAlgorithmsRandomTest {
             for (int v = 0; v < g.nodeCount(); v++) {
                 if (nodes.contains(v) || !(s[v] > 0)) continue;
                 CostGraph.Edge via = null;
-                for (int e : g.adjacent(v)) {
-                    int u = g.other(e, v);
+                for (int k = g.first(v); k < g.first(v + 1); k++) {
+                    int e = g.edgeAt(k), u = g.other(e, v);
                     if (!nodes.contains(u)) continue;
                     if (via == null || g.cost(e) < via.cost() || (g.cost(e) == via.cost() && u < via.other(v))) via = g.edge(e);
                 }
@@ -291,14 +291,31 @@ class AgragAlgorithmsRandomTest {
                 to[i] = rnd.nextInt(n);
                 w[i] = 100;
             }
+            for (int i = 0; i < m; i++) if (rnd.nextInt(6) == 0) w[i] = g.w()[i] = 0; // nodes whose every edge weighs 0 take no part
             double[] reset = new double[n];
             reset[rnd.nextInt(n)] = 1;
             PersonalizedPageRank.Transition copies = new PersonalizedPageRank.Transition(n, g.from(), g.to(), g.w());
             PersonalizedPageRank.Transition shared = new PersonalizedPageRank.Transition(n, from, to, w, m);
-            double[] pushedFirst = PersonalizedPageRank.push(shared, reset, 0.5, 1e-8);
-            assertArrayEquals(PersonalizedPageRank.compute(copies, reset, 0.5, 1e-10, 500), PersonalizedPageRank.compute(shared, reset, 0.5, 1e-10, 500));
-            assertArrayEquals(PersonalizedPageRank.push(copies, reset, 0.5, 1e-8), pushedFirst, "round " + round);
+            // a cost graph's rows, shared: the edges past the walk's come last in every row (ids ascend)
+            CostGraph.Topology topology = new CostGraph.Topology(n, from, to, new CostGraph.EdgeType[m + 3], new long[m + 3], new String[0], new String[0], new String[0]);
+            PersonalizedPageRank.Transition rows = PersonalizedPageRank.Transition.over(topology, w, m);
+            double[] pushedFirst = PersonalizedPageRank.push(shared, reset, 0.5, 1e-8), rowsPushedFirst = PersonalizedPageRank.push(rows, reset, 0.5, 1e-8);
+            double[] swept = PersonalizedPageRank.compute(copies, reset, 0.5, 1e-10, 500);
+            assertArrayEquals(swept, PersonalizedPageRank.compute(shared, reset, 0.5, 1e-10, 500), "round " + round);
+            assertArrayEquals(swept, PersonalizedPageRank.compute(rows, reset, 0.5, 1e-10, 500), "round " + round);
+            double[] pushed = PersonalizedPageRank.push(copies, reset, 0.5, 1e-8);
+            assertArrayEquals(pushed, pushedFirst, "round " + round);
+            assertArrayEquals(pushed, rowsPushedFirst, "round " + round);
         }
+        // a self loop counts twice in the walk but is once in a cost graph's row: such a graph gets rows of its own
+        int[] from = {0, 1, 1, 2}, to = {1, 1, 2, 0};
+        double[] w = {1, 0.5, 2, 1};
+        CostGraph.Topology loop = new CostGraph.Topology(3, from, to, new CostGraph.EdgeType[4], new long[4], new String[0], new String[0], new String[0]);
+        double[] reset = {1, 0, 0};
+        assertArrayEquals(PersonalizedPageRank.push(new PersonalizedPageRank.Transition(3, from, to, w), reset, 0.5, 1e-9),
+                PersonalizedPageRank.push(PersonalizedPageRank.Transition.over(loop, w, 4), reset, 0.5, 1e-9));
+        assertArrayEquals(PersonalizedPageRank.compute(new PersonalizedPageRank.Transition(3, from, to, w), reset, 0.5, 1e-12, 500),
+                PersonalizedPageRank.compute(PersonalizedPageRank.Transition.over(loop, w, 4), reset, 0.5, 1e-12, 500));
     }
 
     @Test
