@@ -258,12 +258,13 @@ public final class AgragRetriever {
         VectorMatrix.Scorer entitySim = st.entitySim();
         // B5: this query's costs over the snapshot's fixed topology (edge order: facts, synonyms, contains, pseudo)
         EdgeCosts f = cfg.subgraph().costMode();
-        // each cost is computed when the searches below first read it, so a query pays only for the edges they reach
-        // and holds nothing per edge of the corpus; that matters most for synonym edges, which read entity cosines
-        // (each entity once, tens of thousands on a large corpus)
+        // each cost is computed when the searches below first read it, so a query pays only for the edges they reach;
+        // that matters most for synonym edges, which read entity cosines (each entity once, tens of thousands on a large corpus)
+        double[] cost = new double[g.edgeCount()];
+        java.util.Arrays.fill(cost, Double.NaN);
         int firstSynonym = g.factCount, firstContains = firstSynonym + g.synonymCount, firstPseudo = firstContains + g.containsCount;
         int[] ends = g.topology.u, otherEnds = g.topology.v;
-        CostGraph cg = new CostGraph(g.topology, e -> {
+        CostGraph cg = new CostGraph(g.topology, cost, e -> {
             if (e < firstSynonym) return g.factVectors.has(e) ? f.cost(factSim.cosine(e)) : f.unknown();
             if (e < firstContains) return f.synonym(entitySim.cosine(ends[e]), entitySim.cosine(otherEnds[e]));
             if (e < firstPseudo) return f.cost(hybrid.score(ends[e] - g.entityCount));

@@ -10,8 +10,7 @@ import java.util.function.IntToDoubleFunction;
 /**
  * The per-query weighted graph of AGRAG's retrieval (spec §2.3 B5-B8): undirected, nodes 0..n-1, edges 0..m-1.
  * A fixed {@link Topology} (ends, types, fact labels, adjacency) is built once per corpus snapshot and shared;
- * each query supplies its costs, as an array or computed on demand for the edges its searches reach, so a query
- * allocates no per-edge objects. Edges are materialised as
+ * each query only supplies a cost array, so a query allocates no per-edge objects. Edges are materialised as
  * {@link Edge} records only for the few that end up in a result. Plain Java, no Neo4j.
  */
 public final class CostGraph {
@@ -96,34 +95,25 @@ public final class CostGraph {
     }
 
     private final Topology t;
-    /** Every edge's cost, or null when costs are computed on demand into {@link #known}. */
     private final double[] cost;
     private final IntToDoubleFunction onDemand;
-    /** On demand: the edges whose cost was read, and their costs by local id. */
-    private final LocalIds known;
-    private double[] knownCost;
 
     /** The topology with this query's costs ({@code cost[e]} for edge e, finite and >= 0). */
     public CostGraph(Topology topology, double[] cost) {
-        if (cost.length != topology.edgeCount()) throw new IllegalArgumentException("one cost per edge: " + cost.length + " for " + topology.edgeCount());
-        for (double c : cost) checked(c);
-        this.t = topology;
-        this.cost = cost;
-        this.onDemand = null;
-        this.known = null;
+        this(topology, cost, null);
     }
 
     /**
-     * The topology with costs computed by {@code onDemand} the first time a search reads them (then kept): a query
-     * pays only for the edges its searches reach, and holds state for those edges only, not an array over every edge.
-     * Not for concurrent use.
+     * The topology with this query's costs, where a NaN in {@code cost} is computed by {@code onDemand} the first
+     * time a search reads it (then kept): a query then pays only for the edges its searches reach. The array is
+     * filled in place, so it belongs to this graph.
      */
-    public CostGraph(Topology topology, IntToDoubleFunction onDemand) {
+    public CostGraph(Topology topology, double[] cost, IntToDoubleFunction onDemand) {
+        if (cost.length != topology.edgeCount()) throw new IllegalArgumentException("one cost per edge: " + cost.length + " for " + topology.edgeCount());
+        for (int e = 0; e < cost.length; e++) if (!(onDemand != null && Double.isNaN(cost[e]))) checked(cost[e]);
         this.t = topology;
-        this.cost = null;
-        this.onDemand = java.util.Objects.requireNonNull(onDemand, "onDemand");
-        this.known = new LocalIds();
-        this.knownCost = new double[64];
+        this.cost = cost;
+        this.onDemand = onDemand;
     }
 
     private static double checked(double cost) {
@@ -132,22 +122,15 @@ public final class CostGraph {
     }
 
     public int nodeCount() { return t.n; }
-    public int edgeCount() { return t.u.length; }
+    public int edgeCount() { return cost.length; }
     public int u(int e) { return t.u[e]; }
     public int v(int e) { return t.v[e]; }
     public int other(int e, int x) { return t.u[e] == x ? t.v[e] : t.u[e]; }
     public double cost(int e) {
-        if (cost != null) return cost[e];
-        if (e < 0 || e >= t.u.length) throw new IndexOutOfBoundsException("edge " + e + " of " + t.u.length);
-        int i = known.get(e);
-        if (i >= 0) return knownCost[i];
-        double c = checked(onDemand.applyAsDouble(e)); // computed before it is recorded, so a failed cost is not kept
-        i = known.add(e);
-        knownCost = LocalIds.room(knownCost, i);
-        knownCost[i] = c;
+        double c = cost[e];
+        if (c != c) c = cost[e] = checked(onDemand.applyAsDouble(e));
         return c;
     }
-
     public EdgeType type(int e) { return t.type[e]; }
 
     /** The fixed part, for another set of costs over the same graph. */

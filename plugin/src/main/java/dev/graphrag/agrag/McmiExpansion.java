@@ -51,10 +51,10 @@ public final class McmiExpansion {
             double bestKey = 0;
             for (int i = 0; i < frontier.candidates.size(); i++) {
                 int v = frontier.candidates.get(i);
-                if (frontier.in(v)) continue;
-                double c = g.cost(frontier.via(v));
+                if (frontier.in[v]) continue;
+                double c = g.cost(frontier.via[v]);
                 double key = rule == Rule.REFERENCE ? -(c == 0 ? Double.POSITIVE_INFINITY : s[v] / c) : c / s[v];
-                if (best < 0 || better(key, s[v], c, v, bestKey, s[best], g.cost(frontier.via(best)), best)) {
+                if (best < 0 || better(key, s[v], c, v, bestKey, s[best], g.cost(frontier.via[best]), best)) {
                     best = v;
                     bestKey = key;
                 }
@@ -66,7 +66,7 @@ public final class McmiExpansion {
                 break;
             }
             nodes.add(best);
-            selected.add(g.edge(frontier.via(best)));
+            selected.add(g.edge(frontier.via[best]));
             frontier.add(best);
             expansions++;
         }
@@ -102,55 +102,33 @@ public final class McmiExpansion {
         final CostGraph g;
         final double[] s;
         final int pseudo;
-        /** Per node met (in the set or a candidate), by local id: whether it is in the set, and its cheapest edge. */
-        final LocalIds met = new LocalIds();
-        boolean[] inSet = new boolean[64];
-        int[] viaEdge = new int[64];
+        final boolean[] in;
+        final int[] via;
         final List<Integer> candidates = new ArrayList<>();
 
         Frontier(CostGraph g, double[] s, int pseudo) {
             this.g = g;
             this.s = s;
             this.pseudo = pseudo;
-        }
-
-        boolean in(int v) {
-            int i = met.get(v);
-            return i >= 0 && inSet[i];
-        }
-
-        /** The cheapest edge joining candidate v to the set, -1 for a node never met. */
-        int via(int v) {
-            int i = met.get(v);
-            return i < 0 ? -1 : viaEdge[i];
-        }
-
-        /** The local id of node v, new ones outside the set with no edge. */
-        private int meet(int v) {
-            int before = met.size(), i = met.add(v);
-            if (i == before) {
-                inSet = LocalIds.room(inSet, i);
-                viaEdge = LocalIds.room(viaEdge, i);
-                viaEdge[i] = -1;
-            }
-            return i;
+            this.in = new boolean[g.nodeCount()];
+            this.via = new int[g.nodeCount()];
+            java.util.Arrays.fill(via, -1);
         }
 
         void add(int u) {
-            int iu = meet(u); // before the array is read: meeting a node may grow it
-            inSet[iu] = true;
+            in[u] = true;
             if (u == pseudo) return;
             for (int k = g.first(u), end = g.first(u + 1); k < end; k++) {
                 int e = g.edgeAt(k);
                 if (g.type(e) == CostGraph.EdgeType.PSEUDO) continue;
                 int v = g.nodeAt(k);
-                if (in(v) || v == pseudo || !(s[v] > 0)) continue;
-                int iv = meet(v), cur = viaEdge[iv];
+                if (in[v] || v == pseudo || !(s[v] > 0)) continue;
+                int cur = via[v];
                 if (cur < 0) {
                     candidates.add(v);
-                    viaEdge[iv] = e;
+                    via[v] = e;
                 } else if (g.cost(e) < g.cost(cur) || (g.cost(e) == g.cost(cur) && u < g.other(cur, v))) {
-                    viaEdge[iv] = e;
+                    via[v] = e;
                 }
             }
         }

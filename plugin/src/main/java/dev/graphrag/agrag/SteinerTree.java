@@ -1,6 +1,7 @@
 package dev.graphrag.agrag;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -36,16 +37,20 @@ public final class SteinerTree {
         Set<Integer> terms = new TreeSet<>(terminals);
         if (terms.isEmpty()) return new Tree(Set.of(), List.of(), 0);
         if (terms.size() == 1) return new Tree(new LinkedHashSet<>(terms), List.of(), 0);
-        // per-node state for the nodes the search reaches only, by local id: the search stops early, so on a large
-        // graph it reaches a small part of it, and arrays over every node would cost more to set up than the search
-        Reached r = new Reached();
+        int n = g.nodeCount();
+        double[] dist = new double[n];
+        int[] src = new int[n];
+        int[] pred = new int[n]; // edge id into the node on its shortest path from its terminal, -1 at terminals
+        Arrays.fill(dist, Double.POSITIVE_INFINITY);
+        Arrays.fill(src, -1);
+        Arrays.fill(pred, -1);
         CostGraph.NodeHeap pq = new CostGraph.NodeHeap();
         for (int t : terms) {
-            int i = r.reach(t);
-            r.dist[i] = 0;
-            r.src[i] = t;
+            dist[t] = 0;
+            src[t] = t;
             pq.push(0, t);
         }
+        boolean[] done = new boolean[n];
         // Bridge edges (ends in different regions) are recorded as their second end settles. The search stops
         // early once the bridges cheaper than every unsettled distance already join all terminals: any other
         // bridge sorts after those, so Kruskal below picks exactly what the full search would.
@@ -54,55 +59,51 @@ public final class SteinerTree {
         long settled = 0, nextCheck = firstCheck;
         while (!pq.isEmpty()) {
             int u = pq.pop();
-            int iu = r.ids.get(u);
-            if (r.done[iu]) continue;
-            r.done[iu] = true;
-            double du = r.dist[iu];
-            int su = r.src[iu];
+            if (done[u]) continue;
+            done[u] = true;
             for (int k = g.first(u), end = g.first(u + 1); k < end; k++) {
-                int e = g.edgeAt(k), x = g.nodeAt(k), iv = r.reach(x);
-                if (r.done[iv]) {
-                    if (r.src[iv] != su) bridges.add(e);
+                int e = g.edgeAt(k), v = g.nodeAt(k);
+                if (done[v]) {
+                    if (src[v] != src[u]) bridges.add(e);
                     continue;
                 }
-                double d = du + g.cost(e);
-                if (d < r.dist[iv] || (d == r.dist[iv] && su < r.src[iv])) {
-                    r.dist[iv] = d;
-                    r.src[iv] = su;
-                    r.pred[iv] = e;
-                    pq.push(d, x);
+                double d = dist[u] + g.cost(e);
+                if (d < dist[v] || (d == dist[v] && src[u] < src[v])) {
+                    dist[v] = d;
+                    src[v] = src[u];
+                    pred[v] = e;
+                    pq.push(d, v);
                 }
             }
             if (++settled == nextCheck) {
                 nextCheck *= 2;
-                while (!pq.isEmpty() && r.done[r.ids.get(pq.topNode())]) pq.pop();
+                while (!pq.isEmpty() && done[pq.topNode()]) pq.pop();
                 if (pq.isEmpty()) break;
-                List<long[]> order = bridgeOrder(g, bridges, r, pq.topKey());
+                List<long[]> order = bridgeOrder(g, bridges, dist, src, pq.topKey());
                 if (joins(order, terms)) {
                     h = order;
                     break;
                 }
             }
         }
-        if (h == null) h = bridgeOrder(g, bridges, r, Double.POSITIVE_INFINITY);
-        // every node below (bridge ends, the paths to them, the tree's ends) was reached, so has a local id
-        UnionFind uf = new UnionFind(r.ids.size());
+        if (h == null) h = bridgeOrder(g, bridges, dist, src, Double.POSITIVE_INFINITY);
+        UnionFind uf = new UnionFind(n);
         Set<Integer> g3 = new TreeSet<>();
         for (long[] item : h) {
-            if (!uf.union(r.ids.get((int) item[0]), r.ids.get((int) item[1]))) continue;
+            if (!uf.union((int) item[0], (int) item[1])) continue;
             int e = (int) item[2];
             g3.add(e);
             for (int end : new int[] {g.u(e), g.v(e)}) {
-                for (int x = end; r.pred[r.ids.get(x)] >= 0; x = g.other(r.pred[r.ids.get(x)], x)) g3.add(r.pred[r.ids.get(x)]);
+                for (int x = end; pred[x] >= 0; x = g.other(pred[x], x)) g3.add(pred[x]);
             }
         }
         // MST of the expanded paths, then prune non-terminal leaves
         List<CostGraph.Edge> candidates = new ArrayList<>();
         for (int id : g3) candidates.add(g.edge(id));
         candidates.sort(Comparator.comparingDouble(CostGraph.Edge::cost).thenComparingInt(CostGraph.Edge::id));
-        UnionFind mst = new UnionFind(r.ids.size());
+        UnionFind mst = new UnionFind(n);
         List<CostGraph.Edge> tree = new ArrayList<>();
-        for (CostGraph.Edge e : candidates) if (mst.union(r.ids.get(e.u()), r.ids.get(e.v()))) tree.add(e);
+        for (CostGraph.Edge e : candidates) if (mst.union(e.u(), e.v())) tree.add(e);
         boolean pruned = true;
         while (pruned) {
             pruned = false;
@@ -131,12 +132,11 @@ public final class SteinerTree {
      * The terminal distance graph's edges below {@code limit}: the cheapest bridge per pair of regions (ties to
      * the smaller edge id) as {a, b, edge id}, sorted by distance, then a, then b.
      */
-    private static List<long[]> bridgeOrder(CostGraph g, List<Integer> bridges, Reached r, double limit) {
+    private static List<long[]> bridgeOrder(CostGraph g, List<Integer> bridges, double[] dist, int[] src, double limit) {
         Map<Long, double[]> best = new HashMap<>(); // (a,b) -> {distance, edge id}
         for (int e : bridges) {
-            int iu = r.ids.get(g.u(e)), iv = r.ids.get(g.v(e));
-            int a = r.src[iu], b = r.src[iv];
-            double d = r.dist[iu] + g.cost(e) + r.dist[iv];
+            int a = src[g.u(e)], b = src[g.v(e)];
+            double d = dist[g.u(e)] + g.cost(e) + dist[g.v(e)];
             if (!(d < limit)) continue;
             long key = ((long) Math.min(a, b) << 32) | Math.max(a, b);
             double[] cur = best.get(key);
@@ -171,31 +171,6 @@ public final class SteinerTree {
     private static int root(Map<Integer, Integer> parent, int x) {
         while (parent.get(x) != x) x = parent.get(x);
         return x;
-    }
-
-    /** The search's state per reached node, by local id: distance, region (its terminal), edge in (-1 at terminals), settled. */
-    private static final class Reached {
-        final LocalIds ids = new LocalIds();
-        double[] dist = new double[64];
-        int[] src = new int[64], pred = new int[64];
-        boolean[] done = new boolean[64];
-
-        /** The local id of node x, new ones at an infinite distance in no region. */
-        int reach(int x) {
-            int before = ids.size(), i = ids.add(x);
-            if (i == before) {
-                if (i == dist.length) {
-                    dist = LocalIds.room(dist, i);
-                    src = LocalIds.room(src, i);
-                    pred = LocalIds.room(pred, i);
-                    done = LocalIds.room(done, i);
-                }
-                dist[i] = Double.POSITIVE_INFINITY;
-                src[i] = -1;
-                pred[i] = -1;
-            }
-            return i;
-        }
     }
 
     static final class UnionFind {

@@ -140,8 +140,10 @@ class AgragAlgorithmsRandomTest {
         for (int round = 0; round < 200; round++) {
             int n = 30 + rnd.nextInt(300);
             CostGraph g = randomGraph(rnd, n, 4.0 / n);
+            double[] lazy = new double[g.edgeCount()];
+            for (int e = 0; e < lazy.length; e++) lazy[e] = e % 3 == 0 ? Double.NaN : g.cost(e);
             int[] asked = new int[g.edgeCount()];
-            CostGraph onDemand = new CostGraph(g.topology(), e -> {
+            CostGraph onDemand = new CostGraph(g.topology(), lazy, e -> {
                 asked[e]++;
                 return g.cost(e);
             });
@@ -157,14 +159,12 @@ class AgragAlgorithmsRandomTest {
             assertEquals(a.output(), b.output(), "round " + round);
             for (int e = 0; e < asked.length; e++) assertTrue(asked[e] <= 1, "each on-demand cost is computed once");
             long computed = java.util.Arrays.stream(asked).filter(x -> x > 0).count();
-            if (computed < g.edgeCount()) spared++;
+            if (computed < (g.edgeCount() + 2) / 3) spared++;
         }
         assertTrue(spared > 20, "searches that stop early leave costs uncomputed: " + spared);
-        CostGraph.Topology pair = CostGraph.builder(2).add(0, 1, 1, CostGraph.EdgeType.OTHER).build().topology();
-        CostGraph bad = new CostGraph(pair, e -> -1);
+        CostGraph bad = new CostGraph(CostGraph.builder(2).add(0, 1, 1, CostGraph.EdgeType.OTHER).build().topology(), new double[] {Double.NaN},
+                e -> -1);
         assertThrows(IllegalArgumentException.class, () -> bad.cost(0));
-        assertThrows(IllegalArgumentException.class, () -> bad.cost(0), "a cost that failed is not kept");
-        assertThrows(IndexOutOfBoundsException.class, () -> new CostGraph(pair, e -> 1).cost(1));
     }
 
     @Test
