@@ -137,18 +137,15 @@ public final class PersonalizedPageRank {
         double[] p = new double[n];
         if (total > 0) for (int v = 0; v < n; v++) p[v] = reset[v] / total;
         double[] x = p.clone();
-        int[] offset = t.offset, slotNode = t.slotNode, rowEnd = new int[n];
-        for (int v = 0; v < n; v++) rowEnd[v] = t.end(v);
-        double[] coefficient = t.coefficient(), out = t.out;
+        int[] offset = t.offset, slotNode = t.slotNode;
+        double[] coefficient = t.coefficient();
         double omega = 2 / (1 + Math.sqrt(1 - damping * damping));
         for (int it = 0; it < maxIterations; it++) {
             double change = 0;
             for (int v = 0; v < n; v++) {
                 double in = 0;
-                for (int k = offset[v], end = rowEnd[v]; k < end; k++) {
-                    int u = slotNode[k];
-                    if (out[u] > 0) in += x[u] * coefficient[k]; // a neighbour with no weight has no share to give
-                }
+                // as in the push: a slot past the walk's edges, or from a node with no weight, has a coefficient of 0
+                for (int k = offset[v], end = offset[v + 1]; k < end; k++) in += x[slotNode[k]] * coefficient[k];
                 double value = Math.max(0, x[v] + omega * ((1 - damping) * p[v] + damping * in - x[v]));
                 change += Math.abs(value - x[v]);
                 x[v] = value;
