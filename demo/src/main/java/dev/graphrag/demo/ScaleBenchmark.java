@@ -28,9 +28,11 @@ import java.util.stream.Stream;
  * bm25, hybrid), agrag.mcmi and agrag.retrieve (mcmi, ppr) over the same 200 questions; then each figure's growth
  * exponent between sizes, log(ratio of figures) / log(ratio of chunks).
  * <p>
- * {@code ../shared/data --sizes 1,4 [--data DIR] [--llm-layers]}: with --data each size's store is DIR/x{m}, and a size
- * already built there is only timed. --llm-layers also builds remind, hgmem and raga on the stand-in LLM and times
- * their retrieval ({@link ScaleLlmLayers}; hours at 4x, resumable across runs with --data).
+ * {@code ../shared/data --sizes 1,4 [--data DIR] [--llm-layers [--layers "remind.index;raga.ingest"] [--llm-minutes N]]}:
+ * with --data each size's store is DIR/x{m}, and a size already built there is only timed. --llm-layers also builds
+ * remind, hgmem and raga on the stand-in LLM and times the retrieval of each layer built over the whole corpus
+ * ({@link ScaleLlmLayers}; hours at 4x, resumable across runs with --data): --layers builds only those layers, and
+ * --llm-minutes starts no raga.ingest batch after that many minutes of the run.
  */
 public final class ScaleBenchmark {
     static final long SEED = 20261126L;
@@ -101,6 +103,13 @@ public final class ScaleBenchmark {
         StringBuilder agreement = new StringBuilder("| size | agrag.retrieve mode | share of the scan's top 5 the cells return, 8 probes | 32 probes | the indexes return |\n|---|---|---|---|---|\n");
         // --llm-layers: the stand-in LLM for remind, hgmem and raga, one for the whole run
         dev.graphrag.demo.eval.EvalLlmServer llm = args.has("--llm-layers") ? ScaleLlmLayers.server() : null;
+        java.util.Set<String> layers = new java.util.LinkedHashSet<>(ScaleLlmLayers.LAYERS);
+        if (args.string("--layers", null) != null) {
+            layers.clear();
+            for (String l : args.string("--layers", null).split(";")) layers.add(l.trim());
+            for (String l : layers) if (!ScaleLlmLayers.LAYERS.contains(l)) throw new IllegalArgumentException("--layers: no layer named '" + l + "'; the layers are " + ScaleLlmLayers.LAYERS);
+        }
+        long llmUntil = args.has("--llm-minutes") ? System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(args.option("--llm-minutes", 0)) : Long.MAX_VALUE;
         // each size in a server and store of its own, as a user's database holds one corpus: a size sharing the vector
         // index with another (whose passages its copy 0 repeats) would time the corpus filter's over-fetching instead
         for (int m : sizes) {
@@ -112,7 +121,7 @@ public final class ScaleBenchmark {
             try {
                 Size size = size(neo4j.defaultDatabaseService(), store, base, m, questions, out);
                 if (args.has("--agreement")) agreement.append(agreement(neo4j.defaultDatabaseService(), "scale-x" + m, m, questions, out));
-                if (llm != null) size = llmLayers(neo4j.defaultDatabaseService(), store, size, questions, llm, out);
+                if (llm != null) size = llmLayers(neo4j.defaultDatabaseService(), store, size, questions, llm, layers, llmUntil, out);
                 results.add(size);
             } finally {
                 neo4j.close();
@@ -223,13 +232,18 @@ public final class ScaleBenchmark {
         return scan.isEmpty() ? 1 : other.stream().filter(scan::contains).count() / (double) scan.size();
     }
 
-    /** The LLM layers of a size: built on the stand-in where the store lacks them, then their retrieval calls timed. */
-    static Size llmLayers(GraphDatabaseService db, Path store, Size size, List<String> questions, dev.graphrag.demo.eval.EvalLlmServer llm, PrintStream out)
-            throws IOException {
+    /** The LLM layers of a size: built on the stand-in where the store lacks them, then the retrieval calls of each whole layer timed. */
+    static Size llmLayers(GraphDatabaseService db, Path store, Size size, List<String> questions, dev.graphrag.demo.eval.EvalLlmServer llm,
+                          java.util.Set<String> layers, long untilNanos, PrintStream out) throws IOException {
         String corpus = "scale-x" + size.copies();
-        Map<String, ScaleLlmLayers.Build> builds = ScaleLlmLayers.build(db, store, corpus, llm, out);
+        Map<String, ScaleLlmLayers.Build> builds = ScaleLlmLayers.build(db, store, corpus, llm, out, layers, untilNanos);
         Map<String, double[]> latency = new LinkedHashMap<>(size.latency());
-        time(db, corpus, questions, ScaleLlmLayers.CALLS, 0, ScaleLlmLayers.CALLS.size() / 2, latency);
+        for (int c = 0; c < ScaleLlmLayers.CALLS.size() / 2; c++) {
+            String layer = ScaleLlmLayers.layerOf(ScaleLlmLayers.CALLS.get(2 * c));
+            // a layer built over part of the corpus so far is not timed: its figures would be another corpus's
+            if (ScaleLlmLayers.complete(builds.get(layer), size.chunks())) time(db, corpus, questions, ScaleLlmLayers.CALLS, c, c + 1, latency);
+            else out.printf("%s: %s covers %d of %d chunks so far; %s not timed%n", corpus, layer, builds.get(layer).chunks(), size.chunks(), ScaleLlmLayers.CALLS.get(2 * c));
+        }
         return new Size(size.copies(), size.chunks(), size.ingestS(), size.ingestRate(), size.rawRate(), size.indexS(), size.storeBytes(), size.heapBytes(),
                 size.heap(), size.snapshotLoadS(), latency, builds);
     }
@@ -339,9 +353,11 @@ public final class ScaleBenchmark {
         figures.put("agrag.index time", s -> s.indexS() == null ? Double.NaN : s.indexS());
         figures.put("heap, all", s -> s.heapBytes());
         figures.put("heap, AGRAG snapshot", s -> s.heap().agragSnapshot());
-        // an LLM layer's whole build, estimated as its seconds per chunk times the corpus's chunks (builds may span runs)
+        // an LLM layer's whole build: its seconds per chunk times the corpus's chunks (builds may span runs); none until
+        // the layer covers the corpus, since a build's later chunks may cost more than its first ones
         for (String layer : sizes.stream().anyMatch(s -> s.llmLayers() != null) ? ScaleLlmLayers.LAYERS : List.<String>of()) {
-            figures.put(layer + " build time", s -> s.llmLayers() == null ? Double.NaN : s.llmLayers().get(layer).perChunk(s.llmLayers().get(layer).seconds()) * s.chunks());
+            figures.put(layer + " build time", s -> s.llmLayers() == null || !ScaleLlmLayers.complete(s.llmLayers().get(layer), s.chunks()) ? Double.NaN
+                    : s.llmLayers().get(layer).perChunk(s.llmLayers().get(layer).seconds()) * s.chunks());
         }
         for (String call : sizes.get(0).latency().keySet()) figures.put(call + " p50", s -> s.latency().containsKey(call) ? s.latency().get(call)[0] : Double.NaN);
         figures.forEach((name, f) -> {

@@ -71,14 +71,29 @@ final class ScaleLlmLayers {
 
     /** Builds what the graph lacks of each layer, adding each completed call's figures to the store's file; all figures so far. */
     static Map<String, Build> build(GraphDatabaseService db, Path store, String corpus, EvalLlmServer server, PrintStream out) throws IOException {
+        return build(db, store, corpus, server, out, java.util.Set.copyOf(LAYERS), Long.MAX_VALUE);
+    }
+
+    /**
+     * As above for the named layers only (--layers), and no raga.ingest batch started once {@code untilNanos}
+     * (System.nanoTime) has passed (--llm-minutes): a session too short for every layer builds some now and the rest
+     * later, and its raga batches end where the session ends, not in the middle of one.
+     */
+    static Map<String, Build> build(GraphDatabaseService db, Path store, String corpus, EvalLlmServer server, PrintStream out, java.util.Set<String> layers,
+                                    long untilNanos) throws IOException {
         Path file = store.resolve(FILE);
         Map<String, Build> builds = read(file);
-        builds.put("remind.index", run(db, server, builds.get("remind.index"), "CALL remind.index($cfg) YIELD newChunks AS n, llmCalls, promptTokens, completionTokens"
-                + " RETURN n, llmCalls, promptTokens, completionTokens", Map.of("cfg", server.config(corpus, Map.of())), out, corpus + " remind.index"));
-        write(file, builds);
-        builds.put("hgmem.index", run(db, server, builds.get("hgmem.index"), "CALL hgmem.index($cfg) YIELD extracted AS n, llmCalls, promptTokens, completionTokens"
-                + " RETURN n, llmCalls, promptTokens, completionTokens", Map.of("cfg", server.config(corpus, Map.of())), out, corpus + " hgmem.index"));
-        write(file, builds);
+        if (layers.contains("remind.index")) {
+            builds.put("remind.index", run(db, server, builds.get("remind.index"), "CALL remind.index($cfg) YIELD newChunks AS n, llmCalls, promptTokens, completionTokens"
+                    + " RETURN n, llmCalls, promptTokens, completionTokens", Map.of("cfg", server.config(corpus, Map.of())), out, corpus + " remind.index"));
+            write(file, builds);
+        }
+        if (layers.contains("hgmem.index")) {
+            builds.put("hgmem.index", run(db, server, builds.get("hgmem.index"), "CALL hgmem.index($cfg) YIELD extracted AS n, llmCalls, promptTokens, completionTokens"
+                    + " RETURN n, llmCalls, promptTokens, completionTokens", Map.of("cfg", server.config(corpus, Map.of())), out, corpus + " hgmem.index"));
+            write(file, builds);
+        }
+        if (!layers.contains("raga.ingest")) return builds;
         List<String> documents = db.executeTransactionally("MATCH (d:Document {corpus: $c}) RETURN d.id AS id ORDER BY id", Map.of("c", corpus), r -> {
             List<String> ids = new ArrayList<>();
             r.forEachRemaining(row -> ids.add((String) row.get("id")));
@@ -86,7 +101,7 @@ final class ScaleLlmLayers {
         });
         // RAGA's schema discovery (raga.L2) has no policy: the open schema starts empty, as in the evaluation command's --oracle
         Map<String, Object> raga = server.config(corpus, Map.of("bootstrapSchema", false));
-        for (int from = 0; from < documents.size(); from += RAGA_BATCH) {
+        for (int from = 0; from < documents.size() && (untilNanos == Long.MAX_VALUE || System.nanoTime() - untilNanos < 0); from += RAGA_BATCH) {
             List<String> batch = documents.subList(from, Math.min(documents.size(), from + RAGA_BATCH));
             builds.put("raga.ingest", run(db, server, builds.get("raga.ingest"), "CALL raga.ingest($ids, $cfg) YIELD kind, llmCalls, promptTokens, completionTokens"
                     + " WITH collect(CASE WHEN kind = 'chunk' THEN 1 END) AS chunks, collect(CASE WHEN kind = 'summary' THEN [llmCalls, promptTokens, completionTokens] END)[0] AS s"
@@ -96,6 +111,17 @@ final class ScaleLlmLayers {
         Build r = builds.get("raga.ingest");
         out.printf(Locale.ROOT, "%s raga.ingest: %d chunks over %d runs, %.1f s%n", corpus, r.chunks(), r.runs(), r.seconds());
         return builds;
+    }
+
+    /** Whether a layer's figures cover the whole corpus, so that its retrieval can be timed. */
+    static boolean complete(Build b, long corpusChunks) {
+        return b.chunks() >= corpusChunks;
+    }
+
+    /** The layer a retrieval call of {@link #CALLS} reads: remind.seeds reads remind.index's layer. */
+    static String layerOf(String call) {
+        String method = call.substring(0, call.indexOf('.'));
+        return LAYERS.stream().filter(l -> l.startsWith(method + ".")).findFirst().orElseThrow();
     }
 
     /** One build call; its figures are added when it extracted something (a layer already built adds nothing). */

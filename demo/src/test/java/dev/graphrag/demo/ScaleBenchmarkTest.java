@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The scaling report's arithmetic: growth exponents between consecutive sizes and from the first to the last. */
@@ -15,6 +16,25 @@ class ScaleBenchmarkTest {
         Map<String, double[]> latency = new LinkedHashMap<>();
         latency.put("agrag.mcmi", new double[] {p50, 2 * p50});
         return new ScaleBenchmark.Size(copies, chunks, null, null, null, indexS, null, heap, new ScaleBenchmark.Heap(1, heap, 0), 2.5, latency);
+    }
+
+    static ScaleBenchmark.Size withLayers(ScaleBenchmark.Size s, long remindChunks, double remindS, long ragaChunks, double ragaS) {
+        Map<String, ScaleLlmLayers.Build> layers = new LinkedHashMap<>();
+        layers.put("remind.index", ScaleLlmLayers.Build.NONE.plus(remindChunks, remindS, 0, 3 * remindChunks, 0, 0));
+        layers.put("hgmem.index", ScaleLlmLayers.Build.NONE);
+        layers.put("raga.ingest", ScaleLlmLayers.Build.NONE.plus(ragaChunks, ragaS, 0, 4 * ragaChunks, 0, 0));
+        return new ScaleBenchmark.Size(s.copies(), s.chunks(), null, null, null, s.indexS(), null, s.heapBytes(), s.heap(), 2.5, s.latency(), layers);
+    }
+
+    @Test
+    void aLayerBuildHasAnExponentOnlyOnceItCoversEachCorpus() {
+        // remind: 0.1 s a chunk at 1x, 0.2 at 4x (whole builds 100 s and 800 s: exponent 1.5); raga at 4x over half the corpus so far
+        List<ScaleBenchmark.Size> sizes = List.of(withLayers(size(1, 1000, 10, 100, 5), 1000, 100, 1000, 50),
+                withLayers(size(4, 4000, 40, 200, 5), 4000, 800, 2000, 100));
+        String table = ScaleBenchmark.exponents(sizes);
+        assertTrue(table.contains("| remind.index build time | 1.50 |"), table);
+        assertTrue(table.contains("| raga.ingest build time | - |"), table);
+        assertTrue(table.contains("| hgmem.index build time | - |"), table);
     }
 
     @Test
@@ -41,7 +61,17 @@ class ScaleBenchmarkTest {
         long chunks = Benchmark.ingest(TestServer.db(), corpus, docs);
         java.io.PrintStream quiet = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
         try (dev.graphrag.demo.eval.EvalLlmServer llm = ScaleLlmLayers.server()) {
+            // --layers: only remind and hgmem now, raga's figures untouched; then what is left
+            Map<String, ScaleLlmLayers.Build> some = ScaleLlmLayers.build(TestServer.db(), store, corpus, llm, quiet, java.util.Set.of("remind.index", "hgmem.index"),
+                    Long.MAX_VALUE);
+            assertEquals(ScaleLlmLayers.Build.NONE, some.get("raga.ingest"));
+            assertFalse(ScaleLlmLayers.complete(some.get("raga.ingest"), chunks));
+            assertTrue(ScaleLlmLayers.complete(some.get("remind.index"), chunks));
+            // --llm-minutes passed already: no raga batch starts
+            assertEquals(some, ScaleLlmLayers.build(TestServer.db(), store, corpus, llm, quiet, java.util.Set.of("raga.ingest"), System.nanoTime()));
             Map<String, ScaleLlmLayers.Build> first = ScaleLlmLayers.build(TestServer.db(), store, corpus, llm, quiet);
+            assertEquals(some.get("remind.index"), first.get("remind.index"));
+            assertEquals("hgmem.index", ScaleLlmLayers.layerOf("hgmem.retrieve (global)"));
             for (String layer : ScaleLlmLayers.LAYERS) {
                 ScaleLlmLayers.Build b = first.get(layer);
                 assertEquals(chunks, b.chunks(), layer);
