@@ -2,6 +2,7 @@ package dev.graphrag.agrag;
 
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.embed.QuantisedCosines;
 import dev.graphrag.core.embed.SphericalKMeans;
 
 import java.util.ArrayList;
@@ -192,7 +193,7 @@ public final class SynonymSearch {
         final float[][] unit;
         final int[][] quant;
         final double[] slack;
-        final double threshold, d, cut;
+        final double threshold, cut;
 
         Quantised(List<String> names, List<float[]> vectors, double threshold) {
             n = names.size();
@@ -205,30 +206,18 @@ public final class SynonymSearch {
             slack = new double[n];
             for (int i = 0; i < n; i++) {
                 eligible[i] = names.get(i).replace(" ", "").length() > 2;
-                float[] v = vectors.get(i);
-                double norm = EmbeddingService.norm(v);
-                float[] u = new float[dim];
-                int[] qv = new int[dim];
-                double l1 = 0;
-                for (int k = 0; k < dim; k++) {
-                    u[k] = norm > 0 ? (float) (v[k] / norm) : 0f;
-                    qv[k] = Math.round(u[k] * SCALE);
-                    l1 += Math.abs(u[k]);
-                }
-                unit[i] = u;
-                quant[i] = qv;
-                slack[i] = l1;
+                QuantisedCosines.Unit u = QuantisedCosines.of(vectors.get(i));
+                unit[i] = u.unit();
+                quant[i] = u.quant();
+                slack[i] = u.slack();
             }
-            // |a.b - qa.qb/S^2| <= (|a|_1 + |b|_1) * d + dim * d^2 with d = 0.5/S, the rounding error of one component
-            d = 0.5 / SCALE;
             cut = threshold * SCALE * (double) SCALE;
         }
 
         /** Adds {i, j, cos} to found when the pair's cosine is above the threshold (i < j). */
         void compare(int i, int j, List<double[]> found) {
             int s = SphericalKMeans.dot(quant[i], quant[j]);
-            double bound = ((slack[i] + slack[j]) * d + dim * d * d) * SCALE * (double) SCALE;
-            if (s + bound <= cut) return;
+            if (s + QuantisedCosines.bound(slack[i], slack[j], dim) <= cut) return;
             double cos = EmbeddingService.dot(unit[i], unit[j]);
             if (cos > threshold) found.add(new double[] {i, j, cos});
         }

@@ -2,7 +2,6 @@ package dev.graphrag.remind;
 
 import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
-import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.extract.ChunkExtraction;
 import dev.graphrag.core.layer.BatchWriter;
 import dev.graphrag.core.layer.LayerBuild;
@@ -176,14 +175,14 @@ public record RemindIndexer(RagCall call, RagCall.BoundLlm llm) {
 
     /**
      * The entity side of a build: the in-build index of the corpus's entities (stored ones and those this build
-     * creates, uncommitted ones included) that synonym merging searches exactly, by cosine, in creation order.
+     * creates, uncommitted ones included) that synonym merging searches exactly, by cosine, in creation order
+     * ({@link EntityIndex}).
      */
     private final class Assembly {
         final String corpus;
-        final double threshold;
         final Map<String, String> ids = new HashMap<>();           // name -> element id (filled when the write runs)
         final List<String> names = new ArrayList<>();              // index order
-        final List<float[]> vectors = new ArrayList<>();
+        final EntityIndex index;                                    // the entities' vectors, in names' order
         final Set<String> pairs = new HashSet<>();                 // unordered entity pairs already related
         final Map<String, float[]> fresh = new HashMap<>();        // embeddings of new surface forms
         final Map<String, String> synonyms = new HashMap<>();      // surface form -> entity name (lives for the whole build)
@@ -192,7 +191,7 @@ public record RemindIndexer(RagCall call, RagCall.BoundLlm llm) {
 
         Assembly(String corpus, double threshold) {
             this.corpus = corpus;
-            this.threshold = threshold;
+            this.index = new EntityIndex(threshold);
         }
 
         void load() {
@@ -203,7 +202,7 @@ public record RemindIndexer(RagCall call, RagCall.BoundLlm llm) {
                         String name = (String) row.get("name");
                         ids.put(name, (String) row.get("id"));
                         names.add(name);
-                        vectors.add((float[]) row.get("v"));
+                        index.add((float[]) row.get("v"));
                     });
                 }
                 try (Result r = tx.execute("MATCH (a:RmEntity {corpus: $c})-[:RM_RELATION]->(b) RETURN a.name AS a, b.name AS b", Map.of("c", corpus))) {
@@ -234,15 +233,7 @@ public record RemindIndexer(RagCall call, RagCall.BoundLlm llm) {
             if (s != null) return s;
             if (known.contains(surface) || ids.containsKey(surface)) return surface;
             float[] v = fresh.get(surface);
-            int best = -1;
-            double bestCos = threshold;
-            for (int i = 0; i < vectors.size(); i++) {
-                double cos = EmbeddingService.cosine(v, vectors.get(i));
-                if (cos >= bestCos) {
-                    best = i;
-                    bestCos = cos;
-                }
-            }
+            int best = index.nearest(v);
             if (best >= 0) {
                 merged++;
                 synonyms.put(surface, names.get(best));
@@ -250,7 +241,7 @@ public record RemindIndexer(RagCall call, RagCall.BoundLlm llm) {
             }
             known.add(surface);
             names.add(surface);
-            vectors.add(v);
+            index.add(v);
             created++;
             long seq = names.size();
             batch.run(tx -> {

@@ -160,6 +160,21 @@ public final class EmbeddingService implements AutoCloseable {
         return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
     }
 
+    /** The sum of squares {@link #cosine(float[], float[])} computes of a vector, for {@link #cosine(float[], double, float[], double)}. */
+    public static double squares(float[] a) {
+        double s = 0;
+        for (float x : a) s += (double) x * x;
+        return s;
+    }
+
+    /** {@link #cosine(float[], float[])} to the bit, each vector's {@link #squares} computed once by the caller. */
+    public static double cosine(float[] a, double aSquares, float[] b, double bSquares) {
+        if (a.length != b.length) throw new RagException("vectors have different dimensions: " + a.length + " vs " + b.length);
+        double dot = 0;
+        for (int i = 0; i < a.length; i++) dot += (double) a[i] * b[i];
+        return aSquares == 0 || bSquares == 0 ? 0 : dot / Math.sqrt(aSquares * bSquares);
+    }
+
     @Override
     public void close() {
         cache.invalidateAll();
