@@ -23,8 +23,8 @@ final class EntityIndex {
 
     private final double threshold;
     private final List<float[]> vectors = new ArrayList<>();
-    private final List<QuantisedCosines.Unit> units = new ArrayList<>();
-    private double[] squares = new double[16];
+    private final List<int[]> quants = new ArrayList<>();       // the integer copies only: the float unit copies are not read here
+    private double[] squares = new double[16], slacks = new double[16];
 
     EntityIndex(double threshold) {
         this.threshold = threshold;
@@ -32,10 +32,15 @@ final class EntityIndex {
 
     /** Adds an entity's vector at the next index. */
     void add(float[] v) {
-        if (vectors.size() == squares.length) squares = Arrays.copyOf(squares, 2 * squares.length);
+        if (vectors.size() == squares.length) {
+            squares = Arrays.copyOf(squares, 2 * squares.length);
+            slacks = Arrays.copyOf(slacks, squares.length);
+        }
+        QuantisedCosines.Unit u = QuantisedCosines.of(v);
         squares[vectors.size()] = EmbeddingService.squares(v);
+        slacks[vectors.size()] = u.slack();
         vectors.add(v);
-        units.add(QuantisedCosines.of(v));
+        quants.add(u.quant());
     }
 
     int size() {
@@ -49,7 +54,7 @@ final class EntityIndex {
         int best = -1;
         double bestCos = threshold;
         for (int i = 0; i < vectors.size(); i++) {
-            if (QuantisedCosines.upper(u, units.get(i)) + BOUND_MARGIN < bestCos) continue;
+            if (QuantisedCosines.upper(u.quant(), u.slack(), quants.get(i), slacks[i]) + BOUND_MARGIN < bestCos) continue;
             double cos = EmbeddingService.cosine(v, vSquares, vectors.get(i), squares[i]);
             if (cos >= bestCos) {
                 best = i;

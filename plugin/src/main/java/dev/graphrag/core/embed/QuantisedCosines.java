@@ -40,9 +40,12 @@ public final class QuantisedCosines {
 
     /** An upper bound of the unit copies' dot product of a and b. */
     public static double upper(Unit a, Unit b) {
-        if (a.quant().length != b.quant().length) {
-            throw new dev.graphrag.core.RagException("vectors have different dimensions: " + a.quant().length + " vs " + b.quant().length);
-        }
-        return (SphericalKMeans.dot(a.quant(), b.quant()) + bound(a.slack(), b.slack(), a.quant().length)) / (SCALE * (double) SCALE);
+        return upper(a.quant(), a.slack(), b.quant(), b.slack());
+    }
+
+    /** As above from the integer copies and slacks alone, for a caller that need not keep the float unit copies. */
+    public static double upper(int[] qa, double slackA, int[] qb, double slackB) {
+        if (qa.length != qb.length) throw new dev.graphrag.core.RagException("vectors have different dimensions: " + qa.length + " vs " + qb.length);
+        return (SphericalKMeans.dot(qa, qb) + bound(slackA, slackB, qa.length)) / (SCALE * (double) SCALE);
     }
 }
