@@ -63,7 +63,7 @@ public final class LayerSpec {
 
     /** Constraints and indexes of the layer; idempotent; returns the names created. */
     public List<String> setup(GraphDatabaseService db, int dimensions) {
-        return LexicalGraph.ensureSchema(db, statements(dimensions));
+        return dev.graphrag.core.lexical.SchemaSetup.ensure(db, statements(dimensions));
     }
 
     /** The schema statements by name, the meta node's uniqueness first. */

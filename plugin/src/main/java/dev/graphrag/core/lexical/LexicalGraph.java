@@ -95,43 +95,7 @@ public final class LexicalGraph {
             throw new RagException("vector index " + VECTOR_INDEX + " has " + existing + " dimensions but the embedding model has "
                     + dimensions + "; drop the index and re-ingest, or configure the model the graph was built with");
         }
-        return ensureSchema(db, statements);
-    }
-
-    /**
-     * Runs each named schema statement whose object does not exist yet, then waits for the indexes; returns the names
-     * created. Concurrent first calls (four first ingests at once) serialise here, and one that loses a race with
-     * another member's schema change finds the object made and goes on.
-     */
-    public static synchronized List<String> ensureSchema(GraphDatabaseService db, Map<String, String> statements) {
-        List<String> created = new ArrayList<>();
-        for (Map.Entry<String, String> s : statements.entrySet()) {
-            if (!schemaObjectExists(db, s.getKey())) {
-                try {
-                    db.executeTransactionally(s.getValue());
-                    created.add(s.getKey());
-                } catch (RuntimeException e) {
-                    if (!schemaObjectExists(db, s.getKey())) throw e;
-                }
-            }
-        }
-        try (Transaction tx = db.beginTx()) {
-            tx.schema().awaitIndexesOnline(5, java.util.concurrent.TimeUnit.MINUTES);
-            tx.commit();
-        }
-        return created;
-    }
-
-    private static boolean schemaObjectExists(GraphDatabaseService db, String name) {
-        try (Transaction tx = db.beginTx()) {
-            for (var index : tx.schema().getIndexes()) {
-                if (index.getName().equals(name)) return true;
-            }
-            for (var constraint : tx.schema().getConstraints()) {
-                if (constraint.getName().equals(name)) return true;
-            }
-            return false;
-        }
+        return SchemaSetup.ensure(db, statements);
     }
 
     static Integer vectorIndexDimensions(GraphDatabaseService db) {
