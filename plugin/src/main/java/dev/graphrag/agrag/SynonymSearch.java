@@ -2,6 +2,8 @@ package dev.graphrag.agrag;
 
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.embed.PairSearch;
+import dev.graphrag.core.embed.PairSearch.Workers;
 import dev.graphrag.core.embed.QuantisedCosines;
 import dev.graphrag.core.embed.SphericalKMeans;
 
@@ -9,10 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -65,7 +64,7 @@ public final class SynonymSearch {
     }
 
     private static final int SCALE = SphericalKMeans.SCALE;
-    private static final int BLOCK = 64;
+    private static final int BLOCK = PairSearch.BLOCK;
     /**
      * Cells per √n entities, sample points per cell for k-means, and its rounds. Four times √n cells probed 64 at a time
      * kept 98.8 % of the exact edges of 111k real entities at a fifth of the exact search's time; √n cells needed a
@@ -88,8 +87,8 @@ public final class SynonymSearch {
         int n = names.size();
         if (maxPerNode <= 0 || n < 2) return List.of();
         Quantised q = new Quantised(names, vectors, threshold);
-        Workers workers = new Workers(pool, Math.max(1, threads), cancelled);
-        List<double[]> pairs = plan.exact() ? allPairs(q, workers) : cellPairs(q, names, plan.probes(), workers);
+        Workers workers = new Workers(pool, threads, cancelled, "agrag.index", "searching synonyms");
+        List<double[]> pairs = plan.exact() ? PairSearch.pairs(q.n, 0, q.eligible, q::compare, workers) : cellPairs(q, names, plan.probes(), workers);
         List<List<double[]>> neighbours = new ArrayList<>(n);
         for (int i = 0; i < n; i++) neighbours.add(new ArrayList<>());
         for (double[] p : pairs) {
@@ -111,21 +110,6 @@ public final class SynonymSearch {
         }
         out.sort(Comparator.comparing((Edge e) -> names.get(e.lo())).thenComparing(e -> names.get(e.hi())));
         return out;
-    }
-
-    /** Every pair above the threshold: the workers take row blocks in turn. */
-    private static List<double[]> allPairs(Quantised q, Workers workers) {
-        int n = q.n;
-        return workers.run(n, BLOCK, (lo, hi, found) -> {
-            // the block's rows stay in cache while every later row streams past once
-            for (int j = lo + 1; j < n; j++) {
-                if (!q.eligible[j]) continue;
-                if ((j & 1023) == 0) workers.checkCancelled();
-                for (int i = lo, end = Math.min(hi, j); i < end; i++) {
-                    if (q.eligible[i]) q.compare(i, j, found);
-                }
-            }
-        });
     }
 
     /**
@@ -223,55 +207,8 @@ public final class SynonymSearch {
         }
     }
 
-    /** A range [lo, hi) of work items, adding what it finds. */
-    private interface BlockTask {
-        void run(int lo, int hi, List<double[]> found);
-    }
-
-    /** The pool's workers taking blocks of [0, n) in turn; what each block finds is joined in block order, so runs agree. */
-    private record Workers(ExecutorService pool, int threads, BooleanSupplier cancelled) implements SphericalKMeans.Blocks {
-        @Override
-        public void run(int n, int block, SphericalKMeans.Block task) {
-            run(n, block, (lo, hi, found) -> task.run(lo, hi));
-        }
-
-        List<double[]> run(int n, int block, BlockTask task) {
-            int blocks = (n + block - 1) / block;
-            List<List<double[]>> byBlock = new ArrayList<>(java.util.Collections.nCopies(blocks, null));
-            AtomicInteger next = new AtomicInteger();
-            List<Future<?>> parts = new ArrayList<>();
-            for (int w = 0; w < threads; w++) {
-                parts.add(pool.submit(() -> {
-                    for (int b = next.getAndIncrement(); b < blocks; b = next.getAndIncrement()) {
-                        List<double[]> found = new ArrayList<>();
-                        task.run(b * block, Math.min(n, (b + 1) * block), found);
-                        byBlock.set(b, found);
-                    }
-                }));
-            }
-            try {
-                for (Future<?> f : parts) f.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new RagException("agrag.index: interrupted while searching synonyms; run it again to finish");
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof RuntimeException re) throw re;
-                throw new RagException("agrag.index: synonym search failed: " + e.getCause(), e.getCause());
-            } finally {
-                for (Future<?> f : parts) f.cancel(true);
-            }
-            List<double[]> all = new ArrayList<>();
-            for (List<double[]> found : byBlock) all.addAll(found);
-            return all;
-        }
-
-        void checkCancelled() {
-            if (cancelled.getAsBoolean()) throw new RagException("agrag.index: terminated while searching synonyms; run it again to finish");
-        }
-    }
-
     /** Threads for the search, at most the machine's cores and 8. */
     public static int threads() {
-        return Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
+        return PairSearch.threads();
     }
 }

@@ -2,6 +2,7 @@ package dev.graphrag.remind;
 
 import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
+import dev.graphrag.core.embed.PairSearch;
 import dev.graphrag.core.extract.ChunkExtraction;
 import dev.graphrag.core.layer.BatchWriter;
 import dev.graphrag.core.layer.LayerBuild;
@@ -175,8 +176,8 @@ public record RemindIndexer(RagCall call, RagCall.BoundLlm llm) {
 
     /**
      * The entity side of a build: the in-build index of the corpus's entities (stored ones and those this build
-     * creates, uncommitted ones included) that synonym merging searches exactly, by cosine, in creation order
-     * ({@link EntityIndex}).
+     * creates, uncommitted ones included) that synonym merging searches exactly, by cosine, in creation order, with
+     * every new surface form's neighbours found in one pass before the first write ({@link EntityIndex#plan}).
      */
     private final class Assembly {
         final String corpus;
@@ -184,7 +185,7 @@ public record RemindIndexer(RagCall call, RagCall.BoundLlm llm) {
         final List<String> names = new ArrayList<>();              // index order
         final EntityIndex index;                                    // the entities' vectors, in names' order
         final Set<String> pairs = new HashSet<>();                 // unordered entity pairs already related
-        final Map<String, float[]> fresh = new HashMap<>();        // embeddings of new surface forms
+        final Map<String, Integer> forms = new HashMap<>();        // new surface form -> its form number in the index's plan
         final Map<String, String> synonyms = new HashMap<>();      // surface form -> entity name (lives for the whole build)
         final Set<String> known = new HashSet<>();                 // entities this build created (ids filled once written)
         long created, merged, relations, mentions;
@@ -223,7 +224,12 @@ public record RemindIndexer(RagCall call, RagCall.BoundLlm llm) {
             }
             List<String> list = new ArrayList<>(wanted);
             float[][] v = list.isEmpty() ? new float[0][] : call.embeddings().embedEach(list);
-            for (int i = 0; i < list.size(); i++) fresh.put(list.get(i), v[i]);
+            for (int i = 0; i < list.size(); i++) forms.put(list.get(i), i);
+            long t0 = System.nanoTime();
+            boolean planned = index.plan(java.util.Arrays.asList(v), call.executor(), PairSearch.threads(), call.cancelled());
+            call.log().accept(String.format("remind.index corpus=%s: synonym neighbours of %d new surface forms among %d stored entities %s (%.1f s)",
+                    corpus, list.size(), ids.size(), planned ? "found in one pass" : "too many to hold: each form is compared as it comes",
+                    (System.nanoTime() - t0) / 1e9));
         }
 
 
@@ -232,8 +238,8 @@ public record RemindIndexer(RagCall call, RagCall.BoundLlm llm) {
             String s = synonyms.get(surface);
             if (s != null) return s;
             if (known.contains(surface) || ids.containsKey(surface)) return surface;
-            float[] v = fresh.get(surface);
-            int best = index.nearest(v);
+            int form = forms.get(surface);
+            int best = index.nearestForm(form);
             if (best >= 0) {
                 merged++;
                 synonyms.put(surface, names.get(best));
@@ -241,7 +247,8 @@ public record RemindIndexer(RagCall call, RagCall.BoundLlm llm) {
             }
             known.add(surface);
             names.add(surface);
-            index.add(v);
+            index.addForm(form);
+            float[] v = index.vector(names.size() - 1);
             created++;
             long seq = names.size();
             batch.run(tx -> {
