@@ -34,6 +34,15 @@ import java.util.stream.Collectors;
  * complete, then one summary row.
  */
 public final class RagaIngest {
+    /**
+     * The reading prompt's most recently touched entities (per chunk): ordered by (corpus, updatedAt) as the
+     * raga_entity_recent index is, so that only the n returned are read, not every entity of the corpus.
+     */
+    public static final String RECENT_ENTITIES = "MATCH (e:RagaEntity {corpus: $c}) WHERE e.updatedAt IS NOT NULL RETURN e.name AS name,"
+            + " e.entityType AS type ORDER BY e.corpus DESC, e.updatedAt DESC LIMIT $n";
+    /** A document's chunk count (per chunk), through the document's key rather than the corpus's chunks. */
+    public static final String DOCUMENT_CHUNK_COUNT = "RETURN COUNT { (:Document {corpus: $c, id: $d})-[:HAS_CHUNK]->(:Chunk) } AS n";
+
     /** A row: kind "chunk" per chunk read, then kind "summary" with the totals and why the run stopped. */
     public record Row(String kind, String sessionId, String documentId, String chunkId, Long index, String state, String summary, boolean incomplete,
                       long toolCalls, long invalidToolCalls, long entitiesCreated, long entitiesReused, long relationsCreated, long updates, long merges,
@@ -80,7 +89,7 @@ public final class RagaIngest {
                     throw new RagException("raga.ingest: corpus '" + cfg.corpus() + "' has no document '" + d + "'; ingest it first with rag.ingest");
                 }
                 stampTitleKey(document);
-                try (Result r = tx.execute("MATCH (c:Chunk {corpus: $c, documentId: $d}) RETURN c.id AS id, c.index AS idx, c.ragaState AS state ORDER BY idx",
+                try (Result r = tx.execute("MATCH (:Document {corpus: $c, id: $d})-[:HAS_CHUNK]->(c:Chunk) RETURN c.id AS id, c.index AS idx, c.ragaState AS state ORDER BY idx",
                         Map.of("c", cfg.corpus(), "d", d))) {
                     while (r.hasNext()) {
                         Map<String, Object> row = r.next();
@@ -311,7 +320,7 @@ public final class RagaIngest {
     private List<Map<String, Object>> readPrompt(Transaction tx, Node c) {
         String doc = (String) c.getProperty("documentId");
         long idx = ((Number) c.getProperty("index")).longValue();
-        long totalChunks = ((Number) tx.execute("RETURN COUNT { (c:Chunk {corpus: $c, documentId: $d}) } AS n", Map.of("c", cfg.corpus(), "d", doc))
+        long totalChunks = ((Number) tx.execute(DOCUMENT_CHUNK_COUNT, Map.of("c", cfg.corpus(), "d", doc))
                 .next().get("n")).longValue();
         Node prev = tx.findNode(LexicalGraph.CHUNK, "id", LexicalGraph.chunkId(cfg.corpus(), doc, (int) idx - 1));
         Node next = tx.findNode(LexicalGraph.CHUNK, "id", LexicalGraph.chunkId(cfg.corpus(), doc, (int) idx + 1));
@@ -368,7 +377,7 @@ public final class RagaIngest {
         m.put("progress", "paragraph " + (idx + 1) + " of " + totalChunks);
         // by type, most recent first within each: a type is written once, not after every name
         Map<String, List<String>> recent = new LinkedHashMap<>();
-        try (Result r = tx.execute("MATCH (e:RagaEntity {corpus: $c}) RETURN e.name AS name, e.entityType AS type ORDER BY e.updatedAt DESC LIMIT $n",
+        try (Result r = tx.execute(RECENT_ENTITIES,
                 Map.of("c", cfg.corpus(), "n", (long) cfg.recentEntities()))) {
             r.forEachRemaining(row -> recent.computeIfAbsent(String.valueOf(row.get("type")), t -> new ArrayList<>()).add((String) row.get("name")));
         }

@@ -31,6 +31,8 @@ public final class RagaLayer {
                     .index("raga_entity_corpus", RagaGraph.ENTITY, "corpus").index("raga_provenance_target", RagaGraph.PROVENANCE, "targetId")
                     .index("raga_todo_status", RagaGraph.FOLLOW_UP, "corpus", "status").index("raga_review_status", RagaGraph.REVIEW, "corpus", "status")
                     .index("raga_document_title_key", LexicalGraph.DOCUMENT, "corpus", RagaGraph.TITLE_KEY).index("raga_rel_type", RagaGraph.REL, "relType")
+                    // the reading prompt's most recently touched entities, read in this index's order instead of sorting the corpus's entities per chunk
+                    .index("raga_entity_recent", RagaGraph.ENTITY, "corpus", "updatedAt")
                     .vector(RagaGraph.ENTITY_VECTOR_INDEX, RagaGraph.ENTITY, "embedding", dimensions)
                     .fulltext(RagaGraph.ENTITY_TEXT_INDEX, RagaGraph.ENTITY, "name", "aliasText", "description")
                     .fulltext(RagaGraph.RELATION_TEXT_INDEX, RagaGraph.REL, "relType", "description"))

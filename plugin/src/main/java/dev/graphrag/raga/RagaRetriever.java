@@ -173,8 +173,10 @@ public final class RagaRetriever {
     List<Map.Entry<Fusion.Chunk, Double>> vectorStream(float[] q, Settings s) {
         List<Map.Entry<Fusion.Chunk, Double>> out = new ArrayList<>();
         if (s.docIds() != null) {
-            // a document filter: exact over those documents' chunks (few), instead of over-fetching the whole index
-            try (Result r = tx.execute("MATCH (c:Chunk {corpus: $corpus}) WHERE c.documentId IN $docs RETURN c", Map.of("corpus", corpus, "docs", s.docIds()))) {
+            // a document filter: exact over those documents' chunks (few), instead of over-fetching the whole index; found
+            // through their documents' key, since the chunks' corpus index would read every chunk of the corpus
+            try (Result r = tx.execute("UNWIND $docs AS doc MATCH (:Document {corpus: $corpus, id: doc})-[:HAS_CHUNK]->(c:Chunk) RETURN c",
+                    Map.of("corpus", corpus, "docs", List.copyOf(new java.util.LinkedHashSet<>(s.docIds()))))) {
                 while (r.hasNext()) {
                     Node c = (Node) r.next().get("c");
                     Object v = c.getProperty("embedding", null);

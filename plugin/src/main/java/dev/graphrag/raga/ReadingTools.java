@@ -51,7 +51,7 @@ final class ReadingTools extends ToolGroup {
 
     private List<Node> documentChunks(String doc) {
         List<Node> out = new ArrayList<>();
-        try (Result r = tx.execute("MATCH (c:Chunk {corpus: $corpus, documentId: $doc}) RETURN c ORDER BY c.index", Map.of("corpus", ctx.corpus, "doc", doc))) {
+        try (Result r = tx.execute("MATCH (:Document {corpus: $corpus, id: $doc})-[:HAS_CHUNK]->(c:Chunk) RETURN c ORDER BY c.index", Map.of("corpus", ctx.corpus, "doc", doc))) {
             while (r.hasNext()) out.add((Node) r.next().get("c"));
         }
         return out;

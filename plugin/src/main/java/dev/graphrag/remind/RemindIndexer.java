@@ -45,6 +45,8 @@ public record RemindIndexer(RagCall call, RagCall.BoundLlm llm) {
     /** One chunk's extraction as stored on it (JSON in {@code remindExtraction}). */
     public record Extraction(List<String> entities, List<RemindPrompts.Triple> triples, String title) {}
 
+    /** A document's anchors in chunk order, per document of a build: an index seek on (corpus, documentId), not the corpus's anchors. */
+    public static final String DOCUMENT_ANCHORS = "MATCH (a:RmAnchor {corpus: $c, documentId: $d}) RETURN a ORDER BY a.index";
     static final String STORE = "remindExtraction";
     static final String STORE_KEY = "remindExtractionModel";
     static final ChunkExtraction.Store<Extraction> EXTRACTIONS = ChunkExtraction.Store.json(STORE, STORE_KEY, Extraction.class, "remind");
@@ -150,7 +152,7 @@ public record RemindIndexer(RagCall call, RagCall.BoundLlm llm) {
         for (String doc : documents) {
             batch.run(tx -> {
                 List<Node> anchors = new ArrayList<>();
-                try (Result r = tx.execute("MATCH (a:RmAnchor {corpus: $c, documentId: $d}) RETURN a ORDER BY a.index", Map.of("c", corpus, "d", doc))) {
+                try (Result r = tx.execute(DOCUMENT_ANCHORS, Map.of("c", corpus, "d", doc))) {
                     r.forEachRemaining(row -> anchors.add((Node) row.get("a")));
                 }
                 Map<String, String> want = new HashMap<>();

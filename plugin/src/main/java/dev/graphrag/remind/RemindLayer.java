@@ -25,6 +25,8 @@ public final class RemindLayer {
             .schema(dimensions -> new LayerSchema() // unique, then indexed, then embedded
                     .unique("remind_entity_key", RemindGraph.ENTITY, "key").unique("remind_anchor_key", RemindGraph.ANCHOR, "key")
                     .index("remind_entity_corpus", RemindGraph.ENTITY, "corpus").index("remind_anchor_corpus", RemindGraph.ANCHOR, "corpus")
+                    // chaining a document's anchors looks them up by document: by corpus alone each lookup read the whole corpus's anchors
+                    .index("remind_anchor_document", RemindGraph.ANCHOR, "corpus", "documentId")
                     .vector(RemindGraph.KEY_INDEX, RemindGraph.KEY, "embedding", dimensions))
             .drop(Step.nodes("anchors", RemindGraph.ANCHOR), Step.nodes("entities", RemindGraph.ENTITY),
                     Step.properties("stored extractions", LexicalGraph.CHUNK, RemindIndexer.STORE, RemindIndexer.STORE_KEY))
