@@ -55,7 +55,7 @@ final class EntityIndex {
 
     /** Adds an entity's vector at the next index. */
     void add(float[] v) {
-        QuantisedCosines.Unit u = QuantisedCosines.of(v);
+        QuantisedCosines.Quantised u = QuantisedCosines.quantOf(v);
         append(v, EmbeddingService.squares(v), u.quant(), u.slack());
     }
 
@@ -81,7 +81,7 @@ final class EntityIndex {
 
     /** The index of the entity v merges into, or -1 when none is at or above the threshold: every entity compared. */
     int nearest(float[] v) {
-        QuantisedCosines.Unit u = QuantisedCosines.of(v);
+        QuantisedCosines.Quantised u = QuantisedCosines.quantOf(v);
         return nearest(v, EmbeddingService.squares(v), u.quant(), u.slack());
     }
 
@@ -139,14 +139,15 @@ final class EntityIndex {
                 // j is a form: the cosine as merging computes it (form first), which is the same to the bit either way
                 double cos = EmbeddingService.cosine(v[j], sq[j], v[i], sq[i]);
                 if (cos < threshold) return;
-                if (found.incrementAndGet() > maxPlannedPairs) {
-                    overflow.set(true);
-                    throw new TooManyPairs();
-                }
-                out.add(new double[] {i, j, cos});
+                if (found.incrementAndGet() > maxPlannedPairs) overflow.set(true);
+                else out.add(new double[] {i, j, cos});
             }, workers);
         } catch (RuntimeException e) {
+            // the workers stop on an overflow as on a cancellation; only a real cancellation or failure goes on up
             if (!overflow.get()) throw e;
+            pairs = null;
+        }
+        if (overflow.get()) {
             p.neighbours = null;
             plan = p;
             return false;
@@ -208,7 +209,7 @@ final class EntityIndex {
             entityOf = new int[f];
             Arrays.fill(entityOf, -1);
             for (int k = 0; k < f; k++) {
-                QuantisedCosines.Unit u = QuantisedCosines.of(forms.get(k));
+                QuantisedCosines.Quantised u = QuantisedCosines.quantOf(forms.get(k));
                 squares[k] = EmbeddingService.squares(forms.get(k));
                 slacks[k] = u.slack();
                 quants[k] = u.quant();
@@ -238,12 +239,6 @@ final class EntityIndex {
                     cosines[at] = pr[2];
                 }
             }
-        }
-    }
-
-    private static final class TooManyPairs extends RuntimeException {
-        TooManyPairs() {
-            super(null, null, false, false);
         }
     }
 }

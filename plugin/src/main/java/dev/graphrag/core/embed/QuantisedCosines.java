@@ -17,17 +17,30 @@ public final class QuantisedCosines {
     private QuantisedCosines() {}
 
     public static Unit of(float[] v) {
-        int dim = v.length;
+        float[] u = new float[v.length];
+        int[] q = new int[v.length];
+        return new Unit(u, q, quantise(v, u, q));
+    }
+
+    /** The integer copy and its slack without the unit copy, for callers that keep the vector itself. */
+    public static Quantised quantOf(float[] v) {
+        int[] q = new int[v.length];
+        return new Quantised(q, quantise(v, null, q));
+    }
+
+    public record Quantised(int[] quant, double slack) {}
+
+    /** Fills q (and u, when given) with v's unit copy and its integer copy; returns the unit copy's L1 norm (the slack). */
+    private static double quantise(float[] v, float[] u, int[] q) {
         double norm = EmbeddingService.norm(v);
-        float[] u = new float[dim];
-        int[] q = new int[dim];
         double l1 = 0;
-        for (int k = 0; k < dim; k++) {
-            u[k] = norm > 0 ? (float) (v[k] / norm) : 0f;
-            q[k] = Math.round(u[k] * SCALE);
-            l1 += Math.abs(u[k]);
+        for (int k = 0; k < v.length; k++) {
+            float unit = norm > 0 ? (float) (v[k] / norm) : 0f;
+            if (u != null) u[k] = unit;
+            q[k] = Math.round(unit * SCALE);
+            l1 += Math.abs(unit);
         }
-        return new Unit(u, q, l1);
+        return l1;
     }
 
     /**

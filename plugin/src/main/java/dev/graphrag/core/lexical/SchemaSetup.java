@@ -30,10 +30,6 @@ public final class SchemaSetup {
 
     /** Runs each named statement whose object is missing, mending orphan constraint indexes; returns the names created. */
     public static synchronized List<String> ensure(GraphDatabaseService db, Map<String, String> statements) {
-        return ensure(db, statements, WAIT);
-    }
-
-    static synchronized List<String> ensure(GraphDatabaseService db, Map<String, String> statements, Duration wait) {
         List<String> created = new ArrayList<>();
         for (Map.Entry<String, String> s : statements.entrySet()) {
             String name = s.getKey();
@@ -51,7 +47,7 @@ public final class SchemaSetup {
                 if (find(db, name) == Found.NOTHING) throw e;
             }
         }
-        awaitOnline(db, List.copyOf(statements.keySet()), wait);
+        awaitOnline(db, List.copyOf(statements.keySet()), WAIT);
         return created;
     }
 
