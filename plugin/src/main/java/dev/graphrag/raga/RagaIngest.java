@@ -10,6 +10,7 @@ import dev.graphrag.core.llm.ToolLoop;
 import dev.graphrag.core.llm.Usage;
 import dev.graphrag.core.llm.UsageMeter;
 import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.Label;
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.Result;
 import org.neo4j.graphdb.Transaction;
@@ -350,24 +351,24 @@ public final class RagaIngest {
      */
     private Map<String, Object> schemaBlock(Transaction tx) {
         Map<String, Object> m = new LinkedHashMap<>();
-        long n = cfg.promptTypes();
+        int n = cfg.promptTypes();
         record Type(String name, String status, String signature) {}
-        for (String[] kind : new String[][] {{"RagaEntityType", "entity_types"}, {"RagaRelationType", "relation_types"}}) {
+        for (Label label : List.of(RagaGraph.ENTITY_TYPE, RagaGraph.RELATION_TYPE)) {
+            String kind = label.equals(RagaGraph.ENTITY_TYPE) ? "entity_types" : "relation_types";
             // by status, then (relations) by domain -> range: each signature and status is written once, not per type
             List<Type> listed = new ArrayList<>();
-            try (Result r = tx.execute("MATCH (t:" + kind[0] + " {corpus: $c}) WHERE t.status <> 'REJECTED' WITH t ORDER BY t.status = 'ACTIVE' DESC, t.createdAt DESC, t.name"
-                    + " LIMIT $n RETURN t.name AS name, t.status AS status, t.domain AS domain, t.range AS range", Map.of("c", cfg.corpus(), "n", n))) {
-                r.forEachRemaining(row -> listed.add(new Type((String) row.get("name"), "PROPOSED".equals(row.get("status")) ? "proposed" : "active",
-                        (row.get("domain") == null ? "Any" : row.get("domain")) + " -> " + (row.get("range") == null ? "Any" : row.get("range")))));
+            for (RagaSchema.TypeRow t : RagaSchema.newestTypes(tx, label, cfg.corpus(), n)) {
+                listed.add(new Type(t.name(), "PROPOSED".equals(t.status()) ? "proposed" : "active",
+                        (t.domain() == null ? "Any" : t.domain()) + " -> " + (t.range() == null ? "Any" : t.range())));
             }
-            Map<String, ?> byStatus = kind[0].equals("RagaEntityType")
+            Map<String, ?> byStatus = label.equals(RagaGraph.ENTITY_TYPE)
                     ? listed.stream().collect(Collectors.groupingBy(Type::status, LinkedHashMap::new, Collectors.mapping(Type::name, Collectors.toList())))
                     : listed.stream().collect(Collectors.groupingBy(Type::status, LinkedHashMap::new,
                             Collectors.groupingBy(Type::signature, LinkedHashMap::new, Collectors.mapping(Type::name, Collectors.toList()))));
-            m.put(kind[1], byStatus);
-            long all = ((Number) tx.execute("MATCH (t:" + kind[0] + " {corpus: $c}) WHERE t.status <> 'REJECTED' RETURN count(t) AS n", Map.of("c", cfg.corpus()))
-                    .next().get("n")).longValue();
-            if (all > listed.size()) m.put(kind[1].replace("_types", "_types_not_shown"), all - listed.size());
+            m.put(kind, byStatus);
+            // fewer than n listed is all there are; n listed may leave some out, counted on the index
+            long all = listed.size() < n ? listed.size() : RagaSchema.countTypes(tx, label, cfg.corpus());
+            if (all > listed.size()) m.put(kind.replace("_types", "_types_not_shown"), all - listed.size());
         }
         return m;
     }

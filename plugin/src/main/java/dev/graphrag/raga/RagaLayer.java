@@ -33,6 +33,10 @@ public final class RagaLayer {
                     .index("raga_document_title_key", LexicalGraph.DOCUMENT, "corpus", RagaGraph.TITLE_KEY).index("raga_rel_type", RagaGraph.REL, "relType")
                     // the reading prompt's most recently touched entities, read in this index's order instead of sorting the corpus's entities per chunk
                     .index("raga_entity_recent", RagaGraph.ENTITY, "corpus", "updatedAt")
+                    // the prompt's schema block lists each status's newest types, and a new relation type is compared with the
+                    // ACTIVE ones only: seeks in these indexes' order instead of reading every type of the corpus per chunk
+                    .index("raga_entity_type_status", RagaGraph.ENTITY_TYPE, "corpus", "status", "createdAt")
+                    .index("raga_relation_type_status", RagaGraph.RELATION_TYPE, "corpus", "status", "createdAt")
                     .vector(RagaGraph.ENTITY_VECTOR_INDEX, RagaGraph.ENTITY, "embedding", dimensions)
                     .fulltext(RagaGraph.ENTITY_TEXT_INDEX, RagaGraph.ENTITY, "name", "aliasText", "description")
                     .fulltext(RagaGraph.RELATION_TEXT_INDEX, RagaGraph.REL, "relType", "description"))
