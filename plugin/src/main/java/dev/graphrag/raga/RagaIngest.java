@@ -352,25 +352,30 @@ public final class RagaIngest {
     private Map<String, Object> schemaBlock(Transaction tx) {
         Map<String, Object> m = new LinkedHashMap<>();
         int n = cfg.promptTypes();
-        record Type(String name, String status, String signature) {}
         for (Label label : List.of(RagaGraph.ENTITY_TYPE, RagaGraph.RELATION_TYPE)) {
             String kind = label.equals(RagaGraph.ENTITY_TYPE) ? "entity_types" : "relation_types";
             // by status, then (relations) by domain -> range: each signature and status is written once, not per type
-            List<Type> listed = new ArrayList<>();
-            for (RagaSchema.TypeRow t : RagaSchema.newestTypes(tx, label, cfg.corpus(), n)) {
-                listed.add(new Type(t.name(), "PROPOSED".equals(t.status()) ? "proposed" : "active",
-                        (t.domain() == null ? "Any" : t.domain()) + " -> " + (t.range() == null ? "Any" : t.range())));
-            }
+            List<RagaSchema.TypeRow> listed = RagaSchema.newestTypes(tx, label, cfg.corpus(), n);
             Map<String, ?> byStatus = label.equals(RagaGraph.ENTITY_TYPE)
-                    ? listed.stream().collect(Collectors.groupingBy(Type::status, LinkedHashMap::new, Collectors.mapping(Type::name, Collectors.toList())))
-                    : listed.stream().collect(Collectors.groupingBy(Type::status, LinkedHashMap::new,
-                            Collectors.groupingBy(Type::signature, LinkedHashMap::new, Collectors.mapping(Type::name, Collectors.toList()))));
+                    ? listed.stream().collect(Collectors.groupingBy(RagaIngest::statusWord, LinkedHashMap::new,
+                            Collectors.mapping(RagaSchema.TypeRow::name, Collectors.toList())))
+                    : listed.stream().collect(Collectors.groupingBy(RagaIngest::statusWord, LinkedHashMap::new,
+                            Collectors.groupingBy(RagaIngest::signature, LinkedHashMap::new, Collectors.mapping(RagaSchema.TypeRow::name, Collectors.toList()))));
             m.put(kind, byStatus);
             // fewer than n listed is all there are; n listed may leave some out, counted on the index
             long all = listed.size() < n ? listed.size() : RagaSchema.countTypes(tx, label, cfg.corpus());
             if (all > listed.size()) m.put(kind.replace("_types", "_types_not_shown"), all - listed.size());
         }
         return m;
+    }
+
+    /** How the prompt names a type's status: "proposed" for the agent's own proposals, "active" for declared ones (ACTIVE and CANDIDATE). */
+    private static String statusWord(RagaSchema.TypeRow t) {
+        return "PROPOSED".equals(t.status()) ? "proposed" : "active";
+    }
+
+    private static String signature(RagaSchema.TypeRow t) {
+        return (t.domain() == null ? "Any" : t.domain()) + " -> " + (t.range() == null ? "Any" : t.range());
     }
 
     private Map<String, Object> workingMemory(Transaction tx, long idx, long totalChunks) {

@@ -29,18 +29,19 @@ public final class RagaSchema {
     /** The statuses listed to the agent, ACTIVE first: every status but REJECTED. */
     public static final List<String> LISTED_STATUSES = List.of("ACTIVE", "PROPOSED", "CANDIDATE");
 
+    /** The columns a {@link TypeRow} is read from. */
+    private static final String TYPE_COLUMNS = " RETURN t.name AS name, t.status AS status, t.domain AS domain, t.range AS range, t.createdAt AS createdAt";
+
     /**
      * A corpus's types of one status, newest first: a seek on the (corpus, status, createdAt) index read in its order, so
      * a prompt's schema costs the same at any number of types (the label is one of RagaGraph's two). The ORDER BY names
      * the index's prefix and nothing after createdAt, so that the planner reads the index in order and stops at the limit.
      */
     public static final String TYPES_OF_STATUS = "MATCH (t:%s {corpus: $c, status: $s}) WHERE t.createdAt IS NOT NULL"
-            + " RETURN t.name AS name, t.status AS status, t.domain AS domain, t.range AS range, t.createdAt AS createdAt"
-            + " ORDER BY t.corpus DESC, t.status DESC, t.createdAt DESC LIMIT $n";
+            + TYPE_COLUMNS + " ORDER BY t.corpus DESC, t.status DESC, t.createdAt DESC LIMIT $n";
 
     /** Every type of one status created at one instant: the ties at a listing's cut, which are then taken by name. */
-    static final String TYPES_AT = "MATCH (t:%s {corpus: $c, status: $s, createdAt: $at})"
-            + " RETURN t.name AS name, t.status AS status, t.domain AS domain, t.range AS range, t.createdAt AS createdAt";
+    static final String TYPES_AT = "MATCH (t:%s {corpus: $c, status: $s, createdAt: $at})" + TYPE_COLUMNS;
 
     /** How many types of one status a corpus has, counted on the same index (entries only, no node read). */
     public static final String COUNT_OF_STATUS = "MATCH (t:%s {corpus: $c, status: $s}) WHERE t.createdAt IS NOT NULL RETURN count(t) AS n";
@@ -163,7 +164,9 @@ public final class RagaSchema {
     public static long countTypes(Transaction tx, Label label, String corpus) {
         long all = 0;
         for (String status : LISTED_STATUSES) {
-            all += (Long) tx.execute(COUNT_OF_STATUS.formatted(label.name()), Map.of("c", corpus, "s", status)).next().get("n");
+            try (Result r = tx.execute(COUNT_OF_STATUS.formatted(label.name()), Map.of("c", corpus, "s", status))) {
+                all += (Long) r.next().get("n");
+            }
         }
         return all;
     }
