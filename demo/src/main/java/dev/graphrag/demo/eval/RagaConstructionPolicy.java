@@ -136,9 +136,9 @@ public final class RagaConstructionPolicy implements Policy {
                     if (faults && Math.floorMod((chunk + "#s" + i).hashCode(), 100) < 25) {
                         Map<String, Object> bad = new LinkedHashMap<>(args);
                         bad.put("search_type", "everything");
-                        calls.add(call("xs" + i, "search_kg", bad));
+                        calls.add(PolicyReply.toolCall("xs" + i, "search_kg", bad));
                     }
-                    calls.add(call("s" + i, "search_kg", args));
+                    calls.add(PolicyReply.toolCall("s" + i, "search_kg", args));
                 }
                 return PolicyReply.tools(calls);
             }
@@ -150,7 +150,7 @@ public final class RagaConstructionPolicy implements Policy {
                     args.put("entity_type", "Concept");
                     args.put("evidence", p.evidence().get(n));
                     fault(chunk, "e" + i, args, calls, false);
-                    calls.add(call("e" + i, "create_entity", args));
+                    calls.add(PolicyReply.toolCall("e" + i, "create_entity", args));
                 }
                 return PolicyReply.tools(calls);
             }
@@ -165,7 +165,7 @@ public final class RagaConstructionPolicy implements Policy {
                     args.put("tail", rel.object());
                     args.put("evidence", rel.sentence());
                     fault(chunk, "r" + i, args, calls, true);
-                    calls.add(call("r" + i++, "create_relation", args));
+                    calls.add(PolicyReply.toolCall("r" + i++, "create_relation", args));
                 }
                 if (!calls.isEmpty()) return PolicyReply.tools(calls);
                 return merges(p, results);
@@ -200,7 +200,7 @@ public final class RagaConstructionPolicy implements Policy {
                 for (JsonNode e : r.path("result").path("entities")) {
                     String name = e.path("name").asText();
                     if (acronymOf(acronym, name)) {
-                        calls.add(call("m" + i, "merge_entity", Map.of("target_name", name, "source_name", acronym, "reason", "acronym")));
+                        calls.add(PolicyReply.toolCall("m" + i, "merge_entity", Map.of("target_name", name, "source_name", acronym, "reason", "acronym")));
                         break;
                     }
                 }
@@ -216,7 +216,7 @@ public final class RagaConstructionPolicy implements Policy {
         if (round == 0) {
             List<Map<String, Object>> searches = new ArrayList<>();
             for (String n : p.names()) searches.add(Map.of("query", n, "search_type", "fuzzy"));
-            return PolicyReply.tools(List.of(call("b0", "batch_kg_ops", Map.of("searches", searches))));
+            return PolicyReply.tools(List.of(PolicyReply.toolCall("b0", "batch_kg_ops", Map.of("searches", searches))));
         }
         if (round == 1) {
             List<Map<String, Object>> entities = new ArrayList<>();
@@ -225,7 +225,7 @@ public final class RagaConstructionPolicy implements Policy {
             for (RuleExtractor.Relation rel : p.relations()) {
                 relations.add(Map.of("head", rel.subject(), "relation_type", relationType(rel.predicate()), "tail", rel.object(), "evidence", rel.sentence()));
             }
-            return PolicyReply.tools(List.of(call("b1", "batch_kg_ops", Map.of("creates", Map.of("entities", entities, "relations", relations)))));
+            return PolicyReply.tools(List.of(PolicyReply.toolCall("b1", "batch_kg_ops", Map.of("creates", Map.of("entities", entities, "relations", relations)))));
         }
         return complete(p.names().size() + " entities");
     }
@@ -240,8 +240,7 @@ public final class RagaConstructionPolicy implements Policy {
         Map<String, Object> bad = new LinkedHashMap<>(valid);
         int kind = h % 3;
         if (kind == 2) {
-            calls.add(Map.of("id", "x" + id, "type", "function", "function", Map.of("name", relation ? "create_relation" : "create_entity", "arguments",
-                    "{\"name\": ")));
+            calls.add(PolicyReply.rawToolCall("x" + id, relation ? "create_relation" : "create_entity", "{\"name\": "));
             return;
         }
         if (relation) {
@@ -251,15 +250,7 @@ public final class RagaConstructionPolicy implements Policy {
             if (kind == 0) bad.put("evidence", "a sentence that this chunk never contained");
             else bad.remove("evidence");
         }
-        calls.add(call("x" + id, relation ? "create_relation" : "create_entity", bad));
-    }
-
-    static Map<String, Object> call(String id, String name, Map<String, Object> args) {
-        try {
-            return Map.of("id", id, "type", "function", "function", Map.of("name", name, "arguments", JSON.writeValueAsString(args)));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        calls.add(PolicyReply.toolCall("x" + id, relation ? "create_relation" : "create_entity", bad));
     }
 
     static PolicyReply complete(String summary) {

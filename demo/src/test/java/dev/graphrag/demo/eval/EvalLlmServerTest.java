@@ -65,6 +65,40 @@ class EvalLlmServerTest {
     }
 
     /**
+     * A reply's text, hence its completion tokens, does not depend on the order its maps were built in: policies build
+     * replies with Map.of, whose order Java draws anew in each JVM run, so two insertion orders stand in for two runs.
+     */
+    @Test
+    void repliesAreTheSameTextWhateverOrderTheirMapsWereBuiltIn() throws Exception {
+        java.util.Map<String, Object> forwards = new java.util.LinkedHashMap<>(), backwards = new java.util.LinkedHashMap<>();
+        List<String> keys = List.of("name", "entity_type", "evidence", "head", "tail", "relation_type");
+        for (String k : keys) forwards.put(k, k + " value");
+        for (int i = keys.size() - 1; i >= 0; i--) backwards.put(keys.get(i), keys.get(i) + " value");
+        try (EvalLlmServer server = EvalLlmServer.start()) {
+            server.on("json", r -> PolicyReply.jsonOf(r.lastUser().equals("forwards") ? forwards : backwards));
+            server.on("tools", r -> PolicyReply.tools(List.of(PolicyReply.toolCall("c1", "create_entity",
+                    r.lastUser().equals("forwards") ? forwards : backwards))));
+            for (String step : List.of("json", "tools")) {
+                JsonNode a = post(server, step, "{\"messages\":[{\"role\":\"user\",\"content\":\"forwards\"}]}", 200);
+                JsonNode b = post(server, step, "{\"messages\":[{\"role\":\"user\",\"content\":\"backwards\"}]}", 200);
+                assertEquals(a.path("choices").path(0).path("message"), b.path("choices").path(0).path("message"), step);
+                assertEquals(a.path("usage").path("completion_tokens").asInt(), b.path("usage").path("completion_tokens").asInt(), step);
+            }
+            JsonNode call = post(server, "tools", "{\"messages\":[{\"role\":\"user\",\"content\":\"backwards\"}]}", 200)
+                    .path("choices").path(0).path("message").path("tool_calls").path(0);
+            assertEquals(List.of("id", "type", "function"), iterable(call.fieldNames()), "the OpenAI field order");
+            assertEquals("create_entity", call.path("function").path("name").asText());
+            assertEquals("entity_type value", JSON.readTree(call.path("function").path("arguments").asText()).path("entity_type").asText());
+        }
+    }
+
+    private static <T> List<T> iterable(java.util.Iterator<T> it) {
+        List<T> out = new java.util.ArrayList<>();
+        it.forEachRemaining(out::add);
+        return out;
+    }
+
+    /**
      * The report splits each step's prompts into tool schemas, system, task and transcript, and counts the tokens that
      * repeat an earlier prompt's start (a second round that extends the first shares all of the first).
      */
