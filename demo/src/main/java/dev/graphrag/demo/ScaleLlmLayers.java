@@ -152,13 +152,18 @@ final class ScaleLlmLayers {
         Files.writeString(file, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(builds));
     }
 
-    /** A row per size and layer: the figures per chunk and the whole build's estimate (seconds per chunk times the corpus's chunks). */
+    /**
+     * A row per size and layer: the figures per chunk and the whole build's estimate (seconds per chunk times the corpus's
+     * chunks); "-" for a layer with no chunk built at that size.
+     */
     static String table(Map<Integer, Map<String, Build>> bySize, Map<Integer, Long> chunks) {
         StringBuilder b = new StringBuilder("| size | layer | chunks built (runs) | s/chunk (stand-in's share) | LLM calls/chunk | prompt tok/chunk "
                 + "| completion tok/chunk | whole build s |\n|---|---|---|---|---|---|---|---|\n");
-        bySize.forEach((size, builds) -> builds.forEach((layer, x) -> b.append(String.format(Locale.ROOT, "| %dx | %s | %d (%d) | %.3f (%.3f) | %.2f | %.0f | %.0f | %.0f |%n",
-                size, layer, x.chunks(), x.runs(), x.perChunk(x.seconds()), x.perChunk(x.standInSeconds()), x.perChunk(x.calls()), x.perChunk(x.promptTokens()),
-                x.perChunk(x.completionTokens()), x.perChunk(x.seconds()) * chunks.get(size)))));
+        bySize.forEach((size, builds) -> builds.forEach((layer, x) -> b.append(x.chunks() == 0
+                ? String.format(Locale.ROOT, "| %dx | %s | 0 (%d) | - | - | - | - | - |%n", size, layer, x.runs())
+                : String.format(Locale.ROOT, "| %dx | %s | %d (%d) | %.3f (%.3f) | %.2f | %.0f | %.0f | %.0f |%n", size, layer, x.chunks(), x.runs(),
+                        x.perChunk(x.seconds()), x.perChunk(x.standInSeconds()), x.perChunk(x.calls()), x.perChunk(x.promptTokens()),
+                        x.perChunk(x.completionTokens()), x.perChunk(x.seconds()) * chunks.get(size)))));
         return b.toString();
     }
 }

@@ -92,6 +92,10 @@ class ScaleBenchmarkTest {
             ScaleLlmLayers.Build r = first.get("raga.ingest");
             assertTrue(table.contains(String.format(java.util.Locale.ROOT, "| 1x | raga.ingest | %d (1) | %.3f (", chunks, r.seconds() / chunks)), table);
             assertTrue(table.contains(String.format(java.util.Locale.ROOT, "| %.0f |%n", 2 * r.seconds())), "the whole build: s/chunk times the corpus's chunks\n" + table);
+            // a layer not built at a size reads "-", not NaN
+            String partial = ScaleLlmLayers.table(Map.of(1, some), Map.of(1, chunks));
+            assertTrue(partial.contains(String.format("| 1x | raga.ingest | 0 (0) | - | - | - | - | - |%n")), partial);
+            assertFalse(partial.contains("NaN"), partial);
         }
     }
 }
