@@ -422,6 +422,37 @@ class HgmemProceduresTest {
     }
 
     @Test
+    void aBuildStoppedWhileWritingKeepsTheEntitiesItWroteAndTheNextRunReusesTheirSummaries() {
+        // six sentences naming Issus and Xodar: both entities and their relation reach summaryMaxTokens and need X2;
+        // X2 fails for the relation (its name is the pair), after the entities were described, embedded and written
+        AtomicBoolean pairFails = new AtomicBoolean(true);
+        llm.on("hgmem summarise", r -> {
+            String name = block(r).path("name").asText();
+            if (pairFails.get() && name.contains(" -- ")) return PolicyReply.text("no summary today");
+            return json(Map.of("summary", "In short: " + name + "."));
+        });
+        rows("CALL rag.ingest([{id: 'pits', text: $t}], {corpus: 'hg-stop', chunkSize: 200, chunkOverlap: 50})", Map.of("t",
+                "Issus sent Xodar to the pits of Omean. Issus watched Xodar toil in the pits. Issus kept Xodar in golden chains."
+                        + " Issus called Xodar a coward before the court. Issus gave Xodar no food for days. Issus let Xodar fight the green men."));
+        Map<String, Object> cfg = cfg("hg-stop", Map.of("summaryMaxTokens", 50L));
+        TestServer.assertFails("CALL hgmem.index($cfg)", Map.of("cfg", cfg), "hgmem.index");
+        assertEquals("building", rows("CALL hgmem.info({corpus: 'hg-stop'})").get(0).get("state"));
+        assertEquals(List.of("In short: ISSUS.", "In short: XODAR."),
+                rows("MATCH (e:HgEntity {corpus: 'hg-stop'}) WHERE e.embedding IS NOT NULL RETURN e.description AS d ORDER BY d").stream().map(r -> r.get("d")).toList(),
+                "the entities' slice was written, summarised and embedded, before the relation's X2 failed");
+        assertEquals(0, count("MATCH (:HgEntity {corpus: 'hg-stop'})-[r:HG_RELATED]->() RETURN count(r)", Map.of()));
+
+        pairFails.set(false);
+        llm.clearLog();
+        Map<String, Object> resumed = rows("CALL hgmem.index($cfg)", Map.of("cfg", cfg)).get(0);
+        assertEquals(List.of("hgmem summarise"), steps(), "X1 and the entities' summaries are reused: the relation's X2 alone is asked");
+        assertEquals(1L, resumed.get("reusedExtractions"));
+        assertEquals("ready", rows("CALL hgmem.info({corpus: 'hg-stop'})").get(0).get("state"));
+        assertEquals("In short: ISSUS -- XODAR.", rows("MATCH (:HgEntity {corpus: 'hg-stop'})-[r:HG_RELATED]->() WHERE r.embedding IS NOT NULL"
+                + " RETURN r.description AS d").get(0).get("d"));
+    }
+
+    @Test
     void policyBareCreatesAbsentNamesAsNodesOnlyWithNoLlmCall() {
         build("hg6");
         llm.clearLog();

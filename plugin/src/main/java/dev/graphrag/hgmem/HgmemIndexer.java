@@ -42,6 +42,8 @@ public record HgmemIndexer(RagCall call, RagCall.BoundLlm llm) {
     public record Stats(long chunks, long extracted, long reusedExtractions, long failedChunks, long entities, long relations, long mentions,
                         long summarised, long staleEntities, Usage usage, long ms) {}
 
+    /** Entities or relations described, embedded and written together: 8 embedding batches, the work a stopped build can lose. */
+    static final int SLICE = 2048;
     static final String STORE = "hgmemExtraction";
     static final String STORE_KEY = "hgmemExtractionModel";
     static final ChunkExtraction.Store<BaseGraphExtraction.Extraction> EXTRACTIONS =
@@ -67,87 +69,36 @@ public record HgmemIndexer(RagCall call, RagCall.BoundLlm llm) {
         Map<String, String> chunkIds = new HashMap<>();
         for (ChunkRow c : chunks) chunkIds.put(c.id(), c.elementId());
 
-        // descriptions: joined, or summarised by X2 once they reach summaryMaxTokens (a stored summary of the same sources is kept)
-        call.progress().phase("describing entities and relations", merged.entities().size() + merged.relations().size());
+        // entities, then relations, a slice at a time: described (X2 where long), embedded and written before the next
+        // slice, so a build stopped part way keeps what it wrote and the next run reuses its summaries and embeddings
         long[] summarised = {0};
-        Map<String, String[]> entityText = new LinkedHashMap<>();   // name -> {description, source hash}
-        for (BaseGraphExtraction.MergedEntity e : merged.entities().values()) {
-            entityText.put(e.name(), describe(e.name(), e.descriptions(), existing.entities.get(e.name()), cfg, usage, summarised));
-        }
-        Map<String, String[]> relText = new LinkedHashMap<>();
-        merged.relations().forEach((key, r) -> relText.put(key, describe(r.source() + " -- " + r.target(), r.descriptions(),
-                existing.relations.get(key), cfg, usage, summarised)));
-
-        // embeddings: only of texts that changed since they were embedded
-        Map<String, float[]> entityVectors = embedChanged(entityText.keySet().stream().toList(),
-                n -> n + ": " + entityText.get(n)[0], existing.entities);
-        Map<String, float[]> relVectors = embedChanged(relText.keySet().stream().toList(), k -> {
-            BaseGraphExtraction.MergedRelation r = merged.relations().get(k);
-            return r.source() + " -- " + r.target() + " | " + r.keywordText() + "\n" + relText.get(k)[0];
-        }, existing.relations);
-
         BatchWriter batch = new BatchWriter(call.db(), cfg.extraction().batchSize(), call.cancelled(), call.progress(), "hgmem.index");
-        call.progress().phase("writing the base graph", merged.entities().size() + merged.relations().size());
         Map<String, String> ids = new HashMap<>();
-        for (BaseGraphExtraction.MergedEntity e : merged.entities().values()) {
-            String[] d = entityText.get(e.name());
-            float[] v = entityVectors.get(e.name());
-            List<String> mentionIds = e.chunks().stream().map(chunkIds::get).filter(java.util.Objects::nonNull).toList();
-            batch.run(tx -> {
-                Node n = tx.findNode(HgmemGraph.ENTITY, "key", HgmemGraph.entityKey(corpus, e.name()));
-                if (n == null) {
-                    n = tx.createNode(HgmemGraph.ENTITY);
-                    n.setProperty("corpus", corpus);
-                    n.setProperty("key", HgmemGraph.entityKey(corpus, e.name()));
-                    n.setProperty("name", e.name());
-                }
-                n.setProperty("type", e.type());
-                n.setProperty("description", d[0]);
-                n.setProperty("descriptionSource", d[1]);
-                if (v != null) {
-                    n.setProperty("embedding", v);
-                    n.setProperty("embeddedHash", hash(e.name() + ": " + d[0]));
-                }
-                n.setProperty("provisional", false);
-                n.removeProperty("createdBySession");
-                n.removeProperty("stale");
-                Set<String> want = new HashSet<>(mentionIds);
-                for (Relationship m : n.getRelationships(Direction.INCOMING, HgmemGraph.MENTIONS)) {
-                    if (!want.remove(m.getStartNode().getElementId())) m.delete();
-                }
-                for (String c : want) tx.getNodeByElementId(c).createRelationshipTo(n, HgmemGraph.MENTIONS);
-                ids.put(e.name(), n.getElementId());
-            });
+        List<BaseGraphExtraction.MergedEntity> entities = List.copyOf(merged.entities().values());
+        call.progress().phase("describing, embedding and writing entities", entities.size());
+        for (int from = 0; from < entities.size(); from += SLICE) {
+            List<BaseGraphExtraction.MergedEntity> slice = entities.subList(from, Math.min(entities.size(), from + SLICE));
+            Map<String, String[]> text = new LinkedHashMap<>();   // name -> {description, source hash}
+            for (BaseGraphExtraction.MergedEntity e : slice) text.put(e.name(), describe(e.name(), e.descriptions(), existing.entities.get(e.name()), cfg, usage, summarised));
+            Map<String, float[]> vectors = embedChanged(List.copyOf(text.keySet()), n -> entityText(n, text.get(n)[0]), existing.entities);
+            for (BaseGraphExtraction.MergedEntity e : slice) writeEntity(batch, corpus, e, text.get(e.name()), vectors.get(e.name()), chunkIds, ids);
+            batch.commit();
         }
-        batch.commit();
-        for (Map.Entry<String, BaseGraphExtraction.MergedRelation> en : merged.relations().entrySet()) {
-            BaseGraphExtraction.MergedRelation r = en.getValue();
-            String[] d = relText.get(en.getKey());
-            float[] v = relVectors.get(en.getKey());
-            batch.run(tx -> {
-                Node a = tx.getNodeByElementId(ids.get(r.source())), b = tx.getNodeByElementId(ids.get(r.target()));
-                Relationship rel = null;
-                for (Relationship x2 : a.getRelationships(HgmemGraph.RELATED)) {
-                    if (x2.getOtherNode(a).equals(b)) {
-                        if (rel == null) rel = x2;
-                        else x2.delete(); // one edge per pair: a provisional twin is folded into the extracted one
-                    }
-                }
-                if (rel == null) rel = a.createRelationshipTo(b, HgmemGraph.RELATED);
-                rel.setProperty("description", d[0]);
-                rel.setProperty("descriptionSource", d[1]);
-                rel.setProperty("keywords", r.keywordText());
-                rel.setProperty("weight", r.weight());
-                rel.setProperty("chunkIds", r.chunks().toArray(String[]::new));
-                if (v != null) {
-                    rel.setProperty("embedding", v);
-                    rel.setProperty("embeddedHash", hash(r.source() + " -- " + r.target() + " | " + r.keywordText() + "\n" + d[0]));
-                }
-                rel.setProperty("provisional", false);
-                rel.removeProperty("createdBySession");
-            });
+        List<Map.Entry<String, BaseGraphExtraction.MergedRelation>> relations = List.copyOf(merged.relations().entrySet());
+        call.progress().phase("describing, embedding and writing relations", relations.size());
+        for (int from = 0; from < relations.size(); from += SLICE) {
+            List<Map.Entry<String, BaseGraphExtraction.MergedRelation>> slice = relations.subList(from, Math.min(relations.size(), from + SLICE));
+            Map<String, String[]> text = new LinkedHashMap<>();   // pair key -> {description, source hash}
+            for (Map.Entry<String, BaseGraphExtraction.MergedRelation> en : slice) {
+                BaseGraphExtraction.MergedRelation r = en.getValue();
+                text.put(en.getKey(), describe(r.source() + " -- " + r.target(), r.descriptions(), existing.relations.get(en.getKey()), cfg, usage, summarised));
+            }
+            Map<String, float[]> vectors = embedChanged(List.copyOf(text.keySet()), k -> relationText(merged.relations().get(k), text.get(k)[0]), existing.relations);
+            for (Map.Entry<String, BaseGraphExtraction.MergedRelation> en : slice) {
+                writeRelation(batch, en.getValue(), text.get(en.getKey()), vectors.get(en.getKey()), ids);
+            }
+            batch.commit();
         }
-        batch.commit();
         long stale = removeStale(corpus, merged, existing, batch);
         Map<String, Long> counts = build.count("""
                 RETURN COUNT { (:HgEntity {corpus: $c}) } AS entities, COUNT { (:HgEntity {corpus: $c})-[:HG_RELATED]->() } AS relations,
@@ -162,6 +113,73 @@ public record HgmemIndexer(RagCall call, RagCall.BoundLlm llm) {
                 chunks.size(), x.extracted(), x.reused(), counts.get("entities"), counts.get("relations"), (System.nanoTime() - t0) / 1e9, u.calls()));
         return new Stats(chunks.size(), x.extracted(), x.reused(), x.failedChunks().size(), counts.get("entities"), counts.get("relations"),
                 counts.get("mentions"), summarised[0], stale, u, (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /** One entity as merged: its node upserted by (corpus, name), text and vector set, its mentions made those of the chunks naming it. */
+    private static void writeEntity(BatchWriter batch, String corpus, BaseGraphExtraction.MergedEntity e, String[] d, float[] v, Map<String, String> chunkIds,
+                                    Map<String, String> ids) {
+        List<String> mentionIds = e.chunks().stream().map(chunkIds::get).filter(java.util.Objects::nonNull).toList();
+        batch.run(tx -> {
+            Node n = tx.findNode(HgmemGraph.ENTITY, "key", HgmemGraph.entityKey(corpus, e.name()));
+            if (n == null) {
+                n = tx.createNode(HgmemGraph.ENTITY);
+                n.setProperty("corpus", corpus);
+                n.setProperty("key", HgmemGraph.entityKey(corpus, e.name()));
+                n.setProperty("name", e.name());
+            }
+            n.setProperty("type", e.type());
+            n.setProperty("description", d[0]);
+            n.setProperty("descriptionSource", d[1]);
+            if (v != null) {
+                n.setProperty("embedding", v);
+                n.setProperty("embeddedHash", hash(entityText(e.name(), d[0])));
+            }
+            n.setProperty("provisional", false);
+            n.removeProperty("createdBySession");
+            n.removeProperty("stale");
+            Set<String> want = new HashSet<>(mentionIds);
+            for (Relationship m : n.getRelationships(Direction.INCOMING, HgmemGraph.MENTIONS)) {
+                if (!want.remove(m.getStartNode().getElementId())) m.delete();
+            }
+            for (String c : want) tx.getNodeByElementId(c).createRelationshipTo(n, HgmemGraph.MENTIONS);
+            ids.put(e.name(), n.getElementId());
+        });
+    }
+
+    /** One relation as merged: one HG_RELATED edge per entity pair (a provisional twin folded in), text, weight and vector set. */
+    private static void writeRelation(BatchWriter batch, BaseGraphExtraction.MergedRelation r, String[] d, float[] v, Map<String, String> ids) {
+        batch.run(tx -> {
+            Node a = tx.getNodeByElementId(ids.get(r.source())), b = tx.getNodeByElementId(ids.get(r.target()));
+            Relationship rel = null;
+            for (Relationship x2 : a.getRelationships(HgmemGraph.RELATED)) {
+                if (x2.getOtherNode(a).equals(b)) {
+                    if (rel == null) rel = x2;
+                    else x2.delete(); // one edge per pair: a provisional twin is folded into the extracted one
+                }
+            }
+            if (rel == null) rel = a.createRelationshipTo(b, HgmemGraph.RELATED);
+            rel.setProperty("description", d[0]);
+            rel.setProperty("descriptionSource", d[1]);
+            rel.setProperty("keywords", r.keywordText());
+            rel.setProperty("weight", r.weight());
+            rel.setProperty("chunkIds", r.chunks().toArray(String[]::new));
+            if (v != null) {
+                rel.setProperty("embedding", v);
+                rel.setProperty("embeddedHash", hash(relationText(r, d[0])));
+            }
+            rel.setProperty("provisional", false);
+            rel.removeProperty("createdBySession");
+        });
+    }
+
+    /** What an entity's vector is made of. */
+    private static String entityText(String name, String description) {
+        return name + ": " + description;
+    }
+
+    /** What a relation's vector is made of. */
+    private static String relationText(BaseGraphExtraction.MergedRelation r, String description) {
+        return r.source() + " -- " + r.target() + " | " + r.keywordText() + "\n" + description;
     }
 
     /** X1 for every chunk without a stored extraction of this model and these types; with no LLM, stored extractions of any model. */
@@ -232,13 +250,11 @@ public record HgmemIndexer(RagCall call, RagCall.BoundLlm llm) {
             }
         }
         Map<String, float[]> out = new HashMap<>();
-        call.progress().phase("embedding", todo.size());
         for (int i = 0; i < todo.size(); i += 256) {
             if (call.cancelled().getAsBoolean()) throw new RagException("hgmem.index: terminated while embedding");
             List<String> part = texts.subList(i, Math.min(texts.size(), i + 256));
             float[][] v = call.embeddings().embedAll(part, false); // batched: no structure hangs on a threshold here, unlike synonym merging
             for (int j = 0; j < part.size(); j++) out.put(todo.get(i + j), v[j]);
-            call.progress().advance(part.size());
         }
         return out;
     }
