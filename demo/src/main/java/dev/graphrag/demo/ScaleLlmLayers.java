@@ -28,7 +28,8 @@ import java.util.Map;
  * The builds are hours at 4x on 2 cores, so they may span runs: each completed call adds its figures to
  * {@code llm-layers.json} in the size's store, and a build the graph already holds makes no LLM call and adds
  * nothing. raga.ingest goes in batches of documents, so a stopped run loses at most one batch's figures (the graph
- * keeps what the batch wrote and the next run goes on from there); a stopped remind.index or hgmem.index loses its
+ * keeps what the batch wrote and the next run goes on from there); hgmem.index is stopped at --llm-minutes and its
+ * figures so far are kept with what it wrote, which the next run goes on from; a stopped remind.index loses its
  * figures, and its extractions are kept and reused.
  */
 final class ScaleLlmLayers {
@@ -89,8 +90,7 @@ final class ScaleLlmLayers {
             write(file, builds);
         }
         if (layers.contains("hgmem.index")) {
-            builds.put("hgmem.index", run(db, server, builds.get("hgmem.index"), "CALL hgmem.index($cfg) YIELD extracted AS n, llmCalls, promptTokens, completionTokens"
-                    + " RETURN n, llmCalls, promptTokens, completionTokens", Map.of("cfg", server.config(corpus, Map.of())), out, corpus + " hgmem.index"));
+            builds.put("hgmem.index", runUntil(db, server, builds.get("hgmem.index"), corpus, untilNanos, out));
             write(file, builds);
         }
         if (!layers.contains("raga.ingest")) return builds;
@@ -122,6 +122,53 @@ final class ScaleLlmLayers {
     static String layerOf(String call) {
         String method = call.substring(0, call.indexOf('.'));
         return LAYERS.stream().filter(l -> l.startsWith(method + ".")).findFirst().orElseThrow();
+    }
+
+    /**
+     * hgmem.index, stopped at {@code untilNanos} (its transaction terminated) when it runs that long: a stopped run adds
+     * its seconds, LLM calls and tokens (from the stand-in's log) and no chunk, since what it wrote (extractions,
+     * entities and relations embedded so far) is kept and the next run goes on from there; the run that completes adds
+     * the chunks the earlier runs left to count, so the figures cover the whole build over all its runs.
+     */
+    static Build runUntil(GraphDatabaseService db, EvalLlmServer server, Build sofar, String corpus, long untilNanos, PrintStream out) {
+        long corpusChunks = db.executeTransactionally("RETURN COUNT { (:Chunk {corpus: $c}) } AS n", Map.of("c", corpus), r -> ((Number) r.next().get("n")).longValue());
+        if (complete(sofar, corpusChunks)) return sofar; // built: nothing to add (a re-run would only confirm it)
+        double standIn0 = server.handlerMillis();
+        int logged = server.log().size();
+        long t = System.nanoTime();
+        java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.ScheduledExecutorService timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        Map<String, Object> row = null;
+        try (org.neo4j.graphdb.Transaction tx = db.beginTx()) {
+            if (untilNanos != Long.MAX_VALUE) timer.schedule(() -> {
+                stopped.set(true);
+                tx.terminate();
+            }, Math.max(0, untilNanos - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+            try (org.neo4j.graphdb.Result r = tx.execute("CALL hgmem.index($cfg) YIELD llmCalls, promptTokens, completionTokens"
+                    + " RETURN llmCalls, promptTokens, completionTokens", Map.of("cfg", server.config(corpus, Map.of())))) {
+                row = r.next();
+            }
+            tx.commit();
+        } catch (RuntimeException e) {
+            if (!stopped.get()) throw e;
+        } finally {
+            timer.shutdownNow();
+        }
+        double s = (System.nanoTime() - t) / 1e9;
+        double standIn = (server.handlerMillis() - standIn0) / 1e3;
+        if (row == null) {
+            long calls = 0, prompt = 0, completion = 0;
+            for (EvalLlmServer.LoggedRequest x : server.log().subList(logged, server.log().size())) {
+                calls++;
+                prompt += x.promptTokens();
+                completion += x.completionTokens();
+            }
+            out.printf(Locale.ROOT, "%s hgmem.index: stopped at the run's time limit after %.1f s (%d LLM calls); the next run goes on%n", corpus, s, calls);
+            return sofar.plus(0, s, standIn, calls, prompt, completion);
+        }
+        out.printf(Locale.ROOT, "%s hgmem.index: built in %.1f s (%d runs in all)%n", corpus, s, sofar.runs() + 1);
+        return sofar.plus(corpusChunks - sofar.chunks(), s, standIn, ((Number) row.get("llmCalls")).longValue(), ((Number) row.get("promptTokens")).longValue(),
+                ((Number) row.get("completionTokens")).longValue());
     }
 
     /** One build call; its figures are added when it extracted something (a layer already built adds nothing). */

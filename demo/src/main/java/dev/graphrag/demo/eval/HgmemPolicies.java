@@ -121,7 +121,8 @@ public final class HgmemPolicies {
 
     // ---- X1
 
-    static PolicyReply extract(PolicyRequest r) {
+    /** X1's rule extraction of a chunk (public so that a test can wrap it, with a delay for instance). */
+    public static PolicyReply extract(PolicyRequest r) {
         String text = block(r).path("text").asText();
         ObjectNode reply = JSON.createObjectNode();
         ArrayNode ents = reply.putArray("entities"), rels = reply.putArray("relationships");
