@@ -70,7 +70,7 @@ public final class Fusion {
      * and summing σ over mentions cannot tell that page from any other chunk naming the entity (docs/raga.md).
      * Returned in kg-rank order: pages by score, then the other chunks by s_kg, ties in document order.
      */
-    public static Ranking graphRanking(List<Map.Entry<Chunk, Double>> vectorRanked, Map<String, Double> entityAnchors, Graph g, Settings s) {
+    public static LinkedHashMap<Chunk, Double> graphScores(List<Map.Entry<Chunk, Double>> vectorRanked, Map<String, Double> entityAnchors, Graph g, Settings s) {
         Map<String, Double> alpha = new LinkedHashMap<>();
         for (int i = 0; i < Math.min(s.anchorChunks(), vectorRanked.size()); i++) {
             Map.Entry<Chunk, Double> c = vectorRanked.get(i);
@@ -97,114 +97,14 @@ public final class Fusion {
                 }
             }
         }
-        HashMap<Chunk, Double> skg = new HashMap<>();
+        Map<Chunk, Double> skg = new HashMap<>();
         sigma.forEach((e, v) -> {
             for (Chunk c : g.mentioning().apply(e)) skg.merge(c, v, Double::sum);
         });
-        return new Ranking(byScore(pages(vectorRanked, g, s.pageAnchors())), skg);
-    }
-
-    /** {@link #graphRanking} in full, every chunk in kg-rank order (for reading a small case whole). */
-    public static LinkedHashMap<Chunk, Double> graphScores(List<Map.Entry<Chunk, Double>> vectorRanked, Map<String, Double> entityAnchors, Graph g, Settings s) {
-        Ranking r = graphRanking(vectorRanked, entityAnchors, g, s);
         LinkedHashMap<Chunk, Double> out = new LinkedHashMap<>();
-        for (Map.Entry<Chunk, Double> e : r.first(r.size())) out.put(e.getKey(), e.getValue());
+        for (Map.Entry<Chunk, Double> e : byScore(pages(vectorRanked, g, s.pageAnchors()))) out.put(e.getKey(), e.getValue());
+        for (Map.Entry<Chunk, Double> e : byScore(skg)) out.putIfAbsent(e.getKey(), e.getValue());
         return out;
-    }
-
-    /**
-     * The graph stream's ranking: {@code head} in its given order (the pages), then the other chunks by s_kg, highest
-     * first, ties in document order. Only what a caller asks for is ordered: the first n ({@link #first}) by a bounded
-     * selection and the rank of a few chunks ({@link #ranks}) by counting, never a sort of every chunk reached, since an
-     * entity many chunks mention brings all of them and fusion reads only the top of the stream. Immutable.
-     */
-    public static final class Ranking {
-        private final List<Map.Entry<Chunk, Double>> head;
-        private final Map<Chunk, Double> headScores = new HashMap<>();
-        private final Map<Chunk, Double> rest;
-
-        /**
-         * {@code head}: ranked first, in this order; {@code rest}: the others, taken over (not copied: it is every chunk
-         * reached), its head chunks and scores not above 0 removed.
-         */
-        Ranking(List<Map.Entry<Chunk, Double>> head, HashMap<Chunk, Double> rest) {
-            this.head = List.copyOf(head);
-            for (Map.Entry<Chunk, Double> e : head) headScores.put(e.getKey(), e.getValue());
-            rest.keySet().removeAll(headScores.keySet());
-            rest.values().removeIf(v -> v <= 0);
-            this.rest = rest;
-        }
-
-        /** A ranking given whole, in order (the degraded stream's empty one, a test's hand-made one). */
-        public static Ranking of(LinkedHashMap<Chunk, Double> ordered) {
-            return new Ranking(new ArrayList<>(ordered.entrySet()), new HashMap<>());
-        }
-
-        public int size() {
-            return head.size() + rest.size();
-        }
-
-        /** The score of a chunk in the stream, 0 when absent. */
-        public double score(Chunk c) {
-            Double v = headScores.get(c);
-            return v != null ? v : rest.getOrDefault(c, 0.0);
-        }
-
-        /** The ranking without the chunks {@code keep} refuses; ranks close up. */
-        public Ranking filter(java.util.function.Predicate<Chunk> keep) {
-            HashMap<Chunk, Double> r = new HashMap<>();
-            rest.forEach((c, v) -> {
-                if (keep.test(c)) r.put(c, v);
-            });
-            return new Ranking(head.stream().filter(e -> keep.test(e.getKey())).toList(), r);
-        }
-
-        /** The first n in rank order. */
-        public List<Map.Entry<Chunk, Double>> first(int n) {
-            List<Map.Entry<Chunk, Double>> out = new ArrayList<>(head.subList(0, Math.min(n, head.size())));
-            int more = Math.min(n - out.size(), rest.size());
-            if (more <= 0) return out;
-            // a heap of the best `more` so far, its worst on top
-            java.util.PriorityQueue<Map.Entry<Chunk, Double>> best = new java.util.PriorityQueue<>(more + 1, BY_SCORE.reversed());
-            for (Map.Entry<Chunk, Double> e : rest.entrySet()) {
-                if (best.size() < more) best.add(e);
-                else if (BY_SCORE.compare(e, best.peek()) < 0) {
-                    best.poll();
-                    best.add(e);
-                }
-            }
-            List<Map.Entry<Chunk, Double>> tail = new ArrayList<>(best);
-            tail.sort(BY_SCORE);
-            out.addAll(tail);
-            return out;
-        }
-
-        /** The 1-based rank of each of {@code chunks} that is in the stream. */
-        public Map<Chunk, Integer> ranks(java.util.Collection<Chunk> chunks) {
-            Map<Chunk, Integer> out = new HashMap<>();
-            for (int i = 0; i < head.size(); i++) if (chunks.contains(head.get(i).getKey())) out.put(head.get(i).getKey(), i + 1);
-            List<Map.Entry<Chunk, Double>> asked = new ArrayList<>();
-            for (Chunk c : chunks) if (rest.containsKey(c)) asked.add(Map.entry(c, rest.get(c)));
-            if (asked.isEmpty()) return out;
-            asked.sort(BY_SCORE);
-            // before[p]: the chunks ranked ahead of asked[p] and not ahead of asked[p - 1]
-            int[] before = new int[asked.size() + 1];
-            for (Map.Entry<Chunk, Double> e : rest.entrySet()) {
-                int lo = 0, hi = asked.size();
-                while (lo < hi) {
-                    int mid = (lo + hi) >>> 1;
-                    if (BY_SCORE.compare(e, asked.get(mid)) < 0) hi = mid;
-                    else lo = mid + 1;
-                }
-                before[lo]++;
-            }
-            int ahead = head.size();
-            for (int p = 0; p < asked.size(); p++) {
-                ahead += before[p];
-                out.put(asked.get(p).getKey(), ahead + 1);
-            }
-            return out;
-        }
     }
 
     /** The pages of the entities the top {@code anchors} vector chunks mention, with s_vec(anchor)·s_vec(page), the best per page. */
@@ -224,42 +124,28 @@ public final class Fusion {
         return out;
     }
 
-    /** Highest score first, ties in document order. */
-    private static final Comparator<Map.Entry<Chunk, Double>> BY_SCORE = Comparator.comparingDouble((Map.Entry<Chunk, Double> e) -> -e.getValue())
-            .thenComparing(e -> e.getKey().docId()).thenComparingLong(e -> e.getKey().index());
-
     /** Positive scores, highest first, ties in document order. */
     private static List<Map.Entry<Chunk, Double>> byScore(Map<Chunk, Double> scores) {
         List<Map.Entry<Chunk, Double>> sorted = new ArrayList<>(scores.entrySet());
         sorted.removeIf(e -> e.getValue() <= 0);
-        sorted.sort(BY_SCORE);
+        sorted.sort(Comparator.comparingDouble((Map.Entry<Chunk, Double> e) -> -e.getValue()).thenComparing(e -> e.getKey().docId())
+                .thenComparingLong(e -> e.getKey().index()));
         return sorted;
-    }
-
-    /** {@link #fuse(List, Ranking, Settings)} with the graph stream given whole, in order. */
-    public static List<Hit> fuse(List<Map.Entry<Chunk, Double>> vectorRanked, LinkedHashMap<Chunk, Double> kgRanked, Settings s) {
-        return fuse(vectorRanked, Ranking.of(kgRanked), s);
     }
 
     /**
      * RRF(x) = Σ w_m / (k + rank_m(x)); ties: the better best single-stream rank, then the better vector rank (absent
-     * last), then document order; zero scores dropped; the first topK. Of the graph stream only its first topK chunks
-     * and the ranks of the vector chunks are read: each of those first chunks scores at least w_kg / (k + r) with r at
-     * most topK, more than any chunk further down that the vector stream lacks, so none of those can reach the topK.
+     * last), then document order; zero scores dropped; the first topK.
      */
-    public static List<Hit> fuse(List<Map.Entry<Chunk, Double>> vectorRanked, Ranking kg, Settings s) {
+    public static List<Hit> fuse(List<Map.Entry<Chunk, Double>> vectorRanked, LinkedHashMap<Chunk, Double> kgRanked, Settings s) {
         Map<Chunk, int[]> ranks = new LinkedHashMap<>();
         Map<Chunk, double[]> scores = new HashMap<>();
         for (int i = 0; i < vectorRanked.size(); i++) {
             ranks.computeIfAbsent(vectorRanked.get(i).getKey(), k -> new int[2])[0] = i + 1;
             scores.computeIfAbsent(vectorRanked.get(i).getKey(), k -> new double[2])[0] = vectorRanked.get(i).getValue();
         }
-        kg.ranks(ranks.keySet()).forEach((c, r) -> {
-            ranks.get(c)[1] = r;
-            scores.get(c)[1] = kg.score(c);
-        });
         int r = 0;
-        for (Map.Entry<Chunk, Double> e : kg.first(s.topK())) {
+        for (Map.Entry<Chunk, Double> e : kgRanked.entrySet()) {
             ranks.computeIfAbsent(e.getKey(), k -> new int[2])[1] = ++r;
             scores.computeIfAbsent(e.getKey(), k -> new double[2])[1] = e.getValue();
         }

@@ -89,7 +89,6 @@ public final class RagaRetriever {
     private final EmbeddingService embeddings;
     private final String corpus;
     private final Map<String, Node> chunkNodes = new HashMap<>();
-    private final Map<Node, Fusion.Chunk> chunks = new HashMap<>();
     private final Map<String, Node> entityNodes = new HashMap<>();
 
     public RagaRetriever(Transaction tx, EmbeddingService embeddings, String corpus) {
@@ -115,14 +114,14 @@ public final class RagaRetriever {
             anchorChunks = List.of();
             fullTextAnchors(query, s.anchorEntities()).forEach((e, v) -> entityAnchors.merge(e, v, Math::max));
         }
-        Fusion.Ranking kg;
+        LinkedHashMap<Fusion.Chunk, Double> kg;
         Map<String, Double> sigma = new HashMap<>();
         try {
             if (s.kgTimeoutMs() <= 0) throw new Timeout();
             long deadline = System.nanoTime() + s.kgTimeoutMs() * 1_000_000L;
-            kg = Fusion.graphRanking(anchorChunks, entityAnchors, graph(q, deadline, cancelled, sigma), s.fusion());
+            kg = Fusion.graphScores(anchorChunks, entityAnchors, graph(q, deadline, cancelled, sigma), s.fusion());
             // the graph reaches chunks through entities; a document filter holds for them as for the vector stream
-            if (s.docIds() != null) kg = kg.filter(c -> s.docIds().contains(c.docId()));
+            if (s.docIds() != null) kg.keySet().removeIf(c -> !s.docIds().contains(c.docId()));
         } catch (RuntimeException e) {
             if (cancelled.getAsBoolean()) throw e;
             String why = e instanceof Timeout ? e.getMessage() : "the graph stream failed: " + e.getMessage();
@@ -135,14 +134,16 @@ public final class RagaRetriever {
         if (s.mode() == Mode.KG) {
             ranked = new ArrayList<>();
             int r = 0;
-            for (Map.Entry<Fusion.Chunk, Double> e : kg.first(s.topK())) {
+            for (Map.Entry<Fusion.Chunk, Double> e : kg.entrySet()) {
+                if (ranked.size() >= s.topK()) break;
                 ranked.add(new Fusion.Hit(e.getKey(), e.getValue(), rankOf(vector, e.getKey()), ++r, scoreOf(vector, e.getKey()), e.getValue()));
             }
         } else if (s.mode() == Mode.GRAPH_FIRST) {
             ranked = new ArrayList<>();
             Set<Fusion.Chunk> seen = new HashSet<>();
             int r = 0;
-            for (Map.Entry<Fusion.Chunk, Double> e : kg.first(s.topK())) {
+            for (Map.Entry<Fusion.Chunk, Double> e : kg.entrySet()) {
+                if (ranked.size() >= s.topK()) break;
                 seen.add(e.getKey());
                 ranked.add(new Fusion.Hit(e.getKey(), e.getValue(), rankOf(vector, e.getKey()), ++r, scoreOf(vector, e.getKey()), e.getValue()));
             }
@@ -198,13 +199,10 @@ public final class RagaRetriever {
         }
     }
 
-    /** A chunk's record, its properties read once per retrieval (the graph stream reaches a chunk once per entity it mentions). */
     private Fusion.Chunk chunk(Node c) {
-        return chunks.computeIfAbsent(c, n -> {
-            String id = (String) n.getProperty("id");
-            chunkNodes.put(id, n);
-            return new Fusion.Chunk(id, (String) n.getProperty("documentId"), ((Number) n.getProperty("index")).longValue());
-        });
+        String id = (String) c.getProperty("id");
+        chunkNodes.put(id, c);
+        return new Fusion.Chunk(id, (String) c.getProperty("documentId"), ((Number) c.getProperty("index")).longValue());
     }
 
     private Node node(String elementId) {
