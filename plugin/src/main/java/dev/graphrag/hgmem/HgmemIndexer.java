@@ -42,11 +42,12 @@ public record HgmemIndexer(RagCall call, RagCall.BoundLlm llm) {
     public record Stats(long chunks, long extracted, long reusedExtractions, long failedChunks, long entities, long relations, long mentions,
                         long summarised, long staleEntities, Usage usage, long ms) {}
 
-    /** Entities or relations described, embedded and written together: 8 embedding batches, the work a stopped build can lose. */
+    /** Entities or relations described and embedded together (8 embedding groups of 256, as one pass over all of them makes). */
     static final int SLICE = 2048;
     static final String STORE = "hgmemExtraction";
     static final String STORE_KEY = "hgmemExtractionModel";
-    static final ChunkExtraction.Store<BaseGraphExtraction.Extraction> EXTRACTIONS =
+    /** Each chunk's X1 records as stored on it (public for the build-cost probe, which reads them without building). */
+    public static final ChunkExtraction.Store<BaseGraphExtraction.Extraction> EXTRACTIONS =
             ChunkExtraction.Store.json(STORE, STORE_KEY, BaseGraphExtraction.Extraction.class, "hgmem");
 
     public Stats index(HgmemIndexConfig cfg) {
@@ -69,8 +70,10 @@ public record HgmemIndexer(RagCall call, RagCall.BoundLlm llm) {
         Map<String, String> chunkIds = new HashMap<>();
         for (ChunkRow c : chunks) chunkIds.put(c.id(), c.elementId());
 
-        // entities, then relations, a slice at a time: described (X2 where long), embedded and written before the next
-        // slice, so a build stopped part way keeps what it wrote and the next run reuses its summaries and embeddings
+        // entities, then relations, a slice at a time: described (X2 where long), embedded and handed to the writer before
+        // the next slice, so a build stopped part way keeps what it committed and the next run reuses those summaries and
+        // embeddings. The writer commits every batchSize records as before slices, not at a slice's end: where commits
+        // fall shapes the vector indexes' segments, and so the approximate nearest neighbours that retrieval gets
         long[] summarised = {0};
         BatchWriter batch = new BatchWriter(call.db(), cfg.extraction().batchSize(), call.cancelled(), call.progress(), "hgmem.index");
         Map<String, String> ids = new HashMap<>();
@@ -82,8 +85,8 @@ public record HgmemIndexer(RagCall call, RagCall.BoundLlm llm) {
             for (BaseGraphExtraction.MergedEntity e : slice) text.put(e.name(), describe(e.name(), e.descriptions(), existing.entities.get(e.name()), cfg, usage, summarised));
             Map<String, float[]> vectors = embedChanged(List.copyOf(text.keySet()), n -> entityText(n, text.get(n)[0]), existing.entities);
             for (BaseGraphExtraction.MergedEntity e : slice) writeEntity(batch, corpus, e, text.get(e.name()), vectors.get(e.name()), chunkIds, ids);
-            batch.commit();
         }
+        batch.commit();
         List<Map.Entry<String, BaseGraphExtraction.MergedRelation>> relations = List.copyOf(merged.relations().entrySet());
         call.progress().phase("describing, embedding and writing relations", relations.size());
         for (int from = 0; from < relations.size(); from += SLICE) {
@@ -97,8 +100,8 @@ public record HgmemIndexer(RagCall call, RagCall.BoundLlm llm) {
             for (Map.Entry<String, BaseGraphExtraction.MergedRelation> en : slice) {
                 writeRelation(batch, en.getValue(), text.get(en.getKey()), vectors.get(en.getKey()), ids);
             }
-            batch.commit();
         }
+        batch.commit();
         long stale = removeStale(corpus, merged, existing, batch);
         Map<String, Long> counts = build.count("""
                 RETURN COUNT { (:HgEntity {corpus: $c}) } AS entities, COUNT { (:HgEntity {corpus: $c})-[:HG_RELATED]->() } AS relations,
@@ -173,12 +176,12 @@ public record HgmemIndexer(RagCall call, RagCall.BoundLlm llm) {
     }
 
     /** What an entity's vector is made of. */
-    private static String entityText(String name, String description) {
+    public static String entityText(String name, String description) {
         return name + ": " + description;
     }
 
     /** What a relation's vector is made of. */
-    private static String relationText(BaseGraphExtraction.MergedRelation r, String description) {
+    public static String relationText(BaseGraphExtraction.MergedRelation r, String description) {
         return r.source() + " -- " + r.target() + " | " + r.keywordText() + "\n" + description;
     }
 
