@@ -101,6 +101,29 @@ class ScaleBenchmarkTest {
                 assertTrue(b.calls() >= chunks && b.promptTokens() > 0 && b.seconds() > 0 && b.standInSeconds() <= b.seconds(), layer + " " + b);
             }
             assertEquals(first, ScaleLlmLayers.read(store.resolve(ScaleLlmLayers.FILE)), "the figures are in the store");
+            // the build-cost probe makes from the stored extractions the texts the build embedded: one per entity and relation
+            try (dev.graphrag.core.embed.EmbeddingModel model = dev.graphrag.core.embed.EmbeddingModel.load(Benchmark.serverModelSpec(TestServer.db()), m -> {})) {
+                HgmemBuildCost.Cost cost = HgmemBuildCost.measure(TestServer.db(), corpus, new dev.graphrag.core.embed.EmbeddingService(model, 0), 2000, 4);
+                assertEquals(chunks, cost.chunks());
+                assertEquals(chunks, cost.extracted());
+                java.util.Set<String> built = new java.util.HashSet<>();
+                List<String> relationDescriptions = new java.util.ArrayList<>();
+                TestServer.db().executeTransactionally("MATCH (e:HgEntity {corpus: $c}) OPTIONAL MATCH (e)-[x:HG_RELATED]->() RETURN e.name AS name, e.description AS d,"
+                        + " collect(x.description) AS xs", Map.of("c", corpus), r -> {
+                    r.forEachRemaining(row -> {
+                        built.add(dev.graphrag.hgmem.HgmemIndexer.entityText((String) row.get("name"), (String) row.get("d")));
+                        for (Object x : (List<?>) row.get("xs")) relationDescriptions.add((String) x);
+                    });
+                    return null;
+                });
+                assertFalse(built.isEmpty());
+                assertEquals(built, java.util.Set.copyOf(cost.entityTexts()));
+                assertEquals(relationDescriptions.size(), cost.relations());
+                for (String d : relationDescriptions) assertTrue(cost.relationTexts().stream().anyMatch(t -> t.endsWith("\n" + d)), d + " in " + cost.relationTexts());
+                assertEquals(0, cost.summaries());
+                assertTrue(cost.entityTokens() > 3L * cost.entities() && cost.relationTokens() > 3L * cost.relations(), cost.toString());
+                assertTrue(cost.entitySecondsPerText() > 0 && cost.relationSecondsPerText() > 0 && cost.projectedSeconds() > 0, cost.toString());
+            }
             int logged = llm.log().size();
             // built already: no LLM call, nothing added
             assertEquals(first, ScaleLlmLayers.build(TestServer.db(), store, corpus, llm, quiet));

@@ -50,8 +50,7 @@ public final class HgmemPolicies {
 
     public static EvalLlmServer register(EvalLlmServer server, OracleGold gold) {
         return server.on(EXTRACT, HgmemPolicies::extract)
-                .on(SUMMARISE, r -> json(Map.of("summary", String.join(" ", texts(block(r).path("descriptions"))).substring(0,
-                        Math.min(2000, String.join(" ", texts(block(r).path("descriptions"))).length())))))
+                .on(SUMMARISE, r -> json(Map.of("summary", summary(texts(block(r).path("descriptions"))))))
                 .on(EVOLVE, r -> evolve(block(r), gold))
                 .on(DESCRIBE, r -> describe(block(r)))
                 .on(MERGE, r -> merge(block(r)))
@@ -103,6 +102,12 @@ public final class HgmemPolicies {
                 })
                 .on(SUBQUERIES, r -> json(Map.of("subqueries", block(r).path("concerns").findValuesAsText("concern"))))
                 .on(ANSWER, r -> json(Map.of("answer", "scripted answer", "citedSources", block(r).path("sources").findValuesAsText("id"))));
+    }
+
+    /** X2's reply: the descriptions joined, cut at 2,000 characters. */
+    public static String summary(List<String> descriptions) {
+        String joined = String.join(" ", descriptions);
+        return joined.substring(0, Math.min(2000, joined.length()));
     }
 
     static JsonNode block(PolicyRequest r) {
