@@ -119,15 +119,22 @@ class AgragLayerLifecycleTest {
     }
 
     @Test
-    void theFingerprintSeesAPropertyWrite() {
+    void theFingerprintAndTheCommitMarkSeeAPropertyWrite() {
         List<Object> before = TestServer.fingerprint();
+        long mark = TestServer.lastCommittedTransaction();
+        rows("MATCH (n) RETURN count(n)");
+        assertEquals(mark, TestServer.lastCommittedTransaction(), "a read commits nothing");
         rows("MERGE (n:FingerprintProbe {id: 1})");
         List<Object> created = TestServer.fingerprint();
         assertFalse(before.equals(created));
+        long afterCreate = TestServer.lastCommittedTransaction();
+        assertTrue(afterCreate > mark, "a write moves the commit mark");
         rows("MATCH (n:FingerprintProbe {id: 1}) SET n.x = 'changed'");
         assertFalse(created.equals(TestServer.fingerprint()), "a property write alone changes it");
+        assertTrue(TestServer.lastCommittedTransaction() > afterCreate, "a property write alone moves the commit mark");
         rows("MATCH (n:FingerprintProbe) DELETE n");
         assertEquals(before, TestServer.fingerprint());
+        assertFailsCleanly("MATCH (n:FingerprintProbe) WITH count(n) AS c RETURN 1 / c", Map.of(), "/ by zero");
     }
 
     /** Documents naming members of name families ("Tars Tarkas", "Tarkas", "jeddak Tars Tarkas"), whose embeddings make synonyms. */

@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import static dev.graphrag.demo.TestServer.assertFails;
 import static dev.graphrag.demo.TestServer.assertFailsCleanly;
 import static dev.graphrag.demo.TestServer.count;
-import static dev.graphrag.demo.TestServer.fingerprint;
+import static dev.graphrag.demo.TestServer.lastCommittedTransaction;
 import static dev.graphrag.demo.TestServer.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -188,11 +188,11 @@ class RagaProceduresTest {
         assertNotNull(prov.get(0).get("sessionId"));
 
         // T2 (a): a quote that is not in the chunk: refused, nothing written
-        List<Object> before = fingerprint();
+        long before = lastCommittedTransaction();
         Map<String, Object> a = tool("create_entity", Map.of("name", "Pierre Curie", "entity_type", "Person", "evidence", "Pierre Curie co-discovered radium",
                 "source_chunk_id", "rg1:d1:0"), "rg1");
         assertEquals(List.of(false, "EVIDENCE_NOT_FOUND"), List.of(a.get("ok"), a.get("code")));
-        assertEquals(before, fingerprint());
+        assertEquals(before, lastCommittedTransaction());
         // (c) too short
         assertEquals("EVIDENCE_TOO_SHORT", tool("create_entity", Map.of("name", "Pierre Curie", "entity_type", "Person", "evidence", "Curie",
                 "source_chunk_id", "rg1:d1:0"), "rg1").get("code"));
@@ -210,11 +210,11 @@ class RagaProceduresTest {
         Map<String, Object> schemaBad = tool("batch_kg_ops", Map.of("creates", Map.of("entities", List.of(valid, Map.of("name", "Y", "entity_type", "Concept")))), "rg1");
         assertEquals("INVALID_ARGUMENTS", schemaBad.get("code"));
         assertEquals("/creates/entities/1", result(schemaBad).get("field"));
-        assertEquals(before, fingerprint(), "no refused call wrote anything");
+        assertEquals(before, lastCommittedTransaction(), "no refused call wrote anything");
         Map<String, Object> badQuote = Map.of("name", "Sorbonne", "entity_type", "Organization", "evidence", "she taught at the Sorbonne", "source_chunk_id", "rg1:d1:0");
         Map<String, Object> atomic = tool("batch_kg_ops", Map.of("creates", Map.of("entities", List.of(valid, badQuote)), "atomic", true), "rg1");
         assertEquals(List.of(false, "EVIDENCE_NOT_FOUND"), List.of(atomic.get("ok"), atomic.get("code")));
-        assertEquals(before, fingerprint(), "an atomic batch with one bad op writes nothing");
+        assertEquals(before, lastCommittedTransaction(), "an atomic batch with one bad op writes nothing");
         Map<String, Object> partial = tool("batch_kg_ops", Map.of("creates", Map.of("entities", List.of(valid, badQuote))), "rg1");
         assertEquals(true, partial.get("ok"));
         assertEquals(Map.of("searched", 0L, "created", 1L, "reused", 0L, "updated", 0L, "merged", 0L, "deleted", 0L, "failed", 1L), result(partial).get("counters"));
@@ -275,11 +275,11 @@ class RagaProceduresTest {
         // (d) an alias another entity owns: ALIAS_CONFLICT naming the owner, nothing written
         assertEquals(true, tool("create_entity", Map.of("name", "Michelle Obama", "entity_type", "Person", "evidence", "Barack Obama was born in Hawaii",
                 "source_chunk_id", "rg3:d1:0"), "rg3").get("ok"));
-        List<Object> before = fingerprint();
+        long before = lastCommittedTransaction();
         Map<String, Object> conflict = tool("update_entity", Map.of("entity_name", "Michelle Obama", "updates", Map.of("aliases", List.of("Obama")), "reason", "x"), "rg3");
         assertEquals("ALIAS_CONFLICT", conflict.get("code"));
         assertEquals("Barack Obama", ((Map<?, ?>) ((List<?>) result(conflict).get("candidates")).get(0)).get("name"));
-        assertEquals(before, fingerprint());
+        assertEquals(before, lastCommittedTransaction());
         // a type conflict asks for a qualified name instead of merging two things
         assertEquals("ENTITY_TYPE_CONFLICT", tool("create_entity", Map.of("name", "Affordable Care Act", "entity_type", "Person", "evidence", "the Affordable Care Act",
                 "source_chunk_id", "rg3:d2:0"), "rg3").get("code"));
@@ -553,7 +553,7 @@ class RagaProceduresTest {
         assertFailsCleanly("CALL raga.retrieve('x', {corpus: 'rg10', wVec: 0, wKg: 0})", Map.of(), "wVec and wKg");
         assertFailsCleanly("CALL raga.retrieve('x', {corpus: 'rg10', pageAnchors: -1})", Map.of(), "pageAnchors");
         assertFailsCleanly("CALL raga.review.resolve('review-nope', {corpus: 'rg10'})", Map.of(), "no item 'review-nope'");
-        List<Object> before = fingerprint();
+        long before = lastCommittedTransaction();
         Map<String, Object> r = tool("create_entity", Map.of("name", "Introduction", "entity_type", "Concept", "evidence", "Marie Curie discovered polonium",
                 "source_chunk_id", "rg10:d1:0"), "rg10");
         assertEquals("QUALITY_GATE_REJECTED", r.get("code"));
@@ -562,7 +562,7 @@ class RagaProceduresTest {
                 "source_chunk_id", "rg1:d1:0"), "rg10").get("code"), "a chunk of another corpus is not found here");
         assertEquals("INVALID_ARGUMENTS", tool("create_entity", Map.of("name", "Polonium", "entity_type", "Concept", "evidence", "Marie Curie discovered polonium",
                 "source_chunk_id", "rg10:d1:0", "colour", "red"), "rg10").get("code"));
-        assertEquals(before, fingerprint());
+        assertEquals(before, lastCommittedTransaction());
         rows("CALL raga.drop({corpus: 'rg10'})");
         assertEquals(0, count("MATCH (n) WHERE any(l IN labels(n) WHERE l STARTS WITH 'Raga') AND n.corpus = 'rg10' RETURN count(n)", Map.of()));
     }

@@ -184,9 +184,9 @@ class RemindProceduresTest {
         long nonZero = rows("CALL remind.memory.stats({corpus: 'rm2'}) YIELD nonZero RETURN sum(nonZero) AS n").get(0).get("n") instanceof Long l ? l : -1;
         assertEquals(first.get("enhanced"), nonZero);
         // remind.query never writes; reset forgets everything and the next answer walks again
-        List<Object> before = TestServer.fingerprint();
+        long before = TestServer.lastCommittedTransaction();
         rows("CALL remind.query($q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("rm2", Map.of())));
-        assertEquals(before, TestServer.fingerprint());
+        assertEquals(before, TestServer.lastCommittedTransaction());
         assertEquals(nonZero, rows("CALL remind.memory.reset({corpus: 'rm2'})").get(0).get("relationshipsReset"));
         List<?> weights = (List<?>) rows("CALL remind.replay($q, {corpus: 'rm2'})", Map.of("q", QUESTION)).get(0).get("weights");
         assertTrue(weights.stream().allMatch(w -> "seed".equals(((Map<?, ?>) w).get("origin"))), "only a seed anchor's own chunk: " + weights);

@@ -1,5 +1,6 @@
 package dev.graphrag.agrag;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * small graphs: exact Steiner trees by enumeration, the expansion rule re-evaluated from scratch at every
  * step, and PPR by dense matrix iteration.
  */
+@Tag("line-independent")
 class AgragAlgorithmsRandomTest {
 
     static CostGraph randomGraph(Random rnd, int n, double density) {

@@ -2,6 +2,7 @@ package dev.graphrag.agrag;
 
 import dev.graphrag.core.embed.QueryCosines;
 import dev.graphrag.core.embed.VectorMatrix;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -11,6 +12,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("line-independent")
 class HybridScoresTest {
     @Test
     void aChunkTheCandidatesMissedScoresWithinTheRangeSoItsCostStaysNonNegative() {

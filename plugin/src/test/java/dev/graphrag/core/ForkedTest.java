@@ -1,5 +1,6 @@
 package dev.graphrag.core;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("line-independent")
 class ForkedTest {
     @Test
     void withoutAPoolTheStageRunsOnTheCallerWhenJoined() {

@@ -1,5 +1,6 @@
 package dev.graphrag.hgmem;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The hand-checkable memory cases of spec §8 (T1's insert, T2, T3, T4, T5, T7) as plain Java. */
+@Tag("line-independent")
 class HypergraphMemoryTest {
     static Supplier<String> counter() {
         AtomicInteger n = new AtomicInteger();

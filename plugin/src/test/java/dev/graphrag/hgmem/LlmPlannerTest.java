@@ -8,6 +8,7 @@ import dev.graphrag.core.llm.LlmClient;
 import dev.graphrag.core.llm.LlmConfig;
 import dev.graphrag.core.llm.StandInLlm;
 import dev.graphrag.core.llm.UsageMeter;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (step headers), JSON input blocks that address memory points by index, usage metered per step equal to the
  * endpoint's count, and a reply that stays malformed after the repair turn failing with the step's name.
  */
+@Tag("line-independent")
 class LlmPlannerTest {
     static final StandInLlm LLM = StandInLlm.start();
     static final ObjectMapper JSON = new ObjectMapper();

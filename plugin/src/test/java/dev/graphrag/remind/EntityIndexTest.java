@@ -1,6 +1,7 @@
 package dev.graphrag.remind;
 
 import dev.graphrag.core.embed.EmbeddingService;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** remind.index's synonym search, planned or form by form, against comparing every entity exactly, as merging does. */
+@Tag("line-independent")
 class EntityIndexTest {
     static final ExecutorService POOL = Executors.newFixedThreadPool(2);
 

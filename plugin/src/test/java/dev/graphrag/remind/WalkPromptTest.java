@@ -1,5 +1,6 @@
 package dev.graphrag.remind;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** What the walk's prompts (L6-L8) show of S's path edges (docs/remind.md). */
+@Tag("line-independent")
 class WalkPromptTest {
     static Map<String, Object> m(Object... kv) {
         Map<String, Object> out = new LinkedHashMap<>();

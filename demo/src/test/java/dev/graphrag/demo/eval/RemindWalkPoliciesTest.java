@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * rule order, a filter and an answer that cite only chunks carrying evidence, and replies that name only handles of
  * the prompt.
  */
+@Tag("line-independent")
 class RemindWalkPoliciesTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static EvalLlmServer server;

@@ -11,6 +11,7 @@ import dev.graphrag.demo.eval.OracleHarness;
 import dev.graphrag.demo.eval.QuestionSet;
 import dev.graphrag.demo.eval.Scores;
 import dev.graphrag.demo.eval.ScoredQuestion;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -36,6 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * stand-in) with canaries in every gold field that must never reach a prompt. The kill-and-resume run is
  * {@link EvaluationResumeTest}.
  */
+@Tag("line-independent")
 class EvaluationCommandTest {
     static final Path MUSIQUE = Path.of("src/test/resources/eval/musique_sample.json");
     static final ObjectMapper JSON = new ObjectMapper();

@@ -1,6 +1,7 @@
 package dev.graphrag.demo.evaluate;
 
 import dev.graphrag.demo.eval.QuestionSet;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The command's pieces as plain Java: gold lookup, failure causes, the log as a checkpoint, the report's arithmetic. */
+@Tag("line-independent")
 class EvaluationPiecesTest {
     @Test
     void goldIsFoundByTitleAndTextOrByAUniqueTitleAndNeverGuessed() {

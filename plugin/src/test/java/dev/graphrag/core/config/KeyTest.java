@@ -1,6 +1,7 @@
 package dev.graphrag.core.config;
 
 import dev.graphrag.core.RagException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -10,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A config key declared once: its default when absent, its range when given, another default for a mode. */
+@Tag("line-independent")
 class KeyTest {
     enum Mode { FAST, EXACT }
 

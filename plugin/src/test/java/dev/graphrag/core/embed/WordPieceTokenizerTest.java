@@ -1,6 +1,7 @@
 package dev.graphrag.core.embed;
 
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.InputStream;
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("line-independent")
 class WordPieceTokenizerTest {
     /** Probes chosen to exercise every normaliser and pre-tokeniser rule. */
     static final List<String> PROBES = List.of(

@@ -3,6 +3,7 @@ package dev.graphrag.core.llm;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.PluginSettings;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("line-independent")
 class LlmClientTest {
     static final String KEY = "sk-test-SECRET-4242";
     @RegisterExtension

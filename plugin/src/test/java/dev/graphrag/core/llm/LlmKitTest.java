@@ -3,6 +3,7 @@ package dev.graphrag.core.llm;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.PluginSettings;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The core LLM kit against the stand-in server: usage by step, typed outputs with a repair turn, the tool loop in both modes. */
+@Tag("line-independent")
 class LlmKitTest {
     @RegisterExtension
     static final StandInLlm LLM = StandInLlm.start();

@@ -3,6 +3,7 @@ package dev.graphrag.core.text;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.TestModels;
 import dev.graphrag.core.embed.TextTokenizer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -12,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("line-independent")
 class ChunkerTest {
     static final TextTokenizer TOK = TestModels.bge().tokenizer();
     static final String TEXT = String.join(" ", java.util.Collections.nCopies(30,
