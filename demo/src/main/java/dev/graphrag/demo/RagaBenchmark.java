@@ -34,7 +34,7 @@ import java.util.function.Predicate;
  * its offsets. Writes target/raga-results.md. Options: --passages N (a shuffled subset, for quick runs), --subset N
  * (the fault and resume subset, default 300; 0 skips those checks), --construction-only (no retrieval tables), --no-hotpot, --hotpot-only (HotpotQA alone, with the fusion setting a MuSiQue run
  * chose given as --tuned-hops, --tuned-anchor-chunks, --tuned-semantic-filter-percent and --tuned-page-anchors; defaults 1, 3, 50
- * and 1: sessions 14's and 20's choices),
+ * and 1: the choices of 2026-11-23 and 2026-11-24),
  * --data DIR (keep the store; a later run with the same DIR reuses the graphs it holds and skips their construction and
  * the fault and resume checks, so retrieval work can be repeated in minutes).
  */
@@ -212,7 +212,7 @@ public final class RagaBenchmark {
         return ingest(corpus, false);
     }
 
-    /** batch: the batch toolset's schemas, for the batch policy (before session 24 it was sent the full toolset's). */
+    /** batch: the batch toolset's schemas, for the batch policy (before 2026-11-25 it was sent the full toolset's). */
     List<Map<String, Object>> ingest(String corpus, boolean batch) {
         Map<String, Object> cfg = new LinkedHashMap<>();
         cfg.put("corpus", corpus);
