@@ -1,6 +1,6 @@
 package dev.graphrag;
 
-import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -21,30 +21,40 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * top; a core class needs the database, the log or the cancellation hook, not the runtime). Names count wherever they
  * appear, in imports and in fully qualified uses alike.
  */
-@Tag("line-independent")
+@LineIndependent
 class ArchitectureTest {
     static final Path SOURCES = Path.of("src", "main", "java", "dev", "graphrag");
     static final List<String> METHODS = List.of("agrag", "remind", "hgmem", "raga");
     static final Pattern NAMED = Pattern.compile("\\bdev\\.graphrag\\.(\\w+)(\\.(\\w+))?");
+    static final Pattern RUNTIME_OR_CALL = Pattern.compile("\\b(RagCall|GraphRagRuntime)\\b");
+
+    record Source(Path file, String text) {}
 
     record Use(Path file, String from, String to, String name) {}
 
-    static List<Use> uses() throws IOException {
-        List<Use> out = new ArrayList<>();
+    /** The plugin's main sources, read once for every rule (paths relative to {@link #SOURCES}, package lines removed), and the project names they use. */
+    static List<Source> sources;
+    static List<Use> uses;
+
+    @BeforeAll
+    static void read() throws IOException {
+        List<Source> read = new ArrayList<>();
         try (Stream<Path> files = Files.walk(SOURCES)) {
             for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
-                String from = SOURCES.relativize(f).getName(0).toString();
-                String text = Files.readString(f).replaceFirst("(?m)^package [^;]+;", "");
-                Matcher m = NAMED.matcher(text);
-                while (m.find()) out.add(new Use(SOURCES.relativize(f), from, m.group(1), m.group(3)));
+                read.add(new Source(SOURCES.relativize(f), Files.readString(f).replaceFirst("(?m)^package [^;]+;", "")));
             }
         }
-        return out;
+        List<Use> found = new ArrayList<>();
+        for (Source s : read) {
+            Matcher m = NAMED.matcher(s.text());
+            while (m.find()) found.add(new Use(s.file(), s.file().getName(0).toString(), m.group(1), m.group(3)));
+        }
+        sources = read;
+        uses = found;
     }
 
     @Test
-    void theSourcesAreWhereTheRulesLook() throws IOException {
-        List<Use> uses = uses();
+    void theSourcesAreWhereTheRulesLook() {
         assertTrue(uses.size() > 200, "the rules read the plugin's sources: " + uses.size() + " uses of project names");
         for (String method : METHODS) {
             assertTrue(uses.stream().anyMatch(u -> u.from().equals(method) && u.to().equals("core")), method + " uses core");
@@ -52,27 +62,24 @@ class ArchitectureTest {
     }
 
     @Test
-    void aMethodNeverNamesAnotherMethod() throws IOException {
-        List<String> crossings = uses().stream().filter(u -> METHODS.contains(u.from()) && METHODS.contains(u.to()) && !u.from().equals(u.to()))
+    void aMethodNeverNamesAnotherMethod() {
+        List<String> crossings = uses.stream().filter(u -> METHODS.contains(u.from()) && METHODS.contains(u.to()) && !u.from().equals(u.to()))
                 .map(u -> u.file() + " -> " + u.to() + "." + u.name()).distinct().toList();
         assertEquals(List.of(), crossings, "shared code belongs in core");
     }
 
     @Test
-    void coreNamesNoMethod() throws IOException {
-        List<String> crossings = uses().stream().filter(u -> u.from().equals("core") && METHODS.contains(u.to()))
+    void coreNamesNoMethod() {
+        List<String> crossings = uses.stream().filter(u -> u.from().equals("core") && METHODS.contains(u.to()))
                 .map(u -> u.file() + " -> " + u.to() + "." + u.name()).distinct().toList();
         assertEquals(List.of(), crossings);
     }
 
     @Test
-    void belowCoresTopPackageNothingNamesTheRuntimeOrTheCall() throws IOException {
-        List<String> upward = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(SOURCES.resolve("core"))) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".java") && p.getNameCount() > SOURCES.getNameCount() + 2).toList()) {
-                if (Pattern.compile("\\b(RagCall|GraphRagRuntime)\\b").matcher(Files.readString(f)).find()) upward.add(SOURCES.relativize(f).toString());
-            }
-        }
+    void belowCoresTopPackageNothingNamesTheRuntimeOrTheCall() {
+        // core/<sub>/File.java, not core/File.java
+        List<String> upward = sources.stream().filter(s -> s.file().getName(0).toString().equals("core") && s.file().getNameCount() > 2)
+                .filter(s -> RUNTIME_OR_CALL.matcher(s.text()).find()).map(s -> s.file().toString()).toList();
         assertEquals(List.of(), upward, "RagCall and GraphRagRuntime sit on top of core");
     }
 

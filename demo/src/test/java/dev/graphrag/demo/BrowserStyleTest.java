@@ -1,6 +1,6 @@
 package dev.graphrag.demo;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * procedure draws has a caption, and each caption names a property that the graph this plugin writes really holds
  * (checked on a corpus built by rag.ingest, agrag.index, remind.index and hgmem.index, with an HGMem session and RAGA entities, in the shared server).
  */
-@Tag("line-independent")
+@LineIndependent
 class BrowserStyleTest {
     private static final Pattern RULE = Pattern.compile("(node|relationship)\\.([A-Za-z_]+)\\s*\\{[^}]*?caption:\\s*\"\\{([A-Za-z]+)}\"", Pattern.DOTALL);
 

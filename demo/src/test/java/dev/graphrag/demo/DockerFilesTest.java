@@ -1,6 +1,6 @@
 package dev.graphrag.demo;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * no password in any committed file; exactly one plugin jar, the one the build produced; memory, volumes and ports
  * set from the env file, whose example defines every variable the compose file needs.
  */
-@Tag("line-independent")
+@LineIndependent
 class DockerFilesTest {
     static final Path DOCKER = Path.of("..", "docker");
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Z_][A-Z0-9_]*)(:?[-?][^}]*)?}");

@@ -1,9 +1,10 @@
 package dev.graphrag.demo;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * headings (as GitHub makes them: lower case, punctuation dropped, spaces to hyphens, -1, -2 for repeats). The results
  * pages and the notebook link into each other by dated headings, so a renamed heading must take its links along.
  */
-@Tag("line-independent")
+@LineIndependent
 class DocsLinksTest {
     static final Path ROOT = Path.of("..");
     static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
@@ -35,11 +36,17 @@ class DocsLinksTest {
         return heading.strip().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}_\\- ]", "").replace(' ', '-');
     }
 
-    static Set<String> anchors(Path page) throws IOException {
+    static Set<String> anchors(Path page) {
         Set<String> out = new HashSet<>();
         Map<String, Integer> seen = new HashMap<>();
         boolean code = false;
-        for (String line : Files.readAllLines(page)) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(page);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        for (String line : lines) {
             if (line.startsWith("```")) code = !code;
             Matcher m = HEADING.matcher(line);
             if (code || !m.matches()) continue;
@@ -70,8 +77,7 @@ class DocsLinksTest {
             if (!Files.exists(to)) {
                 broken.add(page + ": " + target + " (no such file)");
             } else if (hash >= 0 && to.toString().endsWith(".md")
-                    && !anchors.computeIfAbsent(to, p -> { try { return anchors(p); } catch (IOException e) { throw new IllegalStateException(e); } })
-                            .contains(target.substring(hash + 1))) {
+                    && !anchors.computeIfAbsent(to, DocsLinksTest::anchors).contains(target.substring(hash + 1))) {
                 broken.add(page + ": " + target + " (no such heading)");
             }
         }

@@ -1,7 +1,7 @@
 package dev.graphrag.demo;
 
+import dev.graphrag.LineIndependent;
 import dev.graphrag.core.llm.StandInLlm;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * having rows or none (values such as ms and ids differ between runs, and row counts with what other tests left in the
  * shared server, so those are not compared).
  */
-@Tag("line-independent")
+@LineIndependent
 class ProcedurePagesTest {
     static final Path DOCS = Path.of("..", "docs");
     static final List<String> FAMILIES = List.of("rag", "agrag", "remind", "hgmem", "raga");

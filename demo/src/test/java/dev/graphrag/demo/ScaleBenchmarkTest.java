@@ -1,6 +1,6 @@
 package dev.graphrag.demo;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The scaling report's arithmetic: growth exponents between consecutive sizes and from the first to the last. */
-@Tag("line-independent")
+@LineIndependent
 class ScaleBenchmarkTest {
     static ScaleBenchmark.Size size(int copies, long chunks, double indexS, long heap, double p50) {
         Map<String, double[]> latency = new LinkedHashMap<>();

@@ -1,6 +1,6 @@
 package dev.graphrag.demo;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The scaling benchmark's corpus: copy 0 is the corpus, each further copy renames entity words consistently. */
-@Tag("line-independent")
+@LineIndependent
 class ScaledCorpusTest {
     static final List<Map<String, Object>> BASE = List.of(
             Map.of("title", "Anna Berg", "text", "Anna Berg starred in The Prize Film. She was born in Oslo."),

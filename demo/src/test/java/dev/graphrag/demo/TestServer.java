@@ -154,13 +154,6 @@ public final class TestServer {
                 .resolveDependency(org.neo4j.storageengine.api.TransactionIdStore.class).getLastCommittedTransactionId();
     }
 
-    /** Runs the action and asserts that the database committed no transaction meanwhile. */
-    public static void assertCommitsNothing(Runnable action, String message) {
-        long before = lastCommittedTransaction();
-        action.run();
-        assertEquals(before, lastCommittedTransaction(), message);
-    }
-
     /** Runs a statement that must fail with a message containing every fragment, and must leave the graph as it was. */
     public static String assertFailsCleanly(String cypher, Map<String, Object> params, String... fragments) {
         long before = lastCommittedTransaction();

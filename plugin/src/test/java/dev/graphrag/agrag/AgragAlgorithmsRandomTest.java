@@ -1,6 +1,6 @@
 package dev.graphrag.agrag;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * small graphs: exact Steiner trees by enumeration, the expansion rule re-evaluated from scratch at every
  * step, and PPR by dense matrix iteration.
  */
-@Tag("line-independent")
+@LineIndependent
 class AgragAlgorithmsRandomTest {
 
     static CostGraph randomGraph(Random rnd, int n, double density) {

@@ -1,8 +1,8 @@
 package dev.graphrag.agrag;
 
+import dev.graphrag.LineIndependent;
 import dev.graphrag.core.embed.QueryCosines;
 import dev.graphrag.core.embed.VectorMatrix;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -12,7 +12,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@Tag("line-independent")
+@LineIndependent
 class HybridScoresTest {
     @Test
     void aChunkTheCandidatesMissedScoresWithinTheRangeSoItsCostStaysNonNegative() {

@@ -1,6 +1,6 @@
 package dev.graphrag.agrag;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The desired AGRAG layer from chunks and triples, without a database. */
-@Tag("line-independent")
+@LineIndependent
 class LayerDerivationTest {
     static final List<AgragIndexer.ChunkRow> CHUNKS = List.of(
             new AgragIndexer.ChunkRow("c:carter:0", "carter", "John Carter married Dejah Thoris of Helium."),

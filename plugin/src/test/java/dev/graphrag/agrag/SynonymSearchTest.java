@@ -1,7 +1,7 @@
 package dev.graphrag.agrag;
 
+import dev.graphrag.LineIndependent;
 import dev.graphrag.core.embed.EmbeddingService;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -13,7 +13,7 @@ import java.util.concurrent.ExecutorService;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@Tag("line-independent")
+@LineIndependent
 class SynonymSearchTest {
     /** Runs body with a pool of that many threads, shut down after. */
     static void withPool(int threads, java.util.function.Consumer<ExecutorService> body) {

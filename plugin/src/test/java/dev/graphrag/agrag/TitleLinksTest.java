@@ -1,6 +1,6 @@
 package dev.graphrag.agrag;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
@@ -10,7 +10,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@Tag("line-independent")
+@LineIndependent
 class TitleLinksTest {
     static List<String> linked(TitleLinks t, String own, String text) {
         return t.links(own, text).stream().map(TitleLinks.Link::documentId).toList();

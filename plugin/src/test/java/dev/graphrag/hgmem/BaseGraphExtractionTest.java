@@ -1,7 +1,7 @@
 package dev.graphrag.hgmem;
 
+import dev.graphrag.LineIndependent;
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 /** The index path of wave2-review H8: X1 normalisation, duplicate merge, summed weights, UNKNOWN endpoints, the delimiter fallback parser. */
-@Tag("line-independent")
+@LineIndependent
 class BaseGraphExtractionTest {
     static BaseGraphExtraction.Entity e(String name, String type, String d) {
         return new BaseGraphExtraction.Entity(name, type, d);

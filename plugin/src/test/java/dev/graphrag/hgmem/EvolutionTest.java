@@ -1,6 +1,6 @@
 package dev.graphrag.hgmem;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayDeque;
@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Spec §8 T1 (absent vertex), T6 (loop control and call sequence), T7 (targets across a merge), and the lenient E4/E5 rules of wave2-review H8. */
-@Tag("line-independent")
+@LineIndependent
 class EvolutionTest {
     /** A scripted LLM: queued replies per call kind (empty ones when the queue is dry), and the call kinds in order. */
     static class Script implements Evolution.Llm {

@@ -1,6 +1,6 @@
 package dev.graphrag.hgmem;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
@@ -11,7 +11,7 @@ import java.util.Set;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** What E1, E2 and E6 are shown of the retrieved tables (docs/hgmem.md "What the prompts hold"). */
-@Tag("line-independent")
+@LineIndependent
 class HgmemPromptTablesTest {
     static Map<String, Object> row(Object... kv) {
         Map<String, Object> m = new LinkedHashMap<>();

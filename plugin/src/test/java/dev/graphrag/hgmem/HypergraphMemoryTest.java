@@ -1,6 +1,6 @@
 package dev.graphrag.hgmem;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The hand-checkable memory cases of spec §8 (T1's insert, T2, T3, T4, T5, T7) as plain Java. */
-@Tag("line-independent")
+@LineIndependent
 class HypergraphMemoryTest {
     static Supplier<String> counter() {
         AtomicInteger n = new AtomicInteger();

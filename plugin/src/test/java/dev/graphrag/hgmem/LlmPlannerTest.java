@@ -1,5 +1,6 @@
 package dev.graphrag.hgmem;
 
+import dev.graphrag.LineIndependent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.graphrag.core.RagException;
@@ -8,7 +9,6 @@ import dev.graphrag.core.llm.LlmClient;
 import dev.graphrag.core.llm.LlmConfig;
 import dev.graphrag.core.llm.StandInLlm;
 import dev.graphrag.core.llm.UsageMeter;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (step headers), JSON input blocks that address memory points by index, usage metered per step equal to the
  * endpoint's count, and a reply that stays malformed after the repair turn failing with the step's name.
  */
-@Tag("line-independent")
+@LineIndependent
 class LlmPlannerTest {
     static final StandInLlm LLM = StandInLlm.start();
     static final ObjectMapper JSON = new ObjectMapper();

@@ -1,8 +1,8 @@
 package dev.graphrag.raga;
 
+import dev.graphrag.LineIndependent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What the construction agent is shown of a tool result (docs/raga.md "What the agent is shown"). */
-@Tag("line-independent")
+@LineIndependent
 class ObservationTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String CHUNK = "c:d1:0";

@@ -1,6 +1,6 @@
 package dev.graphrag.raga;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 /** RAGA's hand-checkable cases that need no graph: T2 evidence spans, T4 expansion and RRF, T5 formulas, T6 quality gate, T8 metrics. */
-@Tag("line-independent")
+@LineIndependent
 class RagaFoundationsTest {
     static final String CURIE = "Marie Curie discovered polonium. She was born in Warsaw.";
 

@@ -1,7 +1,7 @@
 package dev.graphrag.remind;
 
+import dev.graphrag.LineIndependent;
 import dev.graphrag.core.embed.EmbeddingService;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** remind.index's synonym search, planned or form by form, against comparing every entity exactly, as merging does. */
-@Tag("line-independent")
+@LineIndependent
 class EntityIndexTest {
     static final ExecutorService POOL = Executors.newFixedThreadPool(2);
 

@@ -1,6 +1,6 @@
 package dev.graphrag.remind;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayDeque;
@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The spec's hand-worked cases (remindrag.md §8, T1-T8) and the missing ones of wave2-review R9, on plain Java. */
-@Tag("line-independent")
+@LineIndependent
 class RemindHandWorkedTest {
     static final double TOL = 1e-5;
 

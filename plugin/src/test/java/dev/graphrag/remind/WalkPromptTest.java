@@ -1,6 +1,6 @@
 package dev.graphrag.remind;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -11,7 +11,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** What the walk's prompts (L6-L8) show of S's path edges (docs/remind.md). */
-@Tag("line-independent")
+@LineIndependent
 class WalkPromptTest {
     static Map<String, Object> m(Object... kv) {
         Map<String, Object> out = new LinkedHashMap<>();

@@ -1,7 +1,7 @@
 package dev.graphrag.demo.eval;
 
+import dev.graphrag.LineIndependent;
 import dev.graphrag.demo.TestServer;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * fields and tool-call shapes). Recall, answers, calls and prompt tokens must equal the plain server's; only completion
  * tokens may grow (the reasoning is billed), and nothing is reported as a repair that the plain server did not need.
  */
-@Tag("line-independent")
+@LineIndependent
 class DialectsTest {
     static EvalCorpus corpus;
     static List<ScoredQuestion> questions;

@@ -1,6 +1,6 @@
 package dev.graphrag.demo.eval;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 /** Hand-worked gating cases: a hop is known only once one visible text holds its subject and its answer. */
-@Tag("line-independent")
+@LineIndependent
 class EvidenceGateTest {
     static final OracleGold.Question RENNER = new OracleGold.Question("3hop", "Who was in charge of the country where the composer of Aschenbrodel was a citizen?",
             "Karl Renner", List.of("Renner"), List.of(new OracleGold.Hop("Aschenbrödel >> composer", "Johann Strauss II"),

@@ -1,10 +1,10 @@
 package dev.graphrag.demo.eval;
 
+import dev.graphrag.LineIndependent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * retrieved sources reveal, local concerns on the point holding a hop's subject, subqueries with known answers
  * substituted, merges of consecutive hops only, and an answer only once the last hop is in memory.
  */
-@Tag("line-independent")
+@LineIndependent
 class HgmemPoliciesTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static EvalLlmServer server;

@@ -1,8 +1,8 @@
 package dev.graphrag.demo.eval;
 
+import dev.graphrag.LineIndependent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The sanitised gold carries no passage field, and a file that does is refused. */
-@Tag("line-independent")
+@LineIndependent
 class OracleGoldTest {
     /** Samples of the two data sets in their original formats (src/test/resources/eval/README.md). */
     static final Path MUSIQUE = Path.of("src/test/resources/eval/musique_sample.json");

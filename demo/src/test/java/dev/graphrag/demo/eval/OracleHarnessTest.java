@@ -1,9 +1,9 @@
 package dev.graphrag.demo.eval;
 
+import dev.graphrag.LineIndependent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.graphrag.demo.TestServer;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (controls and AGRAG), a method's yielded usage equals the evaluation server's log, the policies are stateless,
  * and index-time extraction is answered from the chunk text alone.
  */
-@Tag("line-independent")
+@LineIndependent
 class OracleHarnessTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static EvalCorpus first, second;

@@ -1,6 +1,6 @@
 package dev.graphrag.demo.eval;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The evaluation's question sets in each released format and in JSON Lines, and SQuAD-style answer scoring. */
-@Tag("line-independent")
+@LineIndependent
 class QuestionSetTest {
     static final Path TWOWIKI = Path.of("src/test/resources/eval/2wikimultihopqa_sample.json");
 

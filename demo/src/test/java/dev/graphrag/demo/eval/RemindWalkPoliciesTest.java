@@ -1,10 +1,10 @@
 package dev.graphrag.demo.eval;
 
+import dev.graphrag.LineIndependent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * rule order, a filter and an answer that cite only chunks carrying evidence, and replies that name only handles of
  * the prompt.
  */
-@Tag("line-independent")
+@LineIndependent
 class RemindWalkPoliciesTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static EvalLlmServer server;

@@ -1,7 +1,7 @@
 package dev.graphrag.demo.eval;
 
+import dev.graphrag.LineIndependent;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The index-time extractor: names and same-sentence relations from the text alone. */
-@Tag("line-independent")
+@LineIndependent
 class RuleExtractorTest {
     static final String TEXT = "Brand is a play by Norwegian playwright Henrik Ibsen. It premiered in Oslo and Henrik Ibsen later wrote it was the most Norwegian of his many plays. It premiered in Stockholm in 1885. The Play was long.";
 

@@ -1,5 +1,6 @@
 package dev.graphrag.demo.evaluate;
 
+import dev.graphrag.LineIndependent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.graphrag.demo.TestServer;
@@ -11,7 +12,6 @@ import dev.graphrag.demo.eval.OracleHarness;
 import dev.graphrag.demo.eval.QuestionSet;
 import dev.graphrag.demo.eval.Scores;
 import dev.graphrag.demo.eval.ScoredQuestion;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -37,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * stand-in) with canaries in every gold field that must never reach a prompt. The kill-and-resume run is
  * {@link EvaluationResumeTest}.
  */
-@Tag("line-independent")
+@LineIndependent
 class EvaluationCommandTest {
     static final Path MUSIQUE = Path.of("src/test/resources/eval/musique_sample.json");
     static final ObjectMapper JSON = new ObjectMapper();

@@ -1,7 +1,7 @@
 package dev.graphrag.demo.evaluate;
 
+import dev.graphrag.LineIndependent;
 import dev.graphrag.demo.eval.QuestionSet;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The command's pieces as plain Java: gold lookup, failure causes, the log as a checkpoint, the report's arithmetic. */
-@Tag("line-independent")
+@LineIndependent
 class EvaluationPiecesTest {
     @Test
     void goldIsFoundByTitleAndTextOrByAUniqueTitleAndNeverGuessed() {

@@ -1,7 +1,7 @@
 package dev.graphrag.demo.evaluate;
 
+import dev.graphrag.LineIndependent;
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * mid-run, then run again with the same --out. The second run reuses the store (no document ingested again, no layer
  * rebuilt) and asks only the questions the log does not hold, so every question ends in the log exactly once.
  */
-@Tag("line-independent")
+@LineIndependent
 class EvaluationResumeTest {
     static final String[] ARGS = {"--questions", EvaluationCommandTest.MUSIQUE.toString(), "--corpus", "questions", "--oracle", "--methods", "dense,agrag,remind",
             "--limit", "4"};

@@ -1,9 +1,9 @@
 package dev.graphrag.core.config;
 
+import dev.graphrag.LineIndependent;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.search.SearchConfig;
 import dev.graphrag.core.search.SearchMode;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@Tag("line-independent")
+@LineIndependent
 class ConfigTest {
     @Test
     void searchConfigDefaultsAndOverrides() {

@@ -1,7 +1,7 @@
 package dev.graphrag.core.config;
 
+import dev.graphrag.LineIndependent;
 import dev.graphrag.core.RagException;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A config key declared once: its default when absent, its range when given, another default for a mode. */
-@Tag("line-independent")
+@LineIndependent
 class KeyTest {
     enum Mode { FAST, EXACT }
 

@@ -1,7 +1,7 @@
 package dev.graphrag.core.embed;
 
+import dev.graphrag.LineIndependent;
 import dev.graphrag.core.RagException;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@Tag("line-independent")
+@LineIndependent
 class EmbeddingModelTest {
 
     @Test

@@ -1,6 +1,6 @@
 package dev.graphrag.core.embed;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * command line is longer than about 4 KB: a plain {@code java -cp <jars>} launch of an embedded Neo4j, or a server
  * started with many JVM options. 1.28.0 loads. This runs the bundled model in a child JVM with a 6 KB command line.
  */
-@Tag("line-independent")
+@LineIndependent
 class LongCommandLineTest {
 
     /** The child: load the default model on the CPU, embed one text, print its dimensions. */

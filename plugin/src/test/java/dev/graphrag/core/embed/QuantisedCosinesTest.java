@@ -1,7 +1,7 @@
 package dev.graphrag.core.embed;
 
+import dev.graphrag.LineIndependent;
 import dev.graphrag.core.RagException;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.Random;
@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The first pass of the synonym searches: its bound never falls below a pair's cosine, and the cached-norm cosine is the cosine. */
-@Tag("line-independent")
+@LineIndependent
 class QuantisedCosinesTest {
     /** Vectors like a text model's: a shared direction plus noise (cosines of 0.5 to 1, where thresholds sit), scaled at random. */
     static float[][] anisotropic(Random r, int n, int dim) {

@@ -1,6 +1,6 @@
 package dev.graphrag.core.embed;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Index candidates re-scored exactly against the scan of every row they stand in for. */
-@Tag("line-independent")
+@LineIndependent
 class QueryCosinesTest {
     /** 300 rows over 120 distinct vectors (rows repeat vectors, as AGRAG's facts repeat their sentence's), some rows without one. */
     static List<float[]> sharedRows(Random r) {

@@ -1,10 +1,10 @@
 package dev.graphrag.core.embed;
 
+import dev.graphrag.LineIndependent;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.PluginSettings;
 import dev.graphrag.core.llm.EmbeddingEndpoint;
 import dev.graphrag.core.llm.StandInLlm;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** graphrag.embedding.provider=openai against the stand-in's /v1/embeddings: batching, order, faults, caps and the key. */
-@Tag("line-independent")
+@LineIndependent
 class RemoteEmbedderTest {
     @RegisterExtension
     static final StandInLlm SERVER = StandInLlm.start();

@@ -1,7 +1,7 @@
 package dev.graphrag.core.embed;
 
+import dev.graphrag.LineIndependent;
 import dev.graphrag.core.RagException;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Tokenizer files of each kind: hand-worked BPE and Unigram fixtures (ids worked out from their merges and scores),
  * and the bundled WordPiece file read by both engines, whose ids must agree on every probe.
  */
-@Tag("line-independent")
+@LineIndependent
 class TokenizerEngineTest {
     static byte[] fixture(String name) throws IOException {
         try (InputStream in = TokenizerEngineTest.class.getResourceAsStream("/tokenizers/" + name)) {

@@ -1,6 +1,6 @@
 package dev.graphrag.core.embed;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A matrix's k-means cells as a source of candidates: exact where the probes reach every cell, close where they reach few. */
-@Tag("line-independent")
+@LineIndependent
 class VectorCellsTest {
     /** The scan's n best distinct vectors, one row each (the first row of each vector), best first, ties to the lower vector. */
     static int[] scanBest(VectorMatrix m, float[] q, int n) {

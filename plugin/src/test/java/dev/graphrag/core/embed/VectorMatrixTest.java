@@ -1,7 +1,7 @@
 package dev.graphrag.core.embed;
 
+import dev.graphrag.LineIndependent;
 import dev.graphrag.core.RagException;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@Tag("line-independent")
+@LineIndependent
 class VectorMatrixTest {
     static float[] random(Random r, int dim) {
         float[] v = new float[dim];

@@ -1,7 +1,7 @@
 package dev.graphrag.core.embed;
 
+import dev.graphrag.LineIndependent;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.InputStream;
@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@Tag("line-independent")
+@LineIndependent
 class WordPieceTokenizerTest {
     /** Probes chosen to exercise every normaliser and pre-tokeniser rule. */
     static final List<String> PROBES = List.of(

@@ -1,6 +1,6 @@
 package dev.graphrag.core.lexical;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What setup takes for a constraint, and the errors that name the indexes not online. */
-@Tag("line-independent")
+@LineIndependent
 class SchemaSetupTest {
     @Test
     void constraintStatementsAreToldFromIndexStatements() {

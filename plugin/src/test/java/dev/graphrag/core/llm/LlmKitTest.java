@@ -1,9 +1,9 @@
 package dev.graphrag.core.llm;
 
+import dev.graphrag.LineIndependent;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.PluginSettings;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The core LLM kit against the stand-in server: usage by step, typed outputs with a repair turn, the tool loop in both modes. */
-@Tag("line-independent")
+@LineIndependent
 class LlmKitTest {
     @RegisterExtension
     static final StandInLlm LLM = StandInLlm.start();

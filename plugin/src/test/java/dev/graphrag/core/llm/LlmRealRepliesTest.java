@@ -1,8 +1,8 @@
 package dev.graphrag.core.llm;
 
+import dev.graphrag.LineIndependent;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.graphrag.core.RagException;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * content or a separate field, JSON in prose, tool-call shapes, a server that cuts prompts (Ollama) or refuses them
  * (vLLM), and prompts that cannot fit the configured window.
  */
-@Tag("line-independent")
+@LineIndependent
 class LlmRealRepliesTest {
     @RegisterExtension
     static final StandInLlm LLM = StandInLlm.start();

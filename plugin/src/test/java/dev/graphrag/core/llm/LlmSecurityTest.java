@@ -1,9 +1,9 @@
 package dev.graphrag.core.llm;
 
+import dev.graphrag.LineIndependent;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.config.PluginSettings;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * reachable, endless and trickling replies, starved permits, error bodies, deep nesting, admin ceilings.
  * Endpoints are stand-ins on 127.0.0.1 that record every request's headers.
  */
-@Tag("line-independent")
+@LineIndependent
 class LlmSecurityTest {
     static final String SERVER_KEY = "sk-server-SECRET-9000";
     static final String CALLER_KEY = "sk-caller-OWN-1234";

@@ -1,6 +1,6 @@
 package dev.graphrag.core.llm;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The one reply reader, on the shapes real servers and models give (plain Java, no server). */
-@Tag("line-independent")
+@LineIndependent
 class ReplyReaderTest {
     static ReplyReader.Json read(String content) throws ReplyReader.Problem {
         return ReplyReader.read(content, "stop", 512);

@@ -1,6 +1,6 @@
 package dev.graphrag.core.search;
 
-import org.junit.jupiter.api.Tag;
+import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Which servers get corpus-filtered vector indexes and the SEARCH clause, read from the version the server reports. */
-@Tag("line-independent")
+@LineIndependent
 class VectorSearchVersionTest {
     @Test
     void calendarReleasesFrom2026FilterInTheIndexAndOthersDoNot() {

@@ -1,9 +1,9 @@
 package dev.graphrag.core.text;
 
+import dev.graphrag.LineIndependent;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.TestModels;
 import dev.graphrag.core.embed.TextTokenizer;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@Tag("line-independent")
+@LineIndependent
 class ChunkerTest {
     static final TextTokenizer TOK = TestModels.bge().tokenizer();
     static final String TEXT = String.join(" ", java.util.Collections.nCopies(30,

@@ -1,9 +1,9 @@
 package dev.graphrag.core.text;
 
+import dev.graphrag.LineIndependent;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.TestModels;
 import dev.graphrag.core.embed.TextTokenizer;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@Tag("line-independent")
+@LineIndependent
 class SentenceAndStructuralChunkerTest {
     static final TextTokenizer TOK = TestModels.bge().tokenizer();
 
