@@ -39,10 +39,20 @@ public final class EmbeddedNeo4j {
      * graphrag.conf defaults for this server; a graphrag.conf the user points to (-Dgraphrag.conf.dir or
      * $NEO4J_CONF) and GRAPHRAG_* variables still win.
      */
-    public record Options(Path workDir, Path dataDir, String host, int boltPort, int httpPort, Map<String, String> settings) {
+    public record Options(Path workDir, Path dataDir, String host, int boltPort, int httpPort, Map<String, String> settings, Path importDir) {
         /** A single-user server (the demo, the benchmark): callers may name any LLM endpoint. */
         public Options(Path workDir, Path dataDir, String host, int boltPort, int httpPort) {
             this(workDir, dataDir, host, boltPort, httpPort, SINGLE_USER);
+        }
+
+        /** The import directory (rag.ingest.files, LOAD CSV) is workDir/import. */
+        public Options(Path workDir, Path dataDir, String host, int boltPort, int httpPort, Map<String, String> settings) {
+            this(workDir, dataDir, host, boltPort, httpPort, settings, null);
+        }
+
+        /** The import directory this server reads files from: the one given, else workDir/import. */
+        public Path importDirectory() {
+            return (importDir != null ? importDir : workDir.resolve("import")).toAbsolutePath().normalize();
         }
     }
 
@@ -68,6 +78,11 @@ public final class EmbeddedNeo4j {
         if (o.httpPort() >= 0) b = b.withConfig(HttpConnector.listen_address, new SocketAddress(o.host(), o.httpPort()));
         else b = b.withDisabledServer();
         if (o.dataDir() != null) b = b.withConfig(GraphDatabaseSettings.data_directory, o.dataDir().toAbsolutePath());
+        try {
+            b = b.withConfig(GraphDatabaseSettings.load_csv_file_url_root, Files.createDirectories(o.importDirectory()));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot create the import directory " + o.importDirectory() + ": " + e.getMessage(), e);
+        }
         for (Class<?> c : procedureClasses()) {
             b = register(b, c);
         }

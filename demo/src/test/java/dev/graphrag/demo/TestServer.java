@@ -18,7 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 public final class TestServer {
     private static Neo4j neo4j;
     /** A shared server's policy, not the demo's: callers may name the stand-in LLMs on 127.0.0.1 and nothing else. */
-    static final Map<String, String> SETTINGS = Map.of("graphrag.llm.allowedEndpoints", "http://127.0.0.1:*/v1");
+    static final Map<String, String> SETTINGS = Map.of("graphrag.llm.allowedEndpoints", "http://127.0.0.1:*/v1",
+            "graphrag.ingest.allowedUrls", "http://127.0.0.1:");
+    private static Path importDir;
 
     private TestServer() {}
 
@@ -26,13 +28,21 @@ public final class TestServer {
         if (neo4j == null) {
             try {
                 Path work = Files.createDirectories(BuildLayout.here().resolve("neo4j-test"));
-                neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, null, "127.0.0.1", 0, -1, SETTINGS));
+                EmbeddedNeo4j.Options options = new EmbeddedNeo4j.Options(work, null, "127.0.0.1", 0, -1, SETTINGS);
+                importDir = options.importDirectory();
+                neo4j = EmbeddedNeo4j.start(options);
             } catch (java.io.IOException e) {
                 throw new IllegalStateException(e);
             }
             Runtime.getRuntime().addShutdownHook(new Thread(neo4j::close));
         }
         return neo4j;
+    }
+
+    /** The shared server's import directory (server.directories.import), where rag.ingest.files reads. */
+    public static Path importDir() {
+        get();
+        return importDir;
     }
 
     public static GraphDatabaseService db() {

@@ -43,6 +43,11 @@ public final class Jobs {
         }
 
         @Override
+        public void label(String name) {
+            this.phase = name;
+        }
+
+        @Override
         public void advance(long n) {
             done.addAndGet(n);
         }

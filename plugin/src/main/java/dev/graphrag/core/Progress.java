@@ -13,6 +13,9 @@ public interface Progress {
     /** A new phase of {@code total} units (documents, chunks, entities; 0 when unknown). */
     void phase(String name, long total);
 
+    /** A new label for the current phase (how many bytes of the files are read, say), keeping its count. */
+    default void label(String name) {}
+
     /** {@code done} more units of the current phase are finished. */
     void advance(long done);
 }

@@ -5,6 +5,8 @@ import dev.graphrag.core.RagCall;
 import dev.graphrag.core.Jobs;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.embed.EmbeddingService;
+import dev.graphrag.core.files.FileIngest;
+import dev.graphrag.core.files.FilesConfig;
 import dev.graphrag.core.lexical.IngestConfig;
 import dev.graphrag.core.lexical.Ingestor;
 import dev.graphrag.core.lexical.LexicalGraph;
@@ -54,6 +56,30 @@ public class RagProcedures {
         return outcomes.stream().map(o -> new Results.DocumentResult(o.documentId(), o.chunks(), o.status(), o.ms()));
     }
 
+    @Procedure(name = "rag.ingest.files", mode = Mode.SCHEMA)
+    @Description("rag.ingest.files(source :: ANY, config = {} :: MAP) :: (documentId :: STRING, source :: STRING, contentType :: STRING,"
+            + " pages :: INTEGER, chunks :: INTEGER, status :: STRING, error :: STRING, ms :: INTEGER)"
+            + " - reads PDF, DOCX, PPTX, XLSX, ODT, RTF, EPUB, HTML, Markdown and text files into the lexical graph, one Document per file"
+            + " (id: its path in the import directory), chunks with their pages and section; source is a path or glob relative to"
+            + " server.directories.import, a file: URL, an allowed http(s) URL, or a list of them. Unchanged files are skipped without"
+            + " parsing; a file that cannot be read gets status failed or no_text and an error, and the others go on."
+            + " Config: rag.ingest's keys (chunker structural by default), metadata, deleteMissing, failOnError, maxFileBytes, maxFiles,"
+            + " maxCallBytes, parseTimeoutSeconds (at most the server's limits).")
+    public Stream<Results.FileResult> ingestFiles(@Name("source") Object source,
+                                                  @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        EmbeddingService embeddings = rag.embeddings();
+        FilesConfig cfg = FilesConfig.parse(config, rag.settings(), embeddings.maxLength());
+        java.nio.file.Path importDir = ((org.neo4j.kernel.internal.GraphDatabaseAPI) db).getDependencyResolver()
+                .resolveDependency(org.neo4j.configuration.Config.class).get(org.neo4j.configuration.GraphDatabaseSettings.load_csv_file_url_root);
+        List<FileIngest.Outcome> outcomes;
+        try (var job = rag.jobs().start("rag.ingest.files", db.databaseName(), cfg.ingest().corpus())) {
+            RagCall call = call().reportingTo(job);
+            outcomes = new FileIngest(db, embeddings, call.log(), call.cancelled(), job, call.executor()).ingest(source, importDir, cfg);
+        }
+        return outcomes.stream().map(o -> new Results.FileResult(o.documentId(), o.source(), o.contentType(), o.pages(), o.chunks(),
+                o.status(), o.error(), o.ms()));
+    }
+
     @Procedure(name = "rag.delete", mode = Mode.WRITE)
     @Description("rag.delete(documentIds :: LIST<STRING>, config = {} :: MAP) :: (documentId :: STRING, chunks :: INTEGER, status :: STRING, ms :: INTEGER)"
             + " - removes documents with their chunks (status deleted or missing) in one transaction of its own, committed even if the"
@@ -80,16 +106,19 @@ public class RagProcedures {
 
     @Procedure(name = "rag.search", mode = Mode.READ)
     @Description("rag.search(query :: STRING, config = {} :: MAP) :: (rank :: INTEGER, chunkId :: STRING, documentId :: STRING, text :: STRING,"
-            + " score :: FLOAT, denseScore :: FLOAT, bm25Score :: FLOAT, note :: STRING) - top-k chunks of a corpus; note says when"
-            + " BM25 used only the first 1000 distinct terms of a long query (null otherwise). Config: corpus, k (10),"
-            + " mode (dense|bm25|hybrid|rrf, default hybrid), candidates, rrfK, denseWeight.")
+            + " score :: FLOAT, denseScore :: FLOAT, bm25Score :: FLOAT, note :: STRING, pages :: LIST<INTEGER>, section :: STRING) - top-k"
+            + " chunks of a corpus; note says when BM25 used only the first 1000 distinct terms of a long query (null otherwise); pages and"
+            + " section say where the chunk is in its file (null when unknown). Config: corpus, k (10),"
+            + " mode (dense|bm25|hybrid|rrf, default hybrid), candidates, rrfK, denseWeight, filter (Document metadata: {key: value} or"
+            + " {key: {$eq|$ne|$in|$nin|$gt|$gte|$lt|$lte|$exists|$startsWith: value}}).")
     public Stream<Results.SearchResult> search(@Name("query") String query,
                                                @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         SearchConfig cfg = SearchConfig.parse(config);
         ChunkSearch.checkQuery("rag.search", query);
         String note = cfg.mode() == dev.graphrag.core.search.SearchMode.DENSE ? null : ChunkSearch.bm25Query(query).note();
         return new ChunkSearch(tx, rag.embeddings()).search(query, cfg).stream()
-                .map(h -> new Results.SearchResult(h.rank(), h.chunkId(), h.documentId(), h.text(), h.score(), h.denseScore(), h.bm25Score(), note));
+                .map(h -> new Results.SearchResult(h.rank(), h.chunkId(), h.documentId(), h.text(), h.score(), h.denseScore(), h.bm25Score(), note,
+                        Results.pages(h.node()), (String) h.node().getProperty("section", null)));
     }
 
     @Procedure(name = "rag.info", mode = Mode.READ)

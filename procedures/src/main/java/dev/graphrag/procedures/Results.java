@@ -11,11 +11,29 @@ public final class Results {
     public record DocumentResult(String documentId, long chunks, String status, long ms) {}
 
     /**
+     * rag.ingest.files: one row per file (and per deleted Document with deleteMissing). status:
+     * created|updated|unchanged|failed|no_text|deleted; error says why for failed and no_text (null otherwise);
+     * pages is null for formats without pages.
+     */
+    public record FileResult(String documentId, String source, String contentType, Long pages, long chunks, String status,
+                             String error, long ms) {}
+
+    /**
      * rag.search: one row per chunk; score is the mode's score, denseScore the cosine, bm25Score Lucene's BM25;
-     * note is null unless BM25 had to shorten a long query.
+     * note is null unless BM25 had to shorten a long query; pages (the pages the chunk spans) and section (its
+     * heading path) are null when the document has none.
      */
     public record SearchResult(long rank, String chunkId, String documentId, String text, double score,
-                               double denseScore, double bm25Score, String note) {}
+                               double denseScore, double bm25Score, String note, List<Long> pages, String section) {}
+
+    /** A chunk's pages as a Cypher list, or null when its document has none. */
+    static List<Long> pages(org.neo4j.graphdb.Node chunk) {
+        Object p = chunk.getProperty("pages", null);
+        if (!(p instanceof long[] a)) return null;
+        List<Long> out = new java.util.ArrayList<>(a.length);
+        for (long x : a) out.add(x);
+        return out;
+    }
 
     /** rag.setup: one row per schema object, created=false when it already existed. */
     public record SchemaResult(String name, boolean created) {}

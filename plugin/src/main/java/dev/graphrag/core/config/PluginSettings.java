@@ -63,6 +63,12 @@ public final class PluginSettings {
         d.put("graphrag.ingest.batchSize", 2048L);
         d.put("graphrag.ingest.maxBatchSize", 20_000L);
         d.put("graphrag.ingest.maxDocumentChars", 5_000_000L);
+        // rag.ingest.files (docs/ingest-files.md): http(s) URL prefixes it may fetch (none by default), and its limits
+        d.put("graphrag.ingest.allowedUrls", "");
+        d.put("graphrag.ingest.maxFileBytes", 100L << 20);
+        d.put("graphrag.ingest.maxFiles", 10_000L);
+        d.put("graphrag.ingest.maxCallBytes", 10L << 30);
+        d.put("graphrag.ingest.parseTimeoutSeconds", 300L);
         d.put("graphrag.llm.endpoint", "");
         d.put("graphrag.llm.model", "");
         d.put("graphrag.llm.apiKey", "");

@@ -27,8 +27,15 @@ public record IngestConfig(String corpus, ChunkerKind chunker, int chunkSize, in
 
     public static IngestConfig parse(Map<String, Object> config, PluginSettings settings, int modelMaxLength) {
         ConfigReader r = ConfigReader.of("rag.ingest", config);
+        IngestConfig cfg = parse(r, settings, modelMaxLength, ChunkerKind.TOKENS);
+        r.finish();
+        return cfg;
+    }
+
+    /** The ingest keys of a config that has more (rag.ingest.files'); the caller finishes the reader. */
+    public static IngestConfig parse(ConfigReader r, PluginSettings settings, int modelMaxLength, ChunkerKind defaultChunker) {
         String corpus = r.corpus();
-        ChunkerKind chunker = r.choice("chunker", ChunkerKind.class, ChunkerKind.TOKENS);
+        ChunkerKind chunker = r.choice("chunker", ChunkerKind.class, defaultChunker);
         int chunkSize;
         int overlap;
         switch (chunker) {
@@ -50,7 +57,7 @@ public record IngestConfig(String corpus, ChunkerKind chunker, int chunkSize, in
         }
         boolean sentences = r.bool("sentenceBoundaries", false);
         if (sentences && chunker != ChunkerKind.TOKENS) {
-            throw new dev.graphrag.core.RagException("rag.ingest: sentenceBoundaries belongs to the tokens chunker; the " + chunker.name().toLowerCase(java.util.Locale.ROOT)
+            throw new dev.graphrag.core.RagException(r.owner() + ": sentenceBoundaries belongs to the tokens chunker; the " + chunker.name().toLowerCase(java.util.Locale.ROOT)
                     + " chunker keeps sentences whole by itself");
         }
         int batch = (int) r.integerAtMost("batchSize", settings.integer("graphrag.ingest.batchSize"), 1,
@@ -58,7 +65,6 @@ public record IngestConfig(String corpus, ChunkerKind chunker, int chunkSize, in
         // the setting is the default and the ceiling: a caller may only lower it
         long maxChars = r.integerAtMost("maxDocumentChars", settings.integer("graphrag.ingest.maxDocumentChars"), 1,
                 settings.integer("graphrag.ingest.maxDocumentChars"), "graphrag.ingest.maxDocumentChars");
-        r.finish();
         return new IngestConfig(corpus, chunker, chunkSize, overlap, sentences, batch, maxChars);
     }
 

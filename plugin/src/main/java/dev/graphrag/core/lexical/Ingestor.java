@@ -5,6 +5,7 @@ import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.text.Chunker;
+import dev.graphrag.core.text.TextLayout;
 import org.neo4j.graphdb.Direction;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Node;
@@ -42,13 +43,23 @@ import java.util.regex.Pattern;
  */
 public final class Ingestor {
     /** One input document after validation. */
-    public record Document(String id, String text, String title, Map<String, Object> metadata) {}
+    public record Document(String id, String text, String title, Map<String, Object> metadata, TextLayout layout) {
+        /** A document handed in as text: its layout is its Markdown headings. */
+        public Document(String id, String text, String title, Map<String, Object> metadata) {
+            this(id, text, title, metadata, null);
+        }
+
+        TextLayout layoutOrHeadings() {
+            return layout != null ? layout : TextLayout.of(text);
+        }
+    }
 
     /** One row of rag.ingest's result. */
     public record Outcome(String documentId, long chunks, String status, long ms) {}
 
     private static final Pattern PROPERTY_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
-    private static final Set<String> RESERVED = Set.of("id", "corpus", "text", "title", "contentHash", "chunkCount",
+    /** Properties of a Document that metadata may not set. */
+    public static final Set<String> RESERVED = Set.of("id", "corpus", "text", "title", "contentHash", "chunkCount",
             "embeddingModel", "ingestedAt", "length", "chunker");
 
     private final GraphDatabaseService db;
@@ -111,14 +122,19 @@ public final class Ingestor {
     }
 
     private static Map<String, Object> metadata(String id, Object raw) {
+        return metadata("rag.ingest: document '" + id + "'", raw, RESERVED);
+    }
+
+    /** Checked metadata: keys that are property names and not {@code reserved}, values Neo4j can store; errors start with {@code owner}. */
+    public static Map<String, Object> metadata(String owner, Object raw, Set<String> reserved) {
         if (raw == null) return Map.of();
-        if (!(raw instanceof Map<?, ?> m)) throw new RagException("rag.ingest: document '" + id + "' metadata must be a MAP");
+        if (!(raw instanceof Map<?, ?> m)) throw new RagException(owner + " metadata must be a MAP");
         Map<String, Object> out = new TreeMap<>();
         for (Map.Entry<?, ?> e : m.entrySet()) {
             String key = String.valueOf(e.getKey());
-            if (!PROPERTY_NAME.matcher(key).matches() || RESERVED.contains(key)) {
-                throw new RagException("rag.ingest: document '" + id + "' metadata key '" + key
-                        + "' is not allowed (letters, digits, '_'; not one of " + RESERVED + ")");
+            if (!PROPERTY_NAME.matcher(key).matches() || reserved.contains(key)) {
+                throw new RagException(owner + " metadata key '" + key
+                        + "' is not allowed (letters, digits, '_'; not one of " + new java.util.TreeSet<>(reserved) + ")");
             }
             Object v = e.getValue();
             if (v instanceof String || v instanceof Long || v instanceof Double || v instanceof Boolean) {
@@ -126,7 +142,7 @@ public final class Ingestor {
             } else if (v instanceof List<?> list && list.stream().allMatch(x -> x instanceof String)) {
                 out.put(key, list.toArray(new String[0]));
             } else if (v != null) {
-                throw new RagException("rag.ingest: document '" + id + "' metadata '" + key
+                throw new RagException(owner + " metadata '" + key
                         + "' must be a STRING, INTEGER, FLOAT, BOOLEAN or LIST<STRING>, got " + ConfigReader.typeName(v));
             }
         }
@@ -292,6 +308,7 @@ public final class Ingestor {
                 doc.setProperty("ingestedAt", ZonedDateTime.now());
                 doc.setProperty("chunker", cfg.chunker().name().toLowerCase(java.util.Locale.ROOT));
                 doc.setProperty("chunkCount", (long) cs.size());
+                TextLayout layout = d.layoutOrHeadings();
                 Node prev = null;
                 for (Chunker.Chunk c : cs) {
                     Node chunk = tx.createNode(LexicalGraph.CHUNK);
@@ -304,6 +321,11 @@ public final class Ingestor {
                     chunk.setProperty("end", (long) c.end());
                     chunk.setProperty("tokens", (long) c.tokens());
                     if (c.kind() != null) chunk.setProperty("kind", c.kind());
+                    // what a citation shows: the pages the chunk spans (files with pages) and its section path (documents with headings)
+                    long[] pages = layout.pages(c.start(), c.end());
+                    if (pages != null) chunk.setProperty("pages", pages);
+                    String section = layout.section(c.start());
+                    if (section != null) chunk.setProperty("section", section);
                     // the embedder reads at most maxLength tokens: a longer chunk's vector stands for its beginning
                     if (c.tokens() > embeddings.maxLength() - 2) chunk.setProperty("embeddingTruncated", true);
                     float[] vec = docVectors != null ? docVectors[c.index()] : vectors[v++];
@@ -387,7 +409,7 @@ public final class Ingestor {
         }
     }
 
-    static Node findDocument(Transaction tx, String corpus, String id) {
+    public static Node findDocument(Transaction tx, String corpus, String id) {
         try (var it = tx.findNodes(LexicalGraph.DOCUMENT, Map.of("corpus", corpus, "id", id))) {
             return it.hasNext() ? it.next() : null;
         }

@@ -42,18 +42,22 @@ public final class ChunkSearch {
     public List<Hit> search(String query, SearchConfig cfg) {
         checkQuery("rag.search", query);
         LexicalGraph.requireCorpus(tx, cfg.corpus());
+        DocumentFilter.Allowed allowed = cfg.filter() == null ? null : cfg.filter().allowed(tx, cfg.corpus());
         Map<Node, double[]> scores = new LinkedHashMap<>(); // node -> {dense, bm25, denseRank, bm25Rank}
         float[] qv = null;
         if (cfg.mode() != SearchMode.BM25) {
             qv = embeddings.embed(query);
             int r = 0;
-            for (Map.Entry<Node, Double> e : dense(qv, cfg.corpus(), cfg.candidates()).entrySet()) {
+            Map<Node, Double> dense = allowed == null ? dense(qv, cfg.corpus(), cfg.candidates()) : dense(qv, cfg.corpus(), allowed, cfg.candidates());
+            for (Map.Entry<Node, Double> e : dense.entrySet()) {
                 scores.put(e.getKey(), new double[] {e.getValue(), 0, ++r, Double.POSITIVE_INFINITY});
             }
         }
         if (cfg.mode() != SearchMode.DENSE) {
             int r = 0;
-            for (Map.Entry<Node, Double> e : bm25(query, cfg.corpus(), cfg.candidates()).entrySet()) {
+            Map<Node, Double> bm25 = allowed == null ? bm25(query, cfg.corpus(), cfg.candidates())
+                    : bm25(query, cfg.candidates(), node -> cfg.corpus().equals(node.getProperty("corpus", null)) && allowed.admits(node));
+            for (Map.Entry<Node, Double> e : bm25.entrySet()) {
                 double[] s = scores.get(e.getKey());
                 if (s == null) {
                     s = new double[] {Double.NaN, 0, Double.POSITIVE_INFINITY, 0};
@@ -135,6 +139,32 @@ public final class ChunkSearch {
     /** Top-n chunks of the corpus by cosine; over-fetches when other corpora share the index. */
     public Map<Node, Double> dense(float[] qv, String corpus, int n) {
         return VectorIndexQuery.topInCorpus(tx, LexicalGraph.VECTOR_INDEX, qv, corpus, n, this::countChunks);
+    }
+
+    /** Filters admitting at most this many chunks are searched exactly (every admitted vector read); wider ones through the index. */
+    public static final long EXACT_FILTER_CHUNKS = 20_000;
+
+    /**
+     * Top-n chunks by cosine among those a filter admits: exact over the admitted chunks when they are few, else the
+     * vector index asked for more until n admitted ones are found, so a filter never returns fewer than n when n pass.
+     */
+    public Map<Node, Double> dense(float[] qv, String corpus, DocumentFilter.Allowed allowed, int n) {
+        if (allowed.chunks() > EXACT_FILTER_CHUNKS) {
+            return VectorIndexQuery.topNodes(tx, LexicalGraph.VECTOR_INDEX, qv, n,
+                    node -> corpus.equals(node.getProperty("corpus", null)) && allowed.admits(node), this::countChunks);
+        }
+        List<Map.Entry<Node, Double>> all = new ArrayList<>();
+        try (Result r = tx.execute("MATCH (d:Document {corpus: $c})-[:HAS_CHUNK]->(ch:Chunk) WHERE d.id IN $ids RETURN ch",
+                Map.of("c", corpus, "ids", List.copyOf(allowed.documentIds())))) {
+            while (r.hasNext()) {
+                Node ch = (Node) r.next().get("ch");
+                all.add(Map.entry(ch, EmbeddingService.cosine(qv, (float[]) ch.getProperty("embedding"))));
+            }
+        }
+        all.sort(Map.Entry.<Node, Double>comparingByValue().reversed().thenComparing(e -> (String) e.getKey().getProperty("id")));
+        Map<Node, Double> out = new LinkedHashMap<>();
+        for (int i = 0; i < all.size() && i < n; i++) out.put(all.get(i).getKey(), all.get(i).getValue());
+        return out;
     }
 
     /** Distinct terms a BM25 query keeps: Lucene refuses a query of more than 1,024 clauses (TooManyClauses). */

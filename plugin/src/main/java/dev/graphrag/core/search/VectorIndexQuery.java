@@ -36,6 +36,12 @@ public final class VectorIndexQuery {
                 (Node node) -> corpus.equals(node.getProperty(VectorSearch.CORPUS, null)), total);
     }
 
+    /** Top-n nodes that {@code belongs} accepts (a metadata filter's chunks, say), widened as {@link #topInCorpus} is. */
+    public static Map<Node, Double> topNodes(Transaction tx, String index, float[] qv, int n, Predicate<Node> belongs, LongSupplier total) {
+        return widening(tx, "CALL db.index.vector.queryNodes($index, $n, $v) YIELD node AS hit, score RETURN hit, score", index, qv, n,
+                belongs, total);
+    }
+
     /**
      * Top-n relationships that {@code belongs} accepts from a relationship vector index that several corpora share,
      * relationship to cosine, best first; widened as {@link #topInCorpus} is on a server without filtered indexes.

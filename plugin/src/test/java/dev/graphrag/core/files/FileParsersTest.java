@@ -1,0 +1,120 @@
+package dev.graphrag.core.files;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class FileParsersTest {
+    @TempDir Path dir;
+
+    private static ParseLimits limits() {
+        return new ParseLimits(5_000_000, 60, () -> false);
+    }
+
+    private ParsedFile parse(Path file) {
+        return FileParsers.parse(file, file.getFileName().toString(), limits());
+    }
+
+    static final List<TestFiles.PdfPage> MANUAL = List.of(
+            new TestFiles.PdfPage("1 Introduction", List.of("The pump moves water.", "It runs on mains power.")),
+            new TestFiles.PdfPage(null, List.of("Continued text on page two.")),
+            new TestFiles.PdfPage("2 Installation", List.of("Mount the pump on a wall.")));
+
+    @Test
+    void pdfHeadingsBySizePagesAndNoRunningHeadersOrPageNumbers() throws Exception {
+        ParsedFile p = parse(TestFiles.pdf(dir.resolve("m.pdf"), "The Manual", MANUAL));
+        assertEquals("application/pdf", p.contentType());
+        assertEquals("The Manual", p.title(), "the PDF's own title wins over its first heading");
+        assertEquals("Test Author", p.metadata().get("author"));
+        assertTrue(p.text().startsWith("# 1 Introduction\n\nThe pump moves water."), p.text());
+        assertFalse(p.text().contains("ACME Manual"), "the running header repeats on every page: " + p.text());
+        assertFalse(p.text().contains("Page 2"), "page numbers in the footer are not content: " + p.text());
+        assertEquals(3, p.layout().pageCount());
+        int two = p.text().indexOf("Continued text"), three = p.text().indexOf("# 2 Installation");
+        assertArrayEquals(new long[] {2}, p.layout().pages(two, two + 10));
+        assertArrayEquals(new long[] {3}, p.layout().pages(three, three + 5));
+        assertArrayEquals(new long[] {1, 2, 3}, p.layout().pages(0, p.text().length()));
+        assertEquals("2 Installation", p.layout().section(three));
+        assertEquals("1 Introduction", p.layout().section(two), "page two continues the first section");
+    }
+
+    @Test
+    void docxHeadingsTablesAndNoHeaders() throws Exception {
+        ParsedFile p = parse(TestFiles.docx(dir.resolve("d.docx"), "Docx Title", List.of(new String[] {"h1", "Overview"},
+                new String[] {"p", "Body one."}, new String[] {"h2", "Details"}, new String[] {"table", "Name,Value;alpha,1;beta,2"},
+                new String[] {"p", "After table."})));
+        assertEquals("# Overview\n\nBody one.\n\n## Details\n\n| Name | Value |\n| --- | --- |\n| alpha | 1 |\n| beta | 2 |\n\nAfter table.", p.text());
+        assertEquals("Docx Title", p.title());
+        assertEquals("Docx Author", p.metadata().get("author"));
+        assertNull(p.layout().pageStarts(), "a DOCX has no fixed pages");
+        assertEquals("Overview > Details", p.layout().section(p.text().indexOf("| Name")));
+    }
+
+    @Test
+    void slidesArePagesSheetsAreSectionsHtmlAndMarkdownKeepStructure() throws Exception {
+        ParsedFile slides = parse(TestFiles.pptx(dir.resolve("s.pptx"), List.of("Slide one text", "Slide two text")));
+        assertEquals(2, slides.layout().pageCount());
+        assertArrayEquals(new long[] {2}, slides.layout().pages(slides.text().indexOf("Slide two"), slides.text().length()));
+        ParsedFile sheet = parse(TestFiles.xlsx(dir.resolve("x.xlsx"), "Prices", List.of(List.of("item", "price"), List.of("bolt", "3"))));
+        assertEquals("# Prices\n\n| item | price |\n| --- | --- |\n| bolt | 3 |", sheet.text());
+        ParsedFile html = parse(TestFiles.text(dir.resolve("h.html"), "<html><head><title>HT</title><script>var x=1;</script></head><body>"
+                + "<h1>Top</h1><p>Para <b>bold</b> text.</p><ul><li>one</li><li>two</li></ul>"
+                + "<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table></body></html>"));
+        assertEquals("# Top\n\nPara bold text.\n\n- one\n\n- two\n\n| a | b |\n| --- | --- |\n| 1 | 2 |", html.text());
+        assertEquals("HT", html.title());
+        ParsedFile md = parse(TestFiles.text(dir.resolve("n.md"), "# Notes\r\n\r\nIntro.\r\n\r\n```\n# not a heading\n```\n\n## Part B\n\nText B."));
+        assertEquals("Notes", md.title());
+        assertEquals(List.of("Notes", "Part B"), md.layout().headings().stream().map(h -> h.text()).toList(), "a # line in a code block is code");
+        assertEquals("Notes > Part B", md.layout().section(md.text().indexOf("## Part B")));
+    }
+
+    @Test
+    void damagedAndProtectedFilesFailWithAReasonAUserCanActOn() throws Exception {
+        Path pdf = TestFiles.pdf(dir.resolve("m.pdf"), "M", MANUAL);
+        Path docx = TestFiles.docx(dir.resolve("d.docx"), "D", List.<String[]>of(new String[] {"p", "Text."}));
+        assertProblem(TestFiles.encryptedPdf(dir.resolve("e.pdf")), "failed", "password-protected");
+        assertProblem(TestFiles.imageOnlyPdf(dir.resolve("i.pdf")), "no_text", "no text layer", "OCR");
+        assertProblem(TestFiles.truncated(pdf, dir.resolve("t.pdf")), "failed", "not a readable PDF");
+        assertProblem(TestFiles.randomBytes(dir.resolve("r.pdf"), 5000, 1), "failed", "is not a PDF file");
+        assertProblem(TestFiles.encryptedDocx(dir.resolve("e.docx")), "failed", "password-protected");
+        assertProblem(TestFiles.zipBombDocx(dir.resolve("b.docx"), 50), "failed", "decompression bomb");
+        assertProblem(TestFiles.truncated(docx, dir.resolve("t.docx")), "failed", "not a readable zip");
+        assertProblem(TestFiles.randomBytes(dir.resolve("r.docx"), 5000, 2), "failed", "is not a DOCX file");
+        assertProblem(TestFiles.text(dir.resolve("empty.txt"), ""), "no_text", "empty");
+        assertProblem(TestFiles.text(dir.resolve("data.bin"), "x"), "failed", "unsupported file type '.bin'", "pdf", "docx");
+    }
+
+    @Test
+    void limitsStopAParseThatGrowsPastThemOrRunsTooLong() throws Exception {
+        Path big = TestFiles.text(dir.resolve("big.md"), "word ".repeat(10_000));
+        FileProblem tooLong = assertThrows(FileProblem.class, () -> FileParsers.parse(big, "big.md", new ParseLimits(1000, 60, () -> false)));
+        assertTrue(tooLong.getMessage().contains("maxDocumentChars=1000"), tooLong.getMessage());
+        FileProblem late = assertThrows(FileProblem.class, () -> FileParsers.parse(big, "big.md", new ParseLimits(5_000_000, 0, () -> false)));
+        assertTrue(late.getMessage().contains("parseTimeoutSeconds=0"), late.getMessage());
+        FileProblem stopped = assertThrows(FileProblem.class, () -> FileParsers.parse(big, "big.md", new ParseLimits(5_000_000, 60, () -> true)));
+        assertTrue(stopped.getMessage().contains("terminated"), stopped.getMessage());
+        // jsoup bounds HTML nesting itself; the handler guards every parser's event stream
+        ParseLimits limits = limits();
+        XhtmlToMarkdown handler = new XhtmlToMarkdown(new MarkdownText(limits), limits);
+        var attributes = new org.xml.sax.helpers.AttributesImpl();
+        FileProblem tooDeep = assertThrows(FileProblem.class, () -> {
+            for (int i = 0; i < 2000; i++) handler.startElement("", "div", "div", attributes);
+        });
+        assertTrue(tooDeep.getMessage().contains("nested more than 1000 levels"), tooDeep.getMessage());
+    }
+
+    private void assertProblem(Path file, String status, String... fragments) {
+        FileProblem e = assertThrows(FileProblem.class, () -> parse(file), file.getFileName().toString());
+        assertEquals(status, e.status(), e.getMessage());
+        for (String f : fragments) assertTrue(e.getMessage().contains(f), file.getFileName() + ": " + e.getMessage());
+    }
+}
