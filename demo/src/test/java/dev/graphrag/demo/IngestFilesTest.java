@@ -101,7 +101,7 @@ class IngestFilesTest {
         assertEquals("Overview > Valve table", table.get("section"));
         // a page-level citation: the passage on page 3 says page 3 and its section
         Map<String, Object> hit = rows("CALL rag.search('Where do I mount the pump with anchor bolts?', {corpus:'files-formats', k:1, mode:'dense',"
-                + " filter:{documentId:'formats/manual.pdf'}}) YIELD documentId, text, pages, section RETURN *").get(0);
+                + " where:{documentId:'formats/manual.pdf'}}) YIELD documentId, text, pages, section RETURN *").get(0);
         assertTrue(((String) hit.get("text")).contains("concrete plinth"), hit.toString());
         assertEquals(List.of(3L), hit.get("pages"));
         assertEquals("2 Installation", hit.get("section"));
@@ -220,20 +220,20 @@ class IngestFilesTest {
         assertTrue(chunksA >= 6);
         for (String mode : List.of("dense", "bm25", "hybrid", "rrf")) {
             List<Map<String, Object>> hits = rows("CALL rag.search('CANARY-B harbour crane maintenance schedule', {corpus:'files-filter', k:$k, mode:$mode,"
-                    + " filter:{team:'a'}}) YIELD documentId, text RETURN *", Map.of("k", chunksA, "mode", mode));
+                    + " where:{team:'a'}}) YIELD documentId, text RETURN *", Map.of("k", chunksA, "mode", mode));
             assertEquals(chunksA, hits.size(), mode + ": k rows when k chunks pass the filter");
             assertTrue(hits.stream().allMatch(h -> ((String) h.get("documentId")).startsWith("a") && !((String) h.get("text")).contains("CANARY")), mode);
             List<Map<String, Object>> narrow = rows("CALL rag.search('harbour crane', {corpus:'files-filter', k:3, mode:$mode,"
-                    + " filter:{year:{gte:2024}, tags:{`$in`:['t4','t5']}}}) YIELD documentId RETURN documentId", Map.of("mode", mode));
+                    + " where:{year:{gte:2024}, tags:{`$in`:['t4','t5']}}}) YIELD documentId RETURN documentId", Map.of("mode", mode));
             assertFalse(narrow.isEmpty(), mode);
             assertTrue(narrow.stream().allMatch(h -> List.of("a4", "a5").contains(h.get("documentId"))), mode + " " + narrow);
         }
-        assertEquals(List.of("b0"), rows("CALL rag.search('crane', {corpus:'files-filter', k:5, mode:'dense', filter:{documentId:'b0'}}) YIELD documentId"
+        assertEquals(List.of("b0"), rows("CALL rag.search('crane', {corpus:'files-filter', k:5, mode:'dense', where:{documentId:'b0'}}) YIELD documentId"
                 + " RETURN DISTINCT documentId").stream().map(r -> r.get("documentId")).toList());
-        assertTrue(rows("CALL rag.search('crane', {corpus:'files-filter', filter:{team:{exists:false}}}) YIELD documentId RETURN *").isEmpty());
-        TestServer.assertFails("CALL rag.search('crane', {corpus:'files-filter', filter:{team:{like:'a'}}})", Map.of(), "unknown operator 'like'", "startsWith");
-        TestServer.assertFails("CALL rag.search('crane', {corpus:'files-filter', filter:{`team) OR true //`:'a'}})", Map.of(), "is not a property name");
-        TestServer.assertFails("CALL rag.search('crane', {corpus:'files-filter', filter:{team:{in:[]}}})", Map.of(), "non-empty LIST");
-        TestServer.assertFails("CALL rag.search('crane', {corpus:'files-filter', filter:'team=a'})", Map.of(), "filter must be a MAP");
+        assertTrue(rows("CALL rag.search('crane', {corpus:'files-filter', where:{team:{exists:false}}}) YIELD documentId RETURN *").isEmpty());
+        TestServer.assertFails("CALL rag.search('crane', {corpus:'files-filter', where:{team:{like:'a'}}})", Map.of(), "unknown operator 'like'", "startsWith");
+        TestServer.assertFails("CALL rag.search('crane', {corpus:'files-filter', where:{`team) OR true //`:'a'}})", Map.of(), "is not a property name");
+        TestServer.assertFails("CALL rag.search('crane', {corpus:'files-filter', where:{team:{in:[]}}})", Map.of(), "non-empty LIST");
+        TestServer.assertFails("CALL rag.search('crane', {corpus:'files-filter', where:'team=a'})", Map.of(), "where must be a MAP");
     }
 }

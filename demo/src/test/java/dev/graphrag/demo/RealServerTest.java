@@ -1,5 +1,6 @@
 package dev.graphrag.demo;
 
+import dev.graphrag.core.files.TestFiles;
 import dev.graphrag.core.llm.StandInLlm;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,7 +41,7 @@ class RealServerTest {
         // native library DJL ships is loaded from the shaded jar inside a real server, as a BPE or Unigram model needs
         // the database is not called neo4j: nothing in the plugin may assume the default database's name (caches, locks,
         // jobs and the warm-up are keyed by the database a call runs in; docs/operations.md "Beyond one machine")
-        server = ServerHome.start(jar -> true, List.of(), List.of("initial.dbms.default_database=" + DATABASE),
+        server = ServerHome.start(jar -> true, List.of(), List.of("initial.dbms.default_database=" + DATABASE, "server.directories.import=import"),
                 List.of("graphrag.llm.endpoint=" + llm.endpoint(), "graphrag.llm.model=stand-in", "graphrag.llm.apiKey=" + SERVER_KEY,
                         "graphrag.embedding.tokenizerEngine=huggingface"));
     }
@@ -76,6 +77,43 @@ class RealServerTest {
         }
         assertEquals(2, needGds, "the statements that need GDS");
         assertTrue(ran > 20, "walk-through statements run over Bolt: " + ran);
+    }
+
+    /**
+     * The file parsers inside the shaded jar, on the server's own lib/ (its Commons IO, Compress and Lang, not the
+     * build's): every format rag.ingest.files documents, read from the server's import directory.
+     */
+    @Test
+    void everyFileFormatIsReadByTheDeployedJar() throws Exception {
+        Path dir = server.home.resolve("import/docs");
+        TestFiles.pdf(dir.resolve("manual.pdf"), "Manual", List.of(new TestFiles.PdfPage("1 Setup", List.of("Install the pump on a plinth.")),
+                new TestFiles.PdfPage("2 Use", List.of("Start the pump with the green switch."))));
+        TestFiles.docx(dir.resolve("guide.docx"), "Guide", List.<String[]>of(new String[] {"h1", "Guide"}, new String[] {"p", "Valves open left."}));
+        TestFiles.pptx(dir.resolve("deck.pptx"), List.of("Slide about pumps"));
+        TestFiles.xlsx(dir.resolve("sheet.xlsx"), "Parts", List.of(List.of("part", "count"), List.of("bolt", "4")));
+        TestFiles.odt(dir.resolve("notes.odt"), "Notes", "Open document notes.");
+        TestFiles.rtf(dir.resolve("memo.rtf"), "Memo", "Rich text memo.");
+        TestFiles.epub(dir.resolve("book.epub"), "Book", "Chapter", "An electronic book.");
+        TestFiles.text(dir.resolve("page.html"), "<html><body><h1>Page</h1><p>Hypertext.</p></body></html>");
+        TestFiles.text(dir.resolve("readme.md"), "# Readme\n\nMarkdown text.");
+        TestFiles.text(dir.resolve("plain.txt"), "Plain text.");
+        TestFiles.zipBombDocx(dir.resolve("bomb.docx"), 20);
+        try (Driver driver = server.driver(); Session session = driver.session()) {
+            Map<String, String> status = new java.util.TreeMap<>();
+            session.run("CALL rag.ingest.files('docs/*', {corpus: 'real-files'})").list()
+                    .forEach(r -> status.put(r.get("documentId").asString(), r.get("status").asString()));
+            Map<String, String> expected = new java.util.TreeMap<>();
+            for (String f : List.of("manual.pdf", "guide.docx", "deck.pptx", "sheet.xlsx", "notes.odt", "memo.rtf", "book.epub", "page.html",
+                    "readme.md", "plain.txt")) expected.put("docs/" + f, "created");
+            expected.put("docs/bomb.docx", "failed");
+            assertEquals(expected, status);
+            Record hit = session.run("CALL rag.search('green switch', {corpus: 'real-files', k: 1, where: {contentType: 'application/pdf'}})"
+                    + " YIELD documentId, pages, section RETURN *").single();
+            assertEquals("docs/manual.pdf", hit.get("documentId").asString());
+            assertEquals(List.of(2L), hit.get("pages").asList());
+            assertEquals("2 Use", hit.get("section").asString());
+        }
+        assertFalse(server.log().contains("NoSuchMethodError") || server.log().contains("NoClassDefFoundError"), server.tail());
     }
 
     @Test

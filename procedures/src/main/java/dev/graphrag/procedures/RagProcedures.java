@@ -109,7 +109,7 @@ public class RagProcedures {
             + " score :: FLOAT, denseScore :: FLOAT, bm25Score :: FLOAT, note :: STRING, pages :: LIST<INTEGER>, section :: STRING) - top-k"
             + " chunks of a corpus; note says when BM25 used only the first 1000 distinct terms of a long query (null otherwise); pages and"
             + " section say where the chunk is in its file (null when unknown). Config: corpus, k (10),"
-            + " mode (dense|bm25|hybrid|rrf, default hybrid), candidates, rrfK, denseWeight, filter (Document metadata: {key: value} or"
+            + " mode (dense|bm25|hybrid|rrf, default hybrid), candidates, rrfK, denseWeight, where (Document metadata: {key: value} or"
             + " {key: {$eq|$ne|$in|$nin|$gt|$gte|$lt|$lte|$exists|$startsWith: value}}).")
     public Stream<Results.SearchResult> search(@Name("query") String query,
                                                @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {

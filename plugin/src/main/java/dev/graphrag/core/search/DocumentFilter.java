@@ -15,7 +15,8 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The {@code filter} key of retrieval procedures: conditions on a chunk's Document, all of which must hold. Keys
+ * The {@code where} key of retrieval procedures (not {@code filter}, which AGRAG's and ReMind's LLM filters already
+ * name): conditions on a chunk's Document, all of which must hold. Keys
  * are Document properties (metadata, {@code source}, {@code contentType}, {@code title}, ...; {@code documentId} is
  * the Document's id); a value is either a plain value (equality) or a map of operators, as neo4j-graphrag's
  * retrievers write them: {@code $eq $ne $in $nin $gt $gte $lt $lte $exists $startsWith}, where the {@code $} may be
@@ -23,6 +24,8 @@ import java.util.regex.Pattern;
  * match equality and $in when any element does. Evaluated in Java on each Document, never spliced into Cypher.
  */
 public final class DocumentFilter {
+    /** The config key every retrieval procedure reads the filter from. */
+    public static final String KEY_NAME = "where";
     private static final Pattern KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
     private static final Set<String> OPERATORS = Set.of("$eq", "$ne", "$in", "$nin", "$gt", "$gte", "$lt", "$lte", "$exists", "$startsWith");
     private static final List<String> OPERATOR_NAMES = List.of("eq", "ne", "in", "nin", "gt", "gte", "lt", "lte", "exists", "startsWith");
@@ -39,21 +42,21 @@ public final class DocumentFilter {
     /** The filter of a config map value, or null when absent or empty; errors name the owner, the key and what is wrong. */
     public static DocumentFilter parse(String owner, Object raw) {
         if (raw == null) return null;
-        if (!(raw instanceof Map<?, ?> m)) throw new RagException(owner + ": filter must be a MAP of Document property to value or {$operator: value}, got "
+        if (!(raw instanceof Map<?, ?> m)) throw new RagException(owner + ": where must be a MAP of Document property to value or {$operator: value}, got "
                 + ConfigReader.typeName(raw));
         List<Condition> out = new ArrayList<>();
         for (Map.Entry<?, ?> e : m.entrySet()) {
             String key = String.valueOf(e.getKey());
             if (!KEY.matcher(key).matches()) {
-                throw new RagException(owner + ": filter key '" + key + "' is not a property name (letters, digits and '_', at most 64)");
+                throw new RagException(owner + ": where key '" + key + "' is not a property name (letters, digits and '_', at most 64)");
             }
             if (e.getValue() instanceof Map<?, ?> ops) {
-                if (ops.isEmpty()) throw new RagException(owner + ": filter on '" + key + "' has no operator; use one of " + OPERATOR_NAMES);
+                if (ops.isEmpty()) throw new RagException(owner + ": where on '" + key + "' has no operator; use one of " + OPERATOR_NAMES);
                 for (Map.Entry<?, ?> o : ops.entrySet()) {
                     String given = String.valueOf(o.getKey());
                     String op = given.startsWith("$") ? given : "$" + given; // Cypher map keys cannot start with $ unquoted
                     if (!OPERATORS.contains(op)) {
-                        throw new RagException(owner + ": filter on '" + key + "' has unknown operator '" + given + "'; use one of "
+                        throw new RagException(owner + ": where on '" + key + "' has unknown operator '" + given + "'; use one of "
                                 + OPERATOR_NAMES + " (with or without a leading $)");
                     }
                     out.add(new Condition(key, op, operand(owner, key, op, o.getValue())));
@@ -66,7 +69,7 @@ public final class DocumentFilter {
     }
 
     private static Object operand(String owner, String key, String op, Object v) {
-        String where = owner + ": filter " + key + "." + op;
+        String where = owner + ": where " + key + "." + op;
         switch (op) {
             case "$in", "$nin" -> {
                 if (!(v instanceof List<?> list) || list.isEmpty() || !list.stream().allMatch(DocumentFilter::scalar)) {

@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * rag.search's config. {@code candidates}: how many hits each index contributes before fusion; {@code denseWeight}:
  * the dense side's share in hybrid (of the normalised cosine; the rest is normalised BM25) and in rrf (of the
- * reciprocal ranks); {@code filter}: the {@link DocumentFilter} chunks must pass (null: all).
+ * reciprocal ranks); {@code where}: the {@link DocumentFilter} chunks must pass (null: all).
  */
 public record SearchConfig(String corpus, int k, SearchMode mode, int candidates, int rrfK, double denseWeight, DocumentFilter filter) {
     public static final int MAX_K = 1000;
@@ -26,7 +26,7 @@ public record SearchConfig(String corpus, int k, SearchMode mode, int candidates
         int candidates = r.integer("candidates", Math.max(50, 4 * k), 1, 10_000);
         int rrfK = r.integer("rrfK", 60, 1, 10_000);
         double denseWeight = r.number("denseWeight", DEFAULT_DENSE_WEIGHT, 0, 1);
-        DocumentFilter filter = DocumentFilter.parse("rag.search", r.any("filter"));
+        DocumentFilter filter = DocumentFilter.parse("rag.search", r.any(DocumentFilter.KEY_NAME));
         r.finish();
         return new SearchConfig(corpus, k, mode, Math.max(candidates, k), rrfK, denseWeight, filter);
     }

@@ -78,6 +78,17 @@ class FileParsersTest {
     }
 
     @Test
+    void openDocumentRtfAndEpubThroughTheirParsers() throws Exception {
+        ParsedFile odt = parse(TestFiles.odt(dir.resolve("o.odt"), "Open heading", "Open paragraph."));
+        assertEquals("# Open heading\n\nOpen paragraph.\n\n| k | v |\n| --- | --- |\n| x | 1 |", odt.text());
+        ParsedFile rtf = parse(TestFiles.rtf(dir.resolve("r.rtf"), "Rich title", "Rich paragraph."));
+        assertEquals("Rich title\n\nRich paragraph.", rtf.text());
+        ParsedFile epub = parse(TestFiles.epub(dir.resolve("b.epub"), "Book", "Chapter one", "Once upon a time."));
+        assertTrue(epub.text().contains("# Chapter one\n\nOnce upon a time."), epub.text());
+        assertEquals("Book", epub.title());
+    }
+
+    @Test
     void damagedAndProtectedFilesFailWithAReasonAUserCanActOn() throws Exception {
         Path pdf = TestFiles.pdf(dir.resolve("m.pdf"), "M", MANUAL);
         Path docx = TestFiles.docx(dir.resolve("d.docx"), "D", List.<String[]>of(new String[] {"p", "Text."}));

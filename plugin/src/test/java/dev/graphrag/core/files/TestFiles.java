@@ -233,6 +233,53 @@ public final class TestFiles {
         return file;
     }
 
+    /** An ODT (OpenDocument text) written by hand as its specification lays it out: a heading, a paragraph and a table. */
+    public static Path odt(Path file, String heading, String paragraph) throws IOException {
+        String content = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+                + "<office:document-content xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\""
+                + " xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\" xmlns:table=\"urn:oasis:names:tc:opendocument:xmlns:table:1.0\""
+                + " office:version=\"1.2\"><office:body><office:text>"
+                + "<text:h text:outline-level=\"1\">" + heading + "</text:h><text:p>" + paragraph + "</text:p>"
+                + "<table:table><table:table-row><table:table-cell><text:p>k</text:p></table:table-cell><table:table-cell><text:p>v</text:p></table:table-cell></table:table-row>"
+                + "<table:table-row><table:table-cell><text:p>x</text:p></table:table-cell><table:table-cell><text:p>1</text:p></table:table-cell></table:table-row></table:table>"
+                + "</office:text></office:body></office:document-content>";
+        String manifest = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><manifest:manifest xmlns:manifest=\"urn:oasis:names:tc:opendocument:xmlns:manifest:1.0\">"
+                + "<manifest:file-entry manifest:full-path=\"/\" manifest:media-type=\"application/vnd.oasis.opendocument.text\"/>"
+                + "<manifest:file-entry manifest:full-path=\"content.xml\" manifest:media-type=\"text/xml\"/></manifest:manifest>";
+        return zip(file, new String[][] {{"mimetype", "application/vnd.oasis.opendocument.text"}, {"content.xml", content},
+                {"META-INF/manifest.xml", manifest}});
+    }
+
+    /** An EPUB of one chapter with a heading and a paragraph. */
+    public static Path epub(Path file, String title, String heading, String paragraph) throws IOException {
+        String container = "<?xml version=\"1.0\"?><container version=\"1.0\" xmlns=\"urn:oasis:names:tc:opendocument:xmlns:container\">"
+                + "<rootfiles><rootfile full-path=\"OEBPS/content.opf\" media-type=\"application/oebps-package+xml\"/></rootfiles></container>";
+        String opf = "<?xml version=\"1.0\"?><package xmlns=\"http://www.idpf.org/2007/opf\" version=\"3.0\" unique-identifier=\"id\">"
+                + "<metadata xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><dc:title>" + title + "</dc:title><dc:identifier id=\"id\">x</dc:identifier></metadata>"
+                + "<manifest><item id=\"c1\" href=\"c1.xhtml\" media-type=\"application/xhtml+xml\"/></manifest><spine><itemref idref=\"c1\"/></spine></package>";
+        String chapter = "<?xml version=\"1.0\"?><html xmlns=\"http://www.w3.org/1999/xhtml\"><head><title>c1</title></head><body>"
+                + "<h1>" + heading + "</h1><p>" + paragraph + "</p></body></html>";
+        return zip(file, new String[][] {{"mimetype", "application/epub+zip"}, {"META-INF/container.xml", container},
+                {"OEBPS/content.opf", opf}, {"OEBPS/c1.xhtml", chapter}});
+    }
+
+    /** An RTF document with a bold title line and a paragraph. */
+    public static Path rtf(Path file, String title, String paragraph) throws IOException {
+        return text(file, "{\\rtf1\\ansi\\deff0{\\fonttbl{\\f0 Times;}}\\f0\\pard {\\b " + title + "}\\par\\pard " + paragraph + "\\par}");
+    }
+
+    private static Path zip(Path file, String[][] entries) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(file))) {
+            for (String[] e : entries) {
+                zip.putNextEntry(new ZipEntry(e[0]));
+                zip.write(e[1].getBytes(StandardCharsets.UTF_8));
+                zip.closeEntry();
+            }
+        }
+        return file;
+    }
+
     /** The first half of a file's bytes. */
     public static Path truncated(Path source, Path file) throws IOException {
         byte[] all = Files.readAllBytes(source);
