@@ -28,6 +28,8 @@ public final class DemoServer {
               --http-port N       HTTP port (default 7474; 0 = any free port, -1 = off)
               --corpus PATH       corpus to ingest: JSON list of {id?, title?, text}, JSON title->[sentences], .jsonl, or a folder of .txt/.md
               --corpus-name NAME  corpus namespace (default "default")
+              --import-dir DIR    Neo4j's import directory, where rag.ingest.files reads (default: a temporary one holding
+                                  the sample files); the demo ingests its files into corpus "files"
               --query TEXT        a question to search for (repeatable; default: three sample questions)
               --llm-endpoint URL  OpenAI-compatible base URL ending in /v1 (e.g. http://localhost:11434/v1 for Ollama)
               --llm-model NAME    model name at that endpoint
@@ -40,7 +42,7 @@ public final class DemoServer {
             "What happens in the depths of Omean?");
 
     record Args(Path data, String host, int boltPort, int httpPort, Path corpus, String corpusName, List<String> queries,
-                String llmEndpoint, String llmModel, boolean once) {}
+                String llmEndpoint, String llmModel, boolean once, Path importDir) {}
 
     public static void main(String[] argv) throws Exception {
         Args a;
@@ -65,7 +67,7 @@ public final class DemoServer {
     }
 
     static Args parse(String[] argv) {
-        Path data = null, corpus = null;
+        Path data = null, corpus = null, importDir = null;
         String host = "127.0.0.1", corpusName = "default", llmEndpoint = null, llmModel = null;
         int bolt = 7687, http = 7474;
         boolean once = false;
@@ -88,14 +90,16 @@ public final class DemoServer {
                         case "--query" -> queries.add(v);
                         case "--llm-endpoint" -> llmEndpoint = v;
                         case "--llm-model" -> llmModel = v;
+                        case "--import-dir" -> importDir = Path.of(v);
                         default -> throw new IllegalArgumentException("unknown option " + k);
                     }
                 }
             }
         }
         if (corpus != null && !Files.exists(corpus)) throw new IllegalArgumentException("corpus not found: " + corpus);
+        if (importDir != null && !Files.isDirectory(importDir)) throw new IllegalArgumentException("import directory not found: " + importDir);
         return new Args(data, host, bolt, http, corpus, corpusName, queries.isEmpty() ? SAMPLE_QUERIES : queries,
-                llmEndpoint, llmModel, once);
+                llmEndpoint, llmModel, once, importDir);
     }
 
     private static int port(String k, String v) {
@@ -121,7 +125,11 @@ public final class DemoServer {
         out.println("Starting embedded Neo4j with the graphrag plugin, GDS and APOC ...");
         Neo4j neo4j;
         try {
-            neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, a.data(), a.host(), a.boltPort(), a.httpPort()));
+            EmbeddedNeo4j.Options options = new EmbeddedNeo4j.Options(work, a.data(), a.host(), a.boltPort(), a.httpPort(),
+                    EmbeddedNeo4j.SINGLE_USER, a.importDir());
+            // the user's own folder is read, never written; the temporary one gets the sample files
+            if (a.importDir() == null) SampleFiles.copyTo(options.importDirectory());
+            neo4j = EmbeddedNeo4j.start(options);
         } catch (RuntimeException e) {
             deleteTree(work);
             if (String.valueOf(rootMessage(e)).contains("Address already in use")) {
@@ -210,6 +218,8 @@ public final class DemoServer {
             }
         }
         out.println();
+        files(db, a, out);
+        out.println();
         agrag(db, a, out);
         out.println();
         if (a.llmEndpoint() == null) {
@@ -230,6 +240,41 @@ public final class DemoServer {
         out.println("Press Ctrl-C to stop.");
         stopped.await();
         return 0;
+    }
+
+    /** The import directory's files into corpus "files", and a search whose rows cite file, page and section. */
+    static void files(GraphDatabaseService db, Args a, PrintStream out) {
+        String source = a.importDir() == null ? SampleFiles.FOLDER + "/*" : "**";
+        String q = a.importDir() == null ? "How is the pump mounted?" : a.queries().get(0);
+        out.printf("Files: CALL rag.ingest.files('%s', {corpus: 'files'}) from %s%n", source,
+                a.importDir() == null ? "the sample files in a temporary import directory (--import-dir DIR reads yours)" : a.importDir());
+        long t0 = System.nanoTime();
+        db.executeTransactionally("CALL rag.ingest.files($source, {corpus: 'files'})", Map.of("source", source), r -> {
+            while (r.hasNext()) {
+                Map<String, Object> row = r.next();
+                out.printf("  %-8s %s (%s%s, %s chunks)%s%n", row.get("status"), row.get("documentId"), row.get("contentType"),
+                        row.get("pages") == null ? "" : ", " + row.get("pages") + " pages", row.get("chunks"),
+                        row.get("error") == null ? "" : ": " + row.get("error"));
+            }
+            return null;
+        });
+        out.printf("  in %.1f s%n", (System.nanoTime() - t0) / 1e9);
+        out.println("Q: " + q);
+        db.executeTransactionally("CALL rag.search($q, {corpus: 'files', k: 3}) YIELD rank, documentId, pages, section, text RETURN *",
+                Map.of("q", q), r -> {
+                    while (r.hasNext()) {
+                        Map<String, Object> row = r.next();
+                        String text = ((String) row.get("text")).replaceAll("\\s+", " ");
+                        out.printf("  %d. %s%s%s  %s%n", row.get("rank"), row.get("documentId"),
+                                row.get("pages") instanceof List<?> p && !p.isEmpty() ? ", p. " + pages(p) : "",
+                                row.get("section") == null ? "" : ", " + row.get("section"), text.substring(0, Math.min(90, text.length())));
+                    }
+                    return null;
+                });
+    }
+
+    private static String pages(List<?> p) {
+        return p.size() == 1 ? String.valueOf(p.get(0)) : p.get(0) + "-" + p.get(p.size() - 1);
     }
 
     /** The AGRAG layer of the corpus (LLM-free here) and the reasoning subgraph of the first question. */

@@ -86,6 +86,7 @@ class CypherExamplesTest {
         List<Path> files = files();
         assertFalse(files.isEmpty(), "no cypher/ examples found");
         standInRules(LLM);
+        SampleFiles.copyTo(TestServer.importDir()); // cypher/rag/02-files.cypher reads them, as in the demo
         Map<String, Object> params = Map.of("llm", Map.of("endpoint", LLM.endpoint(), "model", "stand-in"));
         return files.stream().map(f -> DynamicTest.dynamicTest(CYPHER.relativize(f).toString(), () -> {
             for (String statement : statements(Files.readString(f))) {

@@ -199,6 +199,7 @@ class ProcedurePagesTest {
             if (dir.equals(family) || (dir.equals("llm") && (family.equals("rag") || family.equals("agrag")))) files.add(f);
         }
         assertFalse(files.isEmpty(), "no cypher/ walk-through for " + family);
+        SampleFiles.copyTo(TestServer.importDir()); // cypher/rag/02-files.cypher reads them
         for (Path f : files) {
             for (String statement : CypherExamplesTest.statements(Files.readString(f))) {
                 if (DESTRUCTIVE.matcher(statement).find() || statement.contains("rag.delete(")) continue;

@@ -44,6 +44,7 @@ class RealServerTest {
         server = ServerHome.start(jar -> true, List.of(), List.of("initial.dbms.default_database=" + DATABASE, "server.directories.import=import"),
                 List.of("graphrag.llm.endpoint=" + llm.endpoint(), "graphrag.llm.model=stand-in", "graphrag.llm.apiKey=" + SERVER_KEY,
                         "graphrag.embedding.tokenizerEngine=huggingface"));
+        SampleFiles.copyTo(server.home.resolve("import")); // for cypher/rag/02-files.cypher
     }
 
     @AfterAll

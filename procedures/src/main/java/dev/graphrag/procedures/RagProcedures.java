@@ -63,8 +63,8 @@ public class RagProcedures {
             + " (id: its path in the import directory), chunks with their pages and section; source is a path or glob relative to"
             + " server.directories.import, a file: URL, an allowed http(s) URL, or a list of them. Unchanged files are skipped without"
             + " parsing; a file that cannot be read gets status failed or no_text and an error, and the others go on."
-            + " Config: rag.ingest's keys (chunker structural by default), metadata, deleteMissing, failOnError, maxFileBytes, maxFiles,"
-            + " maxCallBytes, parseTimeoutSeconds (at most the server's limits).")
+            + " Config: corpus, chunker (tokens|sentences|structural, default structural), chunkSize, chunkOverlap, sentenceBoundaries, batchSize,"
+            + " maxDocumentChars, metadata, deleteMissing, failOnError, maxFileBytes, maxFiles, maxCallBytes, parseTimeoutSeconds (at most the server's limits).")
     public Stream<Results.FileResult> ingestFiles(@Name("source") Object source,
                                                   @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         EmbeddingService embeddings = rag.embeddings();
@@ -133,7 +133,7 @@ public class RagProcedures {
 
     @Procedure(name = "rag.progress", mode = Mode.READ)
     @Description("rag.progress() :: (jobId :: STRING, procedure :: STRING, database :: STRING, corpus :: STRING, phase :: STRING, done :: INTEGER,"
-            + " total :: INTEGER, startedAt :: ZONED DATETIME, elapsedMs :: INTEGER) - the long-running calls of this server (rag.ingest, agrag.index)"
+            + " total :: INTEGER, startedAt :: ZONED DATETIME, elapsedMs :: INTEGER) - the long-running calls of this server (rag.ingest, rag.ingest.files, agrag.index)"
             + " and how far each is through its current phase; TERMINATE TRANSACTION stops one.")
     public Stream<Jobs.View> progress() {
         return rag.jobs().running().stream();
