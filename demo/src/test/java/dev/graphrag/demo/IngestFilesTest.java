@@ -111,6 +111,22 @@ class IngestFilesTest {
         assertEquals("1 Introduction", page2.get("section"));
         assertFalse(count("MATCH (c:Chunk {corpus:'files-formats'}) WHERE c.text CONTAINS 'ACME Manual' OR c.text CONTAINS 'Page 2' RETURN count(c)",
                 Map.of()) > 0, "running headers and page numbers are not content");
+
+        // end to end: the chunk a (stand-in) model's answer cites carries the page its text is on
+        String plinth = (String) rows("MATCH (c:Chunk {corpus:'files-formats', documentId:'formats/manual.pdf'}) WHERE c.text CONTAINS 'concrete plinth'"
+                + " RETURN c.id AS id").get(0).get("id");
+        try (dev.graphrag.core.llm.StandInLlm llm = dev.graphrag.core.llm.StandInLlm.start()) {
+            llm.when(r -> "raga.L6".equals(r.step())).replyJson(Map.of("answer", "On a concrete plinth", "answer_type", "extractive",
+                    "evidence_chunk_ids", List.of(plinth)));
+            rows("CALL raga.setup({corpus: 'files-formats'})");
+            Map<String, Object> answer = rows("CALL raga.answer('Where is the Aquaflow pump mounted?', {corpus: 'files-formats', mode: 'vector', topK: 3,"
+                    + " llm: $llm}) YIELD answer, evidence RETURN *", Map.of("llm", Map.of("endpoint", llm.endpoint(), "model", "stand-in"))).get(0);
+            Map<?, ?> cited = (Map<?, ?>) ((List<?>) answer.get("evidence")).get(0);
+            assertEquals(plinth, cited.get("chunkId"));
+            assertEquals(List.of(3L), cited.get("pages"), "the cited passage is on page 3 of the PDF");
+            assertEquals("2 Installation", cited.get("section"));
+            assertTrue(llm.requests().get(0).body().toString().contains("concrete plinth"), "the model was shown the passage it cites");
+        }
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.graphrag.agrag;
 
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.config.Key;
+import dev.graphrag.core.search.DocumentFilter;
 
 import java.util.Map;
 
@@ -13,7 +14,7 @@ import java.util.Map;
  * its default and range, and named as its accessor.
  */
 public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveMode mode, Lookup lookup, Facts facts, Subgraph subgraph,
-                               Ranking ranking, Answer answer) {
+                               Ranking ranking, Answer answer, DocumentFilter where) {
     public enum RetrieveMode { MCMI, HYBRID, PPR }
 
     /** NATIVE: Gauss-Seidel sweeps on the snapshot's cached CSR; GDS: gds.pageRank.stream on the corpus projection. Same fixed point. */
@@ -174,7 +175,9 @@ public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveM
         Subgraph subgraph = use.subgraph() ? Subgraph.read(r, ppr) : Subgraph.notBuilt();
         Ranking ranking = use.ranks() ? Ranking.read(r, use == Use.RETRIEVE) : Ranking.DEFAULTS;
         Answer answer = use == Use.ANSWER ? Answer.read(r) : Answer.DEFAULTS;
+        // chunks outside the filter are never ranked, put on the subgraph or into the answer prompt (docs/agrag.md)
+        DocumentFilter where = use.subgraph() ? DocumentFilter.parse(use.procedure, r.any(DocumentFilter.KEY_NAME)) : null;
         r.finish();
-        return new AgragQueryConfig(corpus, llm, mode, lookup, facts, subgraph, ranking, answer);
+        return new AgragQueryConfig(corpus, llm, mode, lookup, facts, subgraph, ranking, answer, where);
     }
 }

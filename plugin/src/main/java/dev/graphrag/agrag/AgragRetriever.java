@@ -114,7 +114,38 @@ public final class AgragRetriever {
      * What one query computes once, whatever it is then used for: the corpus snapshot, every chunk's cosine and
      * hybrid score, the fact mapping (with the LLM filter's usage) and the query's entity cosines as far as known.
      */
-    private record QueryState(long startNanos, AgragSnapshot g, QueryCosines dense, HybridScores hybrid, FactMapping facts, VectorMatrix.Scorer entitySim) {}
+    /** admitted: per chunk row, whether a where filter lets it through (null: no filter). */
+    private record QueryState(long startNanos, AgragSnapshot g, QueryCosines dense, HybridScores hybrid, FactMapping facts, VectorMatrix.Scorer entitySim,
+                              boolean[] admitted) {}
+
+    /**
+     * The cost of a contains edge to a chunk outside the where filter: finite (the searches need finite costs) but far above
+     * any real path's, so the Steiner search and the expansion take such a chunk only where nothing else connects; it is then
+     * left out of the result, as every chunk outside the filter is.
+     */
+    static final double EXCLUDED_CHUNK_COST = 1e12;
+
+    /** Per chunk row of the snapshot, whether its document passes the call's where filter; null when there is none. */
+    private boolean[] admitted(AgragSnapshot g, AgragQueryConfig cfg) {
+        if (cfg.where() == null) return null;
+        Set<String> docs = cfg.where().allowed(tx, cfg.corpus()).documentIds();
+        boolean[] m = new boolean[g.chunkCount()];
+        for (int c = 0; c < m.length; c++) m[c] = docs.contains(g.chunkDocs.get(c));
+        return m;
+    }
+
+    /** The n best chunk rows by score among the admitted ones (all when admitted is null), best first. */
+    private static List<Integer> topAdmitted(int chunks, java.util.function.IntToDoubleFunction score, int n, boolean[] admitted,
+                                             java.util.function.IntFunction<List<Integer>> unfiltered) {
+        if (admitted == null) return unfiltered.apply(n);
+        double[] all = new double[chunks];
+        int count = 0;
+        for (int c = 0; c < chunks; c++) {
+            all[c] = admitted[c] ? score.applyAsDouble(c) : Double.NEGATIVE_INFINITY;
+            if (admitted[c]) count++;
+        }
+        return topK(all, Math.min(n, count));
+    }
 
     /** @param hybrid whether the call needs §2.4's hybrid chunk scores (an MCMI run does; the ppr ranking does not) */
     private QueryState state(String owner, String query, AgragQueryConfig cfg, boolean hybrid) {
@@ -140,7 +171,7 @@ public final class AgragRetriever {
         }
         QueryCosines factSim = factsByIndex ? factsFromIndex : factScan.join();
         FactMapping facts = mapFacts(g, query, factSim, cfg);
-        return new QueryState(t0, g, dense, hybridScores, facts, entitySim);
+        return new QueryState(t0, g, dense, hybridScores, facts, entitySim, admitted(g, cfg));
     }
 
     /** The chunks' cosines: scanned, or from the cells or the chunk index when the corpus is large (AgragQueryConfig.Lookup). */
@@ -256,6 +287,7 @@ public final class AgragRetriever {
                     0, false, tokens, (System.nanoTime() - t0) / 1_000_000), hybrid, new double[g.nodeCount()]);
         }
         VectorMatrix.Scorer entitySim = st.entitySim();
+        boolean[] admitted = st.admitted();
         // B5: this query's costs over the snapshot's fixed topology (edge order: facts, synonyms, contains, pseudo)
         EdgeCosts f = cfg.subgraph().costMode();
         // each cost is computed when the searches below first read it, so a query pays only for the edges they reach;
@@ -267,7 +299,10 @@ public final class AgragRetriever {
         CostGraph cg = new CostGraph(g.topology, cost, e -> {
             if (e < firstSynonym) return g.factVectors.has(e) ? f.cost(factSim.cosine(e)) : f.unknown();
             if (e < firstContains) return f.synonym(entitySim.cosine(ends[e]), entitySim.cosine(otherEnds[e]));
-            if (e < firstPseudo) return f.cost(hybrid.score(ends[e] - g.entityCount));
+            if (e < firstPseudo) {
+                int chunk = ends[e] - g.entityCount;
+                return admitted != null && !admitted[chunk] ? EXCLUDED_CHUNK_COST : f.cost(hybrid.score(chunk));
+            }
             return EdgeCosts.PSEUDO_COST;
         });
         // B4: native PageRank reads only the snapshot, so it runs beside the Steiner search, which does not need it, and
@@ -287,12 +322,13 @@ public final class AgragRetriever {
         McmiExpansion.Result r = McmiExpansion.expand(cg, s, tree, cfg.subgraph().expansionRule(), cfg.subgraph().expansion(), cfg.subgraph().maxExpansions(), cfg.subgraph().inducedOutput(), g.pseudo());
         Set<Integer> nodes = new LinkedHashSet<>(r.nodes());
         nodes.remove(g.pseudo());
+        if (admitted != null) nodes.removeIf(v -> !g.isEntity(v) && !admitted[v - g.entityCount]); // a last resort only: their edges cost EXCLUDED_CHUNK_COST
         SubgraphText.Rendered text = SubgraphText.render(nodes, r.output(), s, g::isEntity, i -> g.names.get(i));
         List<String> terminalNames = terminals.stream().map(g.names::get).toList();
         List<Node> nodeList = new ArrayList<>();
         for (int v : nodes) nodeList.add(nodeOf(g, v));
         List<Relationship> rels = new ArrayList<>();
-        for (CostGraph.Edge e : r.output()) if (e.ref() >= 0) rels.add(relationship(g, e.ref()));
+        for (CostGraph.Edge e : r.output()) if (e.ref() >= 0 && nodes.contains(e.u()) && nodes.contains(e.v())) rels.add(relationship(g, e.ref()));
         List<String> pathChunks = text.pathChunks().stream().map(i -> g.chunkIds.get(i - g.entityCount)).toList();
         boolean usedPseudo = r.nodes().contains(g.pseudo());
         int mcstNodes = (int) r.mcstNodes().stream().filter(v -> v != g.pseudo()).count();
@@ -480,7 +516,8 @@ public final class AgragRetriever {
             score = new double[g.chunkCount()];
             source = new String[g.chunkCount()];
             HybridScores hybrid = hybridScores(g, query, dense(g, embeddings.embed(query), cfg), cfg);
-            return ranked(g, hybrid.top(cfg.ranking().k()), hybrid::score, "hybrid", taken, score, source, cfg.ranking().k());
+            List<Integer> top = topAdmitted(g.chunkCount(), hybrid::score, cfg.ranking().k(), admitted(g, cfg), hybrid::top);
+            return ranked(g, top, hybrid::score, "hybrid", taken, score, source, cfg.ranking().k());
         }
         QueryState st = state("agrag.retrieve", query, cfg, cfg.mode() == AgragQueryConfig.RetrieveMode.MCMI);
         AgragSnapshot g = st.g();
@@ -491,7 +528,7 @@ public final class AgragRetriever {
         // the HippoRAG 2 passage ranking reads only the snapshot: beside the MCMI run
         Forked<double[]> passageRanks = Forked.start(pool(cfg), () -> hippoPageRank(g, facts, dense, cfg));
         McmiRun run = cfg.mode() == AgragQueryConfig.RetrieveMode.MCMI ? mcmiRun(st, cfg) : null;
-        leadingChunks(g, query, dense, cfg, taken, score, source);
+        leadingChunks(g, query, dense, cfg, taken, score, source, st.admitted());
         if (run != null) {
             for (String id : run.subgraph().pathChunkIds()) {
                 int c = g.indexOfChunk.get(id) - g.entityCount;
@@ -503,7 +540,11 @@ public final class AgragRetriever {
         }
         // then HippoRAG 2 passage ranking from the kept facts
         double[] ppr = passageRanks.join();
-        return ranked(g, bestUntaken(ppr, taken, cfg.ranking().k()), c -> ppr[c], "ppr", taken, score, source, cfg.ranking().k());
+        double[] rankable = ppr.clone();
+        if (st.admitted() != null) for (int c = 0; c < rankable.length; c++) if (!st.admitted()[c]) rankable[c] = Double.NEGATIVE_INFINITY;
+        List<Integer> best = bestUntaken(rankable, taken, cfg.ranking().k());
+        if (st.admitted() != null) best = best.stream().filter(c -> st.admitted()[c]).toList();
+        return ranked(g, best, c -> ppr[c], "ppr", taken, score, source, cfg.ranking().k());
     }
 
     /**
@@ -511,16 +552,23 @@ public final class AgragRetriever {
      * (the graph then only has to find what the question does not name), then the named and the linked passages.
      */
     private static void leadingChunks(AgragSnapshot g, String query, QueryCosines dense, AgragQueryConfig cfg, Set<Integer> taken, double[] score,
-                                      String[] source) {
-        for (int c : dense.top(Math.min(cfg.ranking().denseFirst(), cfg.ranking().k()))) {
+                                      String[] source, boolean[] admitted) {
+        for (int c : topAdmitted(g.chunkCount(), dense::cosine, Math.min(cfg.ranking().denseFirst(), cfg.ranking().k()), admitted, dense::top)) {
             taken.add(c);
             score[c] = dense.cosine(c);
             source[c] = "dense";
         }
-        titledPassages(g, namedDocumentChunks(g, query), cfg.ranking().namedPassages(), dense, cfg.ranking().k(), taken, score, source, "named");
-        if (cfg.ranking().linkedPassages() > 0 && g.chunkCount() > 0) {
-            titledPassages(g, g.linkedChunks[dense.top(1).get(0)], cfg.ranking().linkedPassages(), dense, cfg.ranking().k(), taken, score, source, "link");
+        titledPassages(g, admittedOnly(namedDocumentChunks(g, query), admitted), cfg.ranking().namedPassages(), dense, cfg.ranking().k(), taken,
+                score, source, "named");
+        List<Integer> densest = topAdmitted(g.chunkCount(), dense::cosine, 1, admitted, dense::top);
+        if (cfg.ranking().linkedPassages() > 0 && !densest.isEmpty()) {
+            titledPassages(g, admittedOnly(g.linkedChunks[densest.get(0)], admitted), cfg.ranking().linkedPassages(), dense, cfg.ranking().k(), taken,
+                    score, source, "link");
         }
+    }
+
+    private static int[] admittedOnly(int[] chunks, boolean[] admitted) {
+        return admitted == null ? chunks : java.util.Arrays.stream(chunks).filter(c -> admitted[c]).toArray();
     }
 
     /** Chunks of the documents whose title the question names (whole words, as title links match). */
@@ -596,8 +644,9 @@ public final class AgragRetriever {
         List<String> path = cfg.answer().includePathChunks() ? sg.pathChunkIds() : List.of();
         // the chunks agrag.retrieve would lead with, then the hybrid ranking (§2.4) up to k; path chunks are in the prompt already
         Set<Integer> taken = new LinkedHashSet<>();
-        leadingChunks(g, query, run.state().dense(), cfg, taken, new double[g.chunkCount()], new String[g.chunkCount()]);
-        for (int c : run.hybrid().top(cfg.ranking().k())) {
+        boolean[] admitted = run.state().admitted();
+        leadingChunks(g, query, run.state().dense(), cfg, taken, new double[g.chunkCount()], new String[g.chunkCount()], admitted);
+        for (int c : topAdmitted(g.chunkCount(), run.hybrid()::score, cfg.ranking().k(), admitted, run.hybrid()::top)) {
             if (taken.size() >= cfg.ranking().k()) break;
             taken.add(c);
         }

@@ -3,6 +3,7 @@ package dev.graphrag.hgmem;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.config.Key;
+import dev.graphrag.core.search.DocumentFilter;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,7 +21,7 @@ import java.util.Set;
  * is declared once, named as its accessor, with the algorithm's default.
  */
 public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answering answering, String profile, Map<String, Object> llm,
-                          Map<String, Object> stored, Call call) {
+                          Map<String, Object> stored, Call call, DocumentFilter where) {
     public enum Use { EVOLVE, RESPOND, ANSWER, RETRIEVE }
 
     /** The evolution loop (spec §2.5-2.8) and how absent entities are described. */
@@ -146,10 +147,12 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
             case RETRIEVE -> new Call(null, r.any("targets"), false, null, true, false, r.string("mode", null));
             case RESPOND -> Call.NONE;
         };
+        // a session keeps its filter (a retrieval key, stored): no step retrieves a chunk outside it (docs/hgmem.md)
+        DocumentFilter where = use == Use.RESPOND ? null : DocumentFilter.parse(owner, r.any(DocumentFilter.KEY_NAME));
         r.finish();
         Map<String, Object> stored = new LinkedHashMap<>();
         config.forEach((k, v) -> { if (!PER_CALL.contains(k)) stored.put(k, v); });
-        return new HgmemConfig(corpus, loop, retrieval, answering, profile, llm, stored, call);
+        return new HgmemConfig(corpus, loop, retrieval, answering, profile, llm, stored, call, where);
     }
 
     /** profile 'paper': the paper's sampling (temperature 0.8, 2,048 completion tokens) unless the call's llm map says otherwise. */
@@ -169,7 +172,7 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
     static final Set<String> LOOP_KEYS = Set.of("maxTurns", "numConcerns", "mergeFromStep", "enableUpdate", "enableMerge", "useHint", "retrievalStrategy",
             "updateVertexPolicy", "absentEntityPolicy", "absentMaxAttempts", "hintPool", "hintK");
     static final Set<String> RETRIEVAL_KEYS = Set.of("entityPool", "entitiesPerQuery", "relationsPerQuery", "chunksPerQuery", "passageRetrieval",
-            "relTokenBudget", "chunkTokenBudget", "descriptionTokens", "localHops", "excludeMemoryInGlobal", "minSim");
+            "relTokenBudget", "chunkTokenBudget", "descriptionTokens", "localHops", "excludeMemoryInGlobal", "minSim", DocumentFilter.KEY_NAME);
     static final Set<String> ANSWER_KEYS = Set.of("innerPerUnit", "outerPerUnit", "finalMaxChunks", "finalTokenBudget", "emptyMemoryChunks", "responseType");
 
     /** Whether a stored session key applies to a use (a session started by hgmem.answer stores keys hgmem.retrieve does not take). */

@@ -145,13 +145,18 @@ public final class HgmemEngine {
         p.session.pending = tasks;
     }
 
+    /** The documents a where filter admits, or null when the call (or its session) has none. */
+    private java.util.Set<String> admitted(HgmemConfig cfg) {
+        return cfg.where() == null ? null : cfg.where().allowed(tx, cfg.corpus()).documentIds();
+    }
+
     private StepRow step(String owner, Prepared p) {
         long t0 = System.nanoTime();
         UsageMeter meter = new UsageMeter();
         LlmPlanner planner = new LlmPlanner(llm.client(), llm.config(), meter, call.cancelled());
         List<String> types = Arrays.asList((String[]) p.meta.getProperty("entityTypes", BaseGraphExtraction.DEFAULT_TYPES.toArray(String[]::new)));
         Neo4jHypergraph graph = new Neo4jHypergraph(tx, p.corpus, embeddings, p.cfg.retrieval(), types,
-                (names, pairs, ts, ctx) -> planner.describeAbsent(names, pairs, ts, ctx, p.cfg.loop().absentMaxAttempts()));
+                (names, pairs, ts, ctx) -> planner.describeAbsent(names, pairs, ts, ctx, p.cfg.loop().absentMaxAttempts()), admitted(p.cfg));
         int t = p.session.step();
         Evolution.StepResult r;
         try {
@@ -227,7 +232,7 @@ public final class HgmemEngine {
         long t0 = System.nanoTime();
         UsageMeter meter = new UsageMeter();
         LlmPlanner planner = new LlmPlanner(llm.client(), llm.config(), meter, call.cancelled());
-        Neo4jHypergraph g = new Neo4jHypergraph(tx, p.corpus, embeddings, p.cfg.retrieval(), List.of(), null);
+        Neo4jHypergraph g = new Neo4jHypergraph(tx, p.corpus, embeddings, p.cfg.retrieval(), List.of(), null, null);
         HypergraphMemory memory = p.session.memory();
         Map<String, float[]> unitVectors = new HashMap<>(), chunkVectors = new HashMap<>();
         java.util.function.Function<String, float[]> chunkVector = c -> chunkVectors.computeIfAbsent(c, id -> {
@@ -375,7 +380,7 @@ public final class HgmemEngine {
             throw new RagException(owner + ": targets belongs to mode 'local'");
         }
         HgmemLayer.SPEC.requireBuilt(tx, corpus, embeddings);
-        Neo4jHypergraph g = new Neo4jHypergraph(tx, corpus, embeddings, cfg.retrieval(), List.of(), null);
+        Neo4jHypergraph g = new Neo4jHypergraph(tx, corpus, embeddings, cfg.retrieval(), List.of(), null, admitted(cfg));
         Neo4jHypergraph.TaskRetrieval r = g.retrieveOne(subquery, targets, memory);
         candidates[0] = r.candidates();
         mode[0] = r.mode();

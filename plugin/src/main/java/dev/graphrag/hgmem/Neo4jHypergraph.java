@@ -53,7 +53,12 @@ public final class Neo4jHypergraph implements Evolution.Graph {
         LlmPlanner.Described describe(List<String> names, List<List<String>> pairs, List<String> entityTypes, Evolution.Tables context);
     }
 
-    public Neo4jHypergraph(Transaction tx, String corpus, EmbeddingService embeddings, HgmemConfig.Retrieval cfg, List<String> entityTypes, Describer describer) {
+    /** Document ids whose chunks retrieval may return; null: all (no where filter). */
+    private final java.util.Set<String> admittedDocuments;
+
+    public Neo4jHypergraph(Transaction tx, String corpus, EmbeddingService embeddings, HgmemConfig.Retrieval cfg, List<String> entityTypes, Describer describer,
+                           java.util.Set<String> admittedDocuments) {
+        this.admittedDocuments = admittedDocuments;
         this.tx = tx;
         this.corpus = corpus;
         this.embeddings = embeddings;
@@ -151,7 +156,7 @@ public final class Neo4jHypergraph implements Evolution.Graph {
         for (Scored e : found) {
             for (Relationship m : entity(e.id()).getRelationships(org.neo4j.graphdb.Direction.INCOMING, HgmemGraph.MENTIONS)) {
                 Node c = m.getStartNode();
-                linked.putIfAbsent((String) c.getProperty("id"), c);
+                if (admitted(c)) linked.putIfAbsent((String) c.getProperty("id"), c);
             }
         }
         List<Scored> ranked = new ArrayList<>();
@@ -164,7 +169,9 @@ public final class Neo4jHypergraph implements Evolution.Graph {
         Map<String, Scored> picked = new LinkedHashMap<>();
         for (Scored s : ranked.subList(0, Math.min(cfg.chunksPerQuery(), ranked.size()))) picked.put(s.id(), s);
         if (cfg.passageRetrieval() && cfg.chunksPerQuery() > 0) {
-            VectorIndexQuery.topInCorpus(tx, LexicalGraph.VECTOR_INDEX, q, corpus, cfg.chunksPerQuery(), this::chunkCount).forEach((c, s) -> {
+            (admittedDocuments == null ? VectorIndexQuery.topInCorpus(tx, LexicalGraph.VECTOR_INDEX, q, corpus, cfg.chunksPerQuery(), this::chunkCount)
+                    : VectorIndexQuery.topNodes(tx, LexicalGraph.VECTOR_INDEX, q, cfg.chunksPerQuery(),
+                            c -> corpus.equals(c.getProperty("corpus", null)) && admitted(c), this::chunkCount)).forEach((c, s) -> {
                 String id = (String) c.getProperty("id");
                 picked.putIfAbsent(id, new Scored("chunk", id, (String) c.getProperty("documentId", ""), s, (String) c.getProperty("text", "")));
             });
@@ -346,8 +353,14 @@ public final class Neo4jHypergraph implements Evolution.Graph {
         Node n = entity(name);
         if (n == null) return List.of();
         List<String> out = new ArrayList<>();
-        for (Relationship m : n.getRelationships(org.neo4j.graphdb.Direction.INCOMING, HgmemGraph.MENTIONS)) out.add((String) m.getStartNode().getProperty("id"));
+        for (Relationship m : n.getRelationships(org.neo4j.graphdb.Direction.INCOMING, HgmemGraph.MENTIONS)) {
+            if (admitted(m.getStartNode())) out.add((String) m.getStartNode().getProperty("id"));
+        }
         return out;
+    }
+
+    private boolean admitted(Node chunk) {
+        return admittedDocuments == null || admittedDocuments.contains((String) chunk.getProperty("documentId", null));
     }
 
     /** (documentId, index) order of chunk ids. */

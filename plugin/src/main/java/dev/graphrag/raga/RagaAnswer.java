@@ -66,6 +66,7 @@ public final class RagaAnswer {
             m.put("startOffset", h.start());
             m.put("endOffset", h.end());
             m.put("text", h.text());
+            m.putAll(dev.graphrag.core.lexical.LexicalGraph.location(h.chunk()));
             evidence.add(m);
         }
         boolean grounded = !evidence.isEmpty() && !"unanswerable".equals(a.answer_type());

@@ -3,6 +3,7 @@ package dev.graphrag.raga;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.config.Key;
+import dev.graphrag.core.search.DocumentFilter;
 
 import java.util.Locale;
 import java.util.Map;
@@ -30,7 +31,8 @@ public record RagaQueryConfig(String corpus, RagaRetriever.Settings retrieval, b
                 r.number("decay", d.decay(), 0, 1), r.number("semanticFilter", d.semanticFilter(), -1, 1), r.integer("anchorChunks", d.anchorChunks(), 0, 10_000),
                 r.integer("pageAnchors", d.pageAnchors(), 0, 10_000),
                 r.integer("anchorEntities", d.anchorEntities(), 0, 10_000), r.integer("maxExpanded", d.maxExpanded(), 1, 1_000_000),
-                r.integer("kgTimeoutMs", d.kgTimeoutMs(), 0, 600_000L), r.integer("deepHops", d.deepHops(), 0, 6), r.strings("docIds", null));
+                r.integer("kgTimeoutMs", d.kgTimeoutMs(), 0, 600_000L), r.integer("deepHops", d.deepHops(), 0, 6), r.strings("docIds", null),
+                DocumentFilter.parse(owner, r.any(DocumentFilter.KEY_NAME)));
         if (s.wVec() == 0 && s.wKg() == 0) throw new RagException(owner + ": wVec and wKg cannot both be 0");
         // raga.answer's keys: raga.retrieve shows no facts and fills no context
         boolean facts = answers && INCLUDE_FACTS.read(r);

@@ -3,6 +3,7 @@ package dev.graphrag.raga;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.embed.ModelIdentity;
 import dev.graphrag.core.lexical.LexicalGraph;
+import dev.graphrag.core.search.DocumentFilter;
 import dev.graphrag.core.search.VectorIndexQuery;
 import org.neo4j.graphdb.Direction;
 import org.neo4j.graphdb.Node;
@@ -35,7 +36,8 @@ public final class RagaRetriever {
     public enum Mode { VECTOR, KG, FUSION, DEEP, VECTOR_FIRST, GRAPH_FIRST }
 
     public record Settings(Mode mode, int topK, int k1, int rrfK, double wVec, double wKg, int hops, double decay, double semanticFilter, int anchorChunks,
-                           int pageAnchors, int anchorEntities, int maxExpanded, long kgTimeoutMs, int deepHops, List<String> docIds) {
+                           int pageAnchors, int anchorEntities, int maxExpanded, long kgTimeoutMs, int deepHops, List<String> docIds,
+                           DocumentFilter where) {
         /**
          * Fusion's graph stream anchors on the top 3 vector chunks and goes 1 hop with semanticFilter 0.5, as chosen on
          * MuSiQue's tuning half (docs/benchmarks.md "RAGA"): the spec's 20 anchor chunks make nearly every nearby entity
@@ -43,21 +45,21 @@ public final class RagaRetriever {
          * graph_first) keep the spec's 2 hops and 0.25, which tied for best in kg mode's grid. The stream lists the pages
          * of the entities the best vector chunk names first (pageAnchors 1, also chosen on the tuning half; not in the spec).
          */
-        public static final Settings DEFAULTS = new Settings(Mode.FUSION, 8, 100, 60, 1, 1, 1, 0.5, 0.5, 3, 1, 10, 200, 5000, 2, null);
+        public static final Settings DEFAULTS = new Settings(Mode.FUSION, 8, 100, 60, 1, 1, 1, 0.5, 0.5, 3, 1, 10, 200, 5000, 2, null, null);
 
         /** The defaults of a mode. */
         public static Settings defaults(Mode m) {
             Settings d = DEFAULTS.withMode(m);
             if (m != Mode.KG && m != Mode.GRAPH_FIRST) return d;
-            return new Settings(m, d.topK, d.k1, d.rrfK, d.wVec, d.wKg, 2, d.decay, 0.25, d.anchorChunks, d.pageAnchors, d.anchorEntities, d.maxExpanded, d.kgTimeoutMs, d.deepHops, d.docIds);
+            return new Settings(m, d.topK, d.k1, d.rrfK, d.wVec, d.wKg, 2, d.decay, 0.25, d.anchorChunks, d.pageAnchors, d.anchorEntities, d.maxExpanded, d.kgTimeoutMs, d.deepHops, d.docIds, d.where);
         }
 
         public Settings withTopK(int k) {
-            return new Settings(mode, k, k1, rrfK, wVec, wKg, hops, decay, semanticFilter, anchorChunks, pageAnchors, anchorEntities, maxExpanded, kgTimeoutMs, deepHops, docIds);
+            return new Settings(mode, k, k1, rrfK, wVec, wKg, hops, decay, semanticFilter, anchorChunks, pageAnchors, anchorEntities, maxExpanded, kgTimeoutMs, deepHops, docIds, where);
         }
 
         public Settings withMode(Mode m) {
-            return new Settings(m, topK, k1, rrfK, wVec, wKg, hops, decay, semanticFilter, anchorChunks, pageAnchors, anchorEntities, maxExpanded, kgTimeoutMs, deepHops, docIds);
+            return new Settings(m, topK, k1, rrfK, wVec, wKg, hops, decay, semanticFilter, anchorChunks, pageAnchors, anchorEntities, maxExpanded, kgTimeoutMs, deepHops, docIds, where);
         }
 
         Fusion.Settings fusion() {
@@ -103,6 +105,31 @@ public final class RagaRetriever {
 
     /** {@code extractEntities} answers deep mode's query analysis (L5); unused by the other modes. */
     public Retrieval retrieve(String query, Settings s, BooleanSupplier cancelled, Function<String, List<String>> extractEntities) {
+        Retrieval r = retrieveWithin(query, resolve(s), cancelled, extractEntities);
+        if (s.where() == null && s.docIds() == null) return r;
+        // a fact shows entity names and its evidence chunk: one only when that chunk is inside the filter
+        Set<String> docs = new HashSet<>(resolve(s).docIds());
+        List<Map<String, Object>> facts = r.facts().stream()
+                .filter(f -> f.get("chunkId") instanceof String id && docs.contains(LexicalGraph.documentIdOf(corpus, id))).toList();
+        return new Retrieval(r.hits(), r.anchors(), facts, r.degraded(), r.degradedReason());
+    }
+
+    /** The settings with a where filter turned into the document ids it admits (within docIds, when both are given). */
+    private Settings resolve(Settings s) {
+        if (s.where() == null) return s;
+        if (resolvedFor == s) return resolved;
+        Set<String> admitted = s.where().allowed(tx, corpus).documentIds();
+        List<String> ids = s.docIds() == null ? List.copyOf(new java.util.TreeSet<>(admitted))
+                : s.docIds().stream().filter(admitted::contains).toList();
+        resolved = new Settings(s.mode(), s.topK(), s.k1(), s.rrfK(), s.wVec(), s.wKg(), s.hops(), s.decay(), s.semanticFilter(), s.anchorChunks(),
+                s.pageAnchors(), s.anchorEntities(), s.maxExpanded(), s.kgTimeoutMs(), s.deepHops(), ids, null);
+        resolvedFor = s;
+        return resolved;
+    }
+
+    private Settings resolvedFor, resolved;
+
+    private Retrieval retrieveWithin(String query, Settings s, BooleanSupplier cancelled, Function<String, List<String>> extractEntities) {
         float[] q = embeddings.embed(query);
         List<Map.Entry<Fusion.Chunk, Double>> vector = vectorStream(q, s);
         if (s.mode() == Mode.VECTOR) return new Retrieval(vectorHits(vector, s), List.of(), List.of(), false, null);

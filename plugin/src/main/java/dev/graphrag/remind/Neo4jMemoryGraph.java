@@ -24,8 +24,22 @@ final class Neo4jMemoryGraph implements MemoryGraph {
     private final Map<String, Kind> kinds = new HashMap<>();
     private final Map<String, float[]> embeddings = new HashMap<>();
 
+    /** Document ids whose chunks and anchors the walk may see; null: all (no where filter). */
+    private final java.util.Set<String> admittedDocuments;
+
     Neo4jMemoryGraph(Transaction tx) {
+        this(tx, null);
+    }
+
+    Neo4jMemoryGraph(Transaction tx, java.util.Set<String> admittedDocuments) {
         this.tx = tx;
+        this.admittedDocuments = admittedDocuments;
+    }
+
+    /** Whether a where filter hides the node: a chunk, or an anchor (its title summarises its chunk), of a document outside it. */
+    boolean hidden(Node n) {
+        if (admittedDocuments == null || !(n.hasLabel(LexicalGraph.CHUNK) || n.hasLabel(RemindGraph.ANCHOR))) return false;
+        return !admittedDocuments.contains((String) n.getProperty("documentId", null));
     }
 
     Node node(String id) {
@@ -49,6 +63,7 @@ final class Neo4jMemoryGraph implements MemoryGraph {
         Node n = node(id);
         for (Relationship r : n.getRelationships(Direction.BOTH, TYPES)) {
             Node other = r.getOtherNode(n);
+            if (hidden(other)) continue;
             nodes.putIfAbsent(other.getElementId(), other);
             out.add(new Edge(r.getElementId(), r.getType().name(), other.getElementId(), ((Number) r.getProperty("memoryNorm", 0.0)).doubleValue()));
         }

@@ -57,29 +57,51 @@ public final class RemindEngine {
         checkQuery(owner, query);
         RemindLayer.SPEC.requireBuilt(tx, cfg.corpus(), call.embeddings());
         float[] qv = call.embeddings().embed(query);
-        Map<Node, Double> top = VectorIndexQuery.topInCorpus(tx, RemindGraph.KEY_INDEX, qv, cfg.corpus(), cfg.seedCount(), () -> {
+        java.util.function.LongSupplier keys = () -> {
             try (var r = tx.execute("MATCH (k:RmKey) RETURN count(k) AS n")) {
                 return ((Number) r.next().get("n")).longValue();
             }
-        });
+        };
+        Map<Node, Double> top;
+        if (cfg.where() == null) {
+            top = VectorIndexQuery.topInCorpus(tx, RemindGraph.KEY_INDEX, qv, cfg.corpus(), cfg.seedCount(), keys);
+        } else {
+            // seeds too come from inside the filter: entities, and anchors of admitted chunks
+            Neo4jMemoryGraph view = graph(cfg);
+            top = VectorIndexQuery.topNodes(tx, RemindGraph.KEY_INDEX, qv, cfg.seedCount(),
+                    n -> cfg.corpus().equals(n.getProperty("corpus", null)) && !view.hidden(n), keys);
+        }
         if (top.isEmpty()) throw new RagException(owner + ": the ReMind layer of corpus '" + cfg.corpus() + "' has no entities or anchors (graph empty)");
         List<Seed> out = new ArrayList<>();
         top.forEach((n, s) -> out.add(new Seed(n, s)));
         return out;
     }
 
+    /** The layer as the walk sees it: without chunks and anchors outside the call's where filter. */
+    private Neo4jMemoryGraph graph(RemindQueryConfig cfg) {
+        if (cfg.where() == null) return new Neo4jMemoryGraph(tx);
+        if (filteredFor != cfg) {
+            filtered = cfg.where().allowed(tx, cfg.corpus()).documentIds();
+            filteredFor = cfg;
+        }
+        return new Neo4jMemoryGraph(tx, filtered);
+    }
+
+    private RemindQueryConfig filteredFor;
+    private java.util.Set<String> filtered;
+
     /** Replay alone: no LLM, nothing written. */
     public Traversal replay(String query, RemindQueryConfig cfg) {
         long t0 = System.nanoTime();
         List<Seed> seeds = seeds("remind.replay", query, cfg);
-        Neo4jMemoryGraph graph = new Neo4jMemoryGraph(tx);
+        Neo4jMemoryGraph graph = graph(cfg);
         Subgraph s = new Replay(graph, queryUnit(query), cfg.replay()).run(seeds.stream().map(x -> x.node().getElementId()).toList());
         Walk.Outcome o = new Walk.Outcome(s, Walk.StopReason.REPLAY_ONLY, false, 0, 0, false, List.of());
         return new Traversal(seeds, o, Usage.NONE, handoff(cfg.corpus(), o), (System.nanoTime() - t0) / 1_000_000);
     }
 
     public Traversal traverse(String owner, String query, RemindQueryConfig cfg) {
-        Neo4jMemoryGraph graph = new Neo4jMemoryGraph(tx);
+        Neo4jMemoryGraph graph = graph(cfg);
         return traverse(owner, query, cfg, graph, prompts(graph, query, cfg));
     }
 
@@ -105,7 +127,7 @@ public final class RemindEngine {
     public Answer answer(String owner, String query, RemindQueryConfig cfg, boolean write) {
         long t0 = System.nanoTime();
         requireLlm(owner);
-        Neo4jMemoryGraph graph = new Neo4jMemoryGraph(tx);
+        Neo4jMemoryGraph graph = graph(cfg);
         PromptContext prompts = prompts(graph, query, cfg);
         Traversal t = traverse(owner, query, cfg, graph, prompts);
         UsageMeter usage = new UsageMeter();

@@ -2,6 +2,7 @@ package dev.graphrag.remind;
 
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
+import dev.graphrag.core.search.DocumentFilter;
 import dev.graphrag.core.config.Key;
 
 import java.util.List;
@@ -13,7 +14,7 @@ import java.util.Map;
  * the rest by name. Defaults follow spec §2.0; λ and α are embedder-dependent (remind.calibrate).
  */
 public record RemindQueryConfig(String corpus, int seedCount, Replaying replaying, Walking walking, int promptTokenBudget, Memorizing memorizing,
-                                boolean memorize, boolean filterWithAnswer, String systemPrompt, Map<String, Object> llm) {
+                                boolean memorize, boolean filterWithAnswer, String systemPrompt, Map<String, Object> llm, DocumentFilter where) {
     public enum Use { SEEDS, REPLAY, TRAVERSE, MEMORIZE, ANSWER, QUERY }
 
     /** Which walks are memorised: every one (the paper), or only those the LLM judged sufficient. */
@@ -100,8 +101,10 @@ public record RemindQueryConfig(String corpus, int seedCount, Replaying replayin
         boolean filterWithAnswer = use == Use.ANSWER && FILTER_WITH_ANSWER.read(r);
         String system = use == Use.ANSWER || use == Use.QUERY ? r.string("systemPrompt", null) : null;
         Map<String, Object> llm = use == Use.SEEDS || use == Use.REPLAY ? null : r.map("llm");
+        // the walk sees no chunk (and no anchor of a chunk) outside the filter: docs/remind.md
+        DocumentFilter where = use == Use.MEMORIZE ? null : DocumentFilter.parse(owner, r.any(DocumentFilter.KEY_NAME));
         r.finish();
-        return new RemindQueryConfig(corpus, seeds, replaying, walking, budget, memorizing, memorize, filterWithAnswer, system, llm);
+        return new RemindQueryConfig(corpus, seeds, replaying, walking, budget, memorizing, memorize, filterWithAnswer, system, llm, where);
     }
 
     Replay.Settings replay() {

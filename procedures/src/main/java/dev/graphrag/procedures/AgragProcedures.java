@@ -12,6 +12,7 @@ import dev.graphrag.core.RagException;
 import dev.graphrag.core.graph.Displayed;
 import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.RagCall;
+import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.layer.LayerDrop;
 import org.neo4j.graphdb.GraphDatabaseService;
@@ -27,6 +28,7 @@ import org.neo4j.procedure.Name;
 import org.neo4j.procedure.Procedure;
 import org.neo4j.procedure.TerminationGuard;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -49,7 +51,7 @@ public class AgragProcedures {
                              long completionTokens, Map<String, Object> tokensByStep, long ms) {}
 
     public record AnswerResult(String answer, String thought, List<String> graphStrings, List<List<String>> facts, List<String> pathChunkIds,
-                               List<String> retrievedChunkIds, boolean usedGraph, String prompt, long llmCalls, long promptTokens,
+                               List<String> retrievedChunkIds, List<Map<String, Object>> citations, boolean usedGraph, String prompt, long llmCalls, long promptTokens,
                                long completionTokens, Map<String, Object> tokensByStep, long ms) {}
 
     public record ProjectResult(String graphName, boolean projected, long nodeCount, long relationshipCount, long ms) {}
@@ -78,7 +80,7 @@ public class AgragProcedures {
     @Description("agrag.mcmi(query :: STRING, config = {} :: MAP) :: (terminals, nodes :: LIST<NODE>, relationships :: LIST<RELATIONSHIP>,"
             + " pathChunkIds, graphStrings, facts, mcstNodeCount, mcstEdgeCount, nodeCount, edgeCount, ratio, expansions, usedPseudo,"
             + " llmCalls, promptTokens, completionTokens, tokensByStep, ms) - the Minimum-Cost Maximum-Influence reasoning subgraph of a question."
-            + " Config: corpus, factTopK, filter, indexCandidates, indexFrom, cellsFrom, cellProbes, damping, pprTolerance, pprMaxIterations, pprWeighted, passageScoreFactor, costMode,"
+            + " Config: corpus, where, factTopK, filter, indexCandidates, indexFrom, cellsFrom, cellProbes, damping, pprTolerance, pprMaxIterations, pprWeighted, passageScoreFactor, costMode,"
             + " expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, pushEpsilon, concurrency, llm.")
     public Stream<McmiResult> mcmi(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.MCMI, config, rag.llmConfigured());
@@ -92,7 +94,7 @@ public class AgragProcedures {
             + " mode mcmi (chunks on the reasoning subgraph, then hybrid), hybrid (dense+BM25, AGRAG Eq. 21) or ppr (passages by"
             + " Personalized PageRank, as HippoRAG 2); in mcmi and ppr modes the denseFirst densest chunks lead, then up to namedPassages"
             + " chunks of documents the question names by title and up to linkedPassages of documents the densest chunk names by title."
-            + " Config: the agrag.mcmi keys (corpus, llm, factTopK, filter, indexCandidates, indexFrom, cellsFrom, cellProbes, damping, pprTolerance, pprMaxIterations, pprWeighted,"
+            + " Config: the agrag.mcmi keys (corpus, where, llm, factTopK, filter, indexCandidates, indexFrom, cellsFrom, cellProbes, damping, pprTolerance, pprMaxIterations, pprWeighted,"
             + " passageScoreFactor, costMode, expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, pushEpsilon, concurrency) plus k (5), mode,"
             + " denseFirst, namedPassages, linkedPassages, passageNodeWeight.")
     public Stream<AgragRetriever.RankedChunk> retrieve(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
@@ -101,16 +103,18 @@ public class AgragProcedures {
     }
 
     @Procedure(name = "agrag.answer", mode = Mode.READ)
-    @Description("agrag.answer(query :: STRING, config = {} :: MAP) :: (answer, thought, graphStrings, facts, pathChunkIds, retrievedChunkIds,"
+    @Description("agrag.answer(query :: STRING, config = {} :: MAP) :: (answer, thought, graphStrings, facts, pathChunkIds, retrievedChunkIds, citations,"
             + " usedGraph, prompt, llmCalls, promptTokens, completionTokens, tokensByStep, ms) - answers with the LLM from the reasoning subgraph, its"
-            + " chunks and the retrieved chunks (those agrag.retrieve leads with, then hybrid); pathChunkIds and retrievedChunkIds are the"
-            + " citations. Config: the agrag.mcmi keys (corpus, llm, factTopK, filter, indexCandidates, indexFrom, cellsFrom, cellProbes, damping, pprTolerance, pprMaxIterations, pprWeighted,"
+            + " chunks and the retrieved chunks (those agrag.retrieve leads with, then hybrid); citations gives each of those chunks' document,"
+            + " pages and section. Config: the agrag.mcmi keys (corpus, where, llm, factTopK, filter, indexCandidates, indexFrom, cellsFrom, cellProbes, damping, pprTolerance, pprMaxIterations, pprWeighted,"
             + " passageScoreFactor, costMode, expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, pushEpsilon, concurrency) plus k (5),"
             + " denseFirst, namedPassages, linkedPassages, includePathChunks, returnPrompt.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.ANSWER, config, rag.llmConfigured());
         AgragRetriever.Answer a = new AgragRetriever(call(), call().llm(cfg.llm(), "agrag.answer")).answer(query, cfg);
-        return Stream.of(Rows.of(AnswerResult.class, a, a.usage()));
+        List<String> cited = new ArrayList<>(a.pathChunkIds());
+        cited.addAll(a.retrievedChunkIds());
+        return Stream.of(Rows.of(AnswerResult.class, Rows.columns("citations", LexicalGraph.citations(tx, cited)), a, a.usage()));
     }
 
     @Procedure(name = "agrag.info", mode = Mode.READ)

@@ -2,6 +2,7 @@ package dev.graphrag.procedures;
 
 import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.RagCall;
+import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.layer.LayerDrop;
 import dev.graphrag.core.llm.Usage;
@@ -49,12 +50,13 @@ public class HgmemProcedures {
                                boolean done, List<String> warnings, long llmCalls, long promptTokens, long completionTokens, Map<String, Object> tokensByStep,
                                long ms) {}
 
-    public record RespondResult(String sessionId, String answer, List<String> citedChunks, List<String> chunks, long contextTokens, long units,
+    public record RespondResult(String sessionId, String answer, List<String> citedChunks, List<Map<String, Object>> citations, List<String> chunks, long contextTokens, long units,
                                 List<Map<String, Object>> memory, long llmCalls, long promptTokens, long completionTokens, Map<String, Object> tokensByStep,
                                 long ms) {}
 
     public record AnswerResult(String kind, String sessionId, Long step, String mode, List<String> subqueries, String judgement, long units,
-                               double avgVerticesPerUnit, String answer, List<String> citedChunks, List<String> chunks, List<Map<String, Object>> memory,
+                               double avgVerticesPerUnit, String answer, List<String> citedChunks, List<Map<String, Object>> citations, List<String> chunks,
+                               List<Map<String, Object>> memory,
                                long llmCalls, long promptTokens, long completionTokens, Map<String, Object> tokensByStep, List<Map<String, Object>> trace,
                                long ms) {}
 
@@ -97,7 +99,7 @@ public class HgmemProcedures {
             + " done, warnings, llmCalls, promptTokens, completionTokens, tokensByStep, ms) - one step of HGMem's loop: retrieval for the pending"
             + " subqueries (local around targeted memory points, or global outside memory), insert/update, merge, then the sufficiency judgement"
             + " and the next subqueries. A null or unknown sessionId starts a session (query needed). The step commits in its own transaction;"
-            + " a failed step writes nothing and marks the session failed (evolve again resumes it). Config: corpus, maxTurns, numConcerns,"
+            + " a failed step writes nothing and marks the session failed (evolve again resumes it). Config: corpus, where, maxTurns, numConcerns,"
             + " mergeFromStep, enableUpdate, enableMerge, useHint, retrievalStrategy, updateVertexPolicy, absentEntityPolicy, absentMaxAttempts, rereadSources,"
             + " entityPool, entitiesPerQuery, relationsPerQuery, chunksPerQuery, passageRetrieval, relTokenBudget, chunkTokenBudget, descriptionTokens,"
             + " localHops, excludeMemoryInGlobal, minSim, hintPool, hintK, hintDescriptionTokens, profile, llm, subqueries, targets, force.")
@@ -108,21 +110,21 @@ public class HgmemProcedures {
     }
 
     @Procedure(name = "hgmem.respond", mode = Mode.WRITE)
-    @Description("hgmem.respond(sessionId :: STRING, config = {} :: MAP) :: (sessionId, answer, citedChunks, chunks, contextTokens, units, memory,"
+    @Description("hgmem.respond(sessionId :: STRING, config = {} :: MAP) :: (sessionId, answer, citedChunks, citations, chunks, contextTokens, units, memory,"
             + " llmCalls, promptTokens, completionTokens, tokensByStep, ms) - answers a session's question from its current memory: the memory points"
             + " and the chunks of their entities (and neighbours) that some step retrieved; citedChunks are the chunk ids the answer cites, only"
             + " from those shown. Stores the answer (status answered). Config: corpus (the session's), innerPerUnit, outerPerUnit, finalMaxChunks,"
             + " finalTokenBudget, emptyMemoryChunks, responseType, profile, llm.")
     public Stream<RespondResult> respond(@Name("sessionId") String sessionId, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         HgmemEngine.Response r = engine(HgmemConfig.parse(HgmemConfig.Use.RESPOND, orEmpty(config)), "hgmem.respond").respond(sessionId, config);
-        return Stream.of(Rows.of(RespondResult.class, r, r.usage()));
+        return Stream.of(Rows.of(RespondResult.class, Rows.columns("citations", LexicalGraph.citations(tx, r.citedChunks())), r, r.usage()));
     }
 
     @Procedure(name = "hgmem.answer", mode = Mode.WRITE)
     @Description("hgmem.answer(query :: STRING, config = {} :: MAP) :: (kind, sessionId, step, mode, subqueries, judgement, units, avgVerticesPerUnit,"
-            + " answer, citedChunks, chunks, memory, llmCalls, promptTokens, completionTokens, tokensByStep, trace, ms) - HGMem's whole loop: one"
+            + " answer, citedChunks, citations, chunks, memory, llmCalls, promptTokens, completionTokens, tokensByStep, trace, ms) - HGMem's whole loop: one"
             + " row (kind 'step') per step as it completes, until memory is judged sufficient or maxTurns, then one row (kind 'answer') with the"
-            + " answer, its cited chunk ids and the whole call's usage. Each step commits on its own (see hgmem.evolve). Config: corpus, maxTurns,"
+            + " answer, its cited chunk ids and the whole call's usage. Each step commits on its own (see hgmem.evolve). Config: corpus, where, maxTurns,"
             + " numConcerns, mergeFromStep, enableUpdate, enableMerge, useHint, retrievalStrategy, updateVertexPolicy, absentEntityPolicy,"
             + " absentMaxAttempts, rereadSources, entityPool, entitiesPerQuery, relationsPerQuery, chunksPerQuery, passageRetrieval, relTokenBudget, chunkTokenBudget,"
             + " descriptionTokens, localHops, excludeMemoryInGlobal, minSim, hintPool, hintK, hintDescriptionTokens, innerPerUnit, outerPerUnit, finalMaxChunks,"
@@ -137,11 +139,12 @@ public class HgmemProcedures {
             if (row.step() != null) {
                 HgmemEngine.StepRow s = row.step();
                 total[0] = total[0].plus(s.usage());
-                return Rows.of(AnswerResult.class, Rows.columns("kind", "step", "answer", null, "citedChunks", null, "chunks", s.retrievedChunks(),
+                return Rows.of(AnswerResult.class, Rows.columns("kind", "step", "answer", null, "citedChunks", null, "citations", null, "chunks", s.retrievedChunks(),
                         "memory", null, "trace", trace ? s.retrieval() : null), s, s.usage());
             }
             HgmemEngine.Response r = row.response();
-            return Rows.of(AnswerResult.class, Rows.columns("kind", "answer", "step", null, "mode", null, "subqueries", null, "judgement", null, "trace", null),
+            return Rows.of(AnswerResult.class, Rows.columns("kind", "answer", "step", null, "mode", null, "subqueries", null, "judgement", null, "trace", null,
+                            "citations", LexicalGraph.citations(tx, r.citedChunks())),
                     r, total[0].plus(r.usage()));
         });
     }
@@ -149,7 +152,7 @@ public class HgmemProcedures {
     @Procedure(name = "hgmem.retrieve", mode = Mode.READ)
     @Description("hgmem.retrieve(sessionId :: STRING, subquery :: STRING, config = {} :: MAP) :: (kind, id, name, score, text, mode, candidates) -"
             + " a dry run of one subquery's retrieval (no LLM, nothing written): entities (Eq. 1 over the candidate set), their relations and chunks"
-            + " with the dense passages; sessionId null = empty memory. Config: corpus, mode (global, local), targets (memory point indices, for"
+            + " with the dense passages; sessionId null = empty memory. Config: corpus, where, mode (global, local), targets (memory point indices, for"
             + " local), entityPool, entitiesPerQuery, relationsPerQuery, chunksPerQuery, passageRetrieval, relTokenBudget, chunkTokenBudget,"
             + " descriptionTokens, localHops, excludeMemoryInGlobal, minSim.")
     public Stream<RetrieveResult> retrieve(@Name("sessionId") String sessionId, @Name("subquery") String subquery,

@@ -333,7 +333,7 @@ public class RagaProcedures {
             + " ranked by mode: vector (the chunk vector index), kg (BFS with decay around entity anchors), fusion (their RRF; default) or deep"
             + " (LLM-extracted entities walked hop by hop). The graph stream lists first the pages (chunks of documents titled by the entity) of"
             + " the entities the top pageAnchors vector chunks mention. A graph stream past kgTimeoutMs falls back to vector with degraded=true."
-            + " chunk, entities and relationships are for Browser. Config: corpus, mode, topK, k1, rrfK, wVec, wKg, hops, decay, semanticFilter,"
+            + " chunk, entities and relationships are for Browser. Config: corpus, where, mode, topK, k1, rrfK, wVec, wKg, hops, decay, semanticFilter,"
             + " anchorChunks, pageAnchors, anchorEntities, maxExpanded, kgTimeoutMs, deepHops, docIds, llm.")
     public Stream<RetrieveResult> retrieve(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         RagaQueryConfig cfg = RagaQueryConfig.parse("raga.retrieve", config, false);
@@ -356,7 +356,7 @@ public class RagaProcedures {
     @Description("raga.answer(query :: STRING, config = {} :: MAP) :: (answer, answerType, evidence, retrieved, facts, grounded, mode, degraded,"
             + " llmCalls, promptTokens, completionTokens, tokensByStep) - retrieves (as raga.retrieve) and answers from the chunks and the facts"
             + " among their entities. evidence lists only chunks the answer cites that were in its prompt, with offsets; when it cites none,"
-            + " evidence is empty and grounded is false. Config: corpus, mode, topK, k1, rrfK, wVec, wKg, hops, decay, semanticFilter,"
+            + " evidence is empty and grounded is false. Config: corpus, where, mode, topK, k1, rrfK, wVec, wKg, hops, decay, semanticFilter,"
             + " anchorChunks, pageAnchors, anchorEntities, maxExpanded, kgTimeoutMs, deepHops, docIds, includeFacts, maxFacts, maxContextChars, llm.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         RagaQueryConfig cfg = RagaQueryConfig.parse("raga.answer", config, true);

@@ -2,6 +2,7 @@ package dev.graphrag.procedures;
 
 import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.RagCall;
+import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.graph.Displayed;
 import dev.graphrag.core.config.ConfigReader;
@@ -62,7 +63,8 @@ public class RemindProcedures {
                                  List<Relationship> penalizedRels, long llmCalls, long promptTokens, long completionTokens,
                                  Map<String, Object> tokensByStep) {}
 
-    public record AnswerResult(String answer, List<String> citedChunks, List<String> chunks, List<Node> nodes, List<Relationship> relationships,
+    public record AnswerResult(String answer, List<String> citedChunks, List<Map<String, Object>> citations, List<String> chunks, List<Node> nodes,
+                               List<Relationship> relationships,
                                boolean sufficient, String stopReason, long jumps, boolean memorized, long enhanced, long penalized,
                                List<Map<String, Object>> trace, long llmCalls, long promptTokens, long completionTokens, long traversalTokens,
                                Map<String, Object> tokensByStep, long ms) {}
@@ -100,7 +102,7 @@ public class RemindProcedures {
 
     @Procedure(name = "remind.seeds", mode = Mode.READ)
     @Description("remind.seeds(query :: STRING, config = {} :: MAP) :: (node :: NODE, score :: FLOAT, rank :: INTEGER) - the seed entities and"
-            + " anchors of a question by cosine. Config: corpus, seedCount.")
+            + " anchors of a question by cosine. Config: corpus, where, seedCount.")
     public Stream<SeedResult> seeds(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         RemindQueryConfig cfg = RemindQueryConfig.parse(RemindQueryConfig.Use.SEEDS, config);
         List<RemindEngine.Seed> seeds = new RemindEngine(call(), null).seeds("remind.seeds", query, cfg);
@@ -112,7 +114,7 @@ public class RemindProcedures {
     @Procedure(name = "remind.replay", mode = Mode.READ)
     @Description("remind.replay(query :: STRING, config = {} :: MAP) :: (seeds, nodes :: LIST<NODE>, chunks :: LIST<STRING>, relationships ::"
             + " LIST<RELATIONSHIP>, weights :: LIST<MAP>, ms) - memory replay alone (no LLM, nothing written): from the seeds, a DFS over edges"
-            + " whose weight alpha*sim + (1-alpha)*(q.memory) passes lambda. Config: corpus, seedCount, alpha, lambda, replayMaxNodes, seedAnchorAddsChunk.")
+            + " whose weight alpha*sim + (1-alpha)*(q.memory) passes lambda. Config: corpus, where, seedCount, alpha, lambda, replayMaxNodes, seedAnchorAddsChunk.")
     public Stream<ReplayResult> replay(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         RemindQueryConfig cfg = RemindQueryConfig.parse(RemindQueryConfig.Use.REPLAY, config);
         RemindEngine.Traversal t = new RemindEngine(call(), null).replay(query, cfg);
@@ -124,7 +126,7 @@ public class RemindProcedures {
     @Procedure(name = "remind.traverse", mode = Mode.READ)
     @Description("remind.traverse(query :: STRING, config = {} :: MAP) :: (sufficient, stopReason, seeds, nodes, chunks, relationships, path,"
             + " summaries, trace, jumps, llmCalls, promptTokens, completionTokens, traversalTokens, tokensByStep, traversal, ms) - replay, then"
-            + " the LLM walk while the subgraph is judged insufficient; writes nothing (pass traversal to remind.memorize). Config: corpus, seedCount, alpha, lambda, replayMaxNodes, seedAnchorAddsChunk, llmGuided, maxJumps, maxIterations, maxCandidates,"
+            + " the LLM walk while the subgraph is judged insufficient; writes nothing (pass traversal to remind.memorize). Config: corpus, where, seedCount, alpha, lambda, replayMaxNodes, seedAnchorAddsChunk, llmGuided, maxJumps, maxIterations, maxCandidates,"
             + " promptTokenBudget, chunkSummaryThreshold, showEdgeWeights, maxFormatRetries, judgeEveryStep, llm.")
     public Stream<TraverseResult> traverse(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         RemindQueryConfig cfg = RemindQueryConfig.parse(RemindQueryConfig.Use.TRAVERSE, config);
@@ -153,10 +155,10 @@ public class RemindProcedures {
     }
 
     @Procedure(name = "remind.answer", mode = Mode.WRITE)
-    @Description("remind.answer(query :: STRING, config = {} :: MAP) :: (answer, citedChunks, chunks, nodes, relationships, sufficient,"
+    @Description("remind.answer(query :: STRING, config = {} :: MAP) :: (answer, citedChunks, citations, chunks, nodes, relationships, sufficient,"
             + " stopReason, jumps, memorized, enhanced, penalized, trace, llmCalls, promptTokens, completionTokens, traversalTokens, tokensByStep,"
             + " ms) - traverses, answers from the collected subgraph citing chunk ids, and memorises the useful paths (memorize: false skips"
-            + " it) in the caller's transaction. Config: corpus, seedCount, alpha, lambda, replayMaxNodes, seedAnchorAddsChunk,"
+            + " it) in the caller's transaction. Config: corpus, where, seedCount, alpha, lambda, replayMaxNodes, seedAnchorAddsChunk,"
             + " maxJumps, maxIterations, maxCandidates, promptTokenBudget, chunkSummaryThreshold, showEdgeWeights, maxFormatRetries, judgeEveryStep, llm,"
             + " memorize, filter, usefulRelIds, usefulChunkIds, confirmRule, penalty, requireLlmSteps, memorizeWhen, filterWithAnswer, systemPrompt.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
@@ -164,9 +166,9 @@ public class RemindProcedures {
     }
 
     @Procedure(name = "remind.query", mode = Mode.READ)
-    @Description("remind.query(query :: STRING, config = {} :: MAP) :: (answer, citedChunks, chunks, nodes, relationships, sufficient,"
+    @Description("remind.query(query :: STRING, config = {} :: MAP) :: (answer, citedChunks, citations, chunks, nodes, relationships, sufficient,"
             + " stopReason, jumps, memorized, enhanced, penalized, trace, llmCalls, promptTokens, completionTokens, traversalTokens, tokensByStep,"
-            + " ms) - remind.answer that never writes (for read replicas): memorized is always false. Config: corpus, seedCount, alpha, lambda,"
+            + " ms) - remind.answer that never writes (for read replicas): memorized is always false. Config: corpus, where, seedCount, alpha, lambda,"
             + " replayMaxNodes, seedAnchorAddsChunk, maxJumps, maxIterations, maxCandidates, promptTokenBudget, chunkSummaryThreshold,"
             + " showEdgeWeights, maxFormatRetries, judgeEveryStep, llm, systemPrompt.")
     public Stream<AnswerResult> query(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
@@ -182,7 +184,7 @@ public class RemindProcedures {
         List<Relationship> rels = new ArrayList<>(new LinkedHashSet<>(SubgraphView.relationships(tx, s)));
         return Stream.of(Rows.of(AnswerResult.class, Rows.columns("chunks", SubgraphView.chunkIds(tx, s), "nodes", SubgraphView.nodes(tx, s, true),
                 "relationships", rels, "stopReason", o.stopReason().name(), "memorized", a.memorized().written(), "trace", SubgraphView.trace(o),
-                "traversalTokens", SubgraphView.traversalTokens(a.usage())),
+                "traversalTokens", SubgraphView.traversalTokens(a.usage()), "citations", LexicalGraph.citations(tx, a.citedChunks())),
                 a, a.memorized(), o, a.usage()));
     }
 

@@ -79,6 +79,45 @@ public final class LexicalGraph {
         return corpus + ":" + documentId + ":" + index;
     }
 
+    /**
+     * Where a chunk is in its file, for a citation: {@code pages} (the 1-based pages or slides it spans, a list) and
+     * {@code section} (its heading path), each null when the chunk has none. Every method's answer cites with these.
+     */
+    public static Map<String, Object> location(Node chunk) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        Object pages = chunk == null ? null : chunk.getProperty("pages", null);
+        List<Long> list = null;
+        if (pages instanceof long[] a) {
+            list = new ArrayList<>(a.length);
+            for (long p : a) list.add(p);
+        }
+        out.put("pages", list);
+        out.put("section", chunk == null ? null : chunk.getProperty("section", null));
+        return out;
+    }
+
+    /** The citations of chunk ids: {chunkId, documentId, pages, section} each, in order; ids of no chunk are left out. */
+    public static List<Map<String, Object>> citations(Transaction tx, List<String> chunkIds) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (String id : chunkIds) {
+            Node c = tx.findNode(CHUNK, "id", id);
+            if (c == null) continue;
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("chunkId", id);
+            m.put("documentId", c.getProperty("documentId", null));
+            m.putAll(location(c));
+            out.add(m);
+        }
+        return out;
+    }
+
+    /** The document id inside a chunk id of the corpus ({@link #chunkId}'s inverse), or null when it is not one. */
+    public static String documentIdOf(String corpus, String chunkId) {
+        int last = chunkId.lastIndexOf(':');
+        if (!chunkId.startsWith(corpus + ":") || last <= corpus.length()) return null;
+        return chunkId.substring(corpus.length() + 1, last);
+    }
+
     /** Constraints and indexes; idempotent. Schema changes need their own transaction. */
     public static List<String> setup(GraphDatabaseService db, int dimensions) {
         Map<String, String> statements = new java.util.LinkedHashMap<>();

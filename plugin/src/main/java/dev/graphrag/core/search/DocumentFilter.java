@@ -104,9 +104,13 @@ public final class DocumentFilter {
 
     /** Whether a Document satisfies every condition. */
     public boolean matches(Node document) {
+        return matches(key -> document.getProperty(key, null));
+    }
+
+    /** Whether a Document whose properties {@code property} reads (null when absent) satisfies every condition. */
+    public boolean matches(java.util.function.Function<String, Object> property) {
         for (Condition c : conditions) {
-            Object actual = c.key().equals("documentId") ? document.getProperty("id", null) : document.getProperty(c.key(), null);
-            if (!holds(c, actual)) return false;
+            if (!holds(c, property.apply(c.key().equals("documentId") ? "id" : c.key()))) return false;
         }
         return true;
     }
@@ -176,7 +180,8 @@ public final class DocumentFilter {
                 }
             }
         }
-        return new Allowed(Set.copyOf(ids), chunks);
+        // not Set.copyOf: its contains(null) throws, and a caller may ask about a node without a documentId
+        return new Allowed(java.util.Collections.unmodifiableSet(ids), chunks);
     }
 
     @Override

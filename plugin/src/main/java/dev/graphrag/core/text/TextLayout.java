@@ -1,7 +1,6 @@
 package dev.graphrag.core.text;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -70,9 +69,15 @@ public record TextLayout(int[] pageStarts, List<Heading> headings) {
         return out;
     }
 
+    /** The last page (0-based) starting at or before offset: an empty page shares its start with the next, which holds the text. */
     private int pageOf(int offset) {
-        int i = Arrays.binarySearch(pageStarts, offset);
-        return Math.max(0, i >= 0 ? i : -i - 2);
+        int lo = 0, hi = pageStarts.length; // first index whose start is after offset
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (pageStarts[mid] <= offset) lo = mid + 1;
+            else hi = mid;
+        }
+        return Math.max(0, lo - 1);
     }
 
     /**
