@@ -41,6 +41,16 @@ class WhereFilterTest {
         return Map.of("endpoint", LLM.endpoint(), "model", "stand-in");
     }
 
+    /** Documents of team a by id, and one document of team b, id 'canary', holding the canary. */
+    static void ingestTeams(String corpus, Map<String, Object> chunking, Map<String, String> teamA, String canaryText) {
+        List<Map<String, Object>> docs = new ArrayList<>();
+        teamA.forEach((id, text) -> docs.add(Map.of("id", id, "text", text, "metadata", Map.of("team", "a"))));
+        docs.add(Map.of("id", "canary", "text", canaryText, "metadata", Map.of("team", "b")));
+        Map<String, Object> cfg = new java.util.HashMap<>(chunking);
+        cfg.put("corpus", corpus);
+        rows("CALL rag.ingest($docs, $cfg)", Map.of("docs", docs, "cfg", cfg));
+    }
+
     /** Nothing the call returned and nothing the stand-in was sent holds the canary. */
     static void assertNoCanary(String what, List<Map<String, Object>> out) {
         assertFalse(out.isEmpty(), what + " returned rows");
@@ -104,10 +114,10 @@ class WhereFilterTest {
 
     @Test
     void remindWalksAndAnswersOnlyOverChunksInsideTheFilter() {
-        rows("CALL rag.ingest($docs, {corpus: 'where-remind', chunker: 'sentences'})", Map.of("docs", List.of(
-                Map.of("id", "derrickson", "text", "Scott Derrickson is an American film director. Scott Derrickson directed Sinister.", "metadata", Map.of("team", "a")),
-                Map.of("id", "hawke", "text", "Ethan Hawke was born in Austin, Texas. Ethan Hawke stars in Sinister.", "metadata", Map.of("team", "a")),
-                Map.of("id", "canary", "text", "Ethan Hawke and Scott Derrickson met in " + CANARY + ".", "metadata", Map.of("team", "b")))));
+        ingestTeams("where-remind", Map.of("chunker", "sentences"),
+                Map.of("derrickson", "Scott Derrickson is an American film director. Scott Derrickson directed Sinister.",
+                        "hawke", "Ethan Hawke was born in Austin, Texas. Ethan Hawke stars in Sinister."),
+                "Ethan Hawke and Scott Derrickson met in " + CANARY + ".");
         rows("CALL remind.index({corpus: 'where-remind', llm: $llm})", Map.of("llm", llm()));
         String q = "Where was the star of the film directed by Scott Derrickson born?";
         Map<String, Object> where = Map.of("team", "a");
@@ -127,10 +137,10 @@ class WhereFilterTest {
 
     @Test
     void hgmemRetrievesStepsAndAnswersOnlyFromChunksInsideTheFilter() {
-        rows("CALL rag.ingest($docs, {corpus: 'where-hgmem', chunkSize: 200, chunkOverlap: 50})", Map.of("docs", List.of(
-                Map.of("id", "xodar", "text", "Xodar is a Dator of the First Born. Issus degraded Xodar to a slave.", "metadata", Map.of("team", "a")),
-                Map.of("id", "issus", "text", "Issus is the goddess of the First Born. Issus gave Xodar to Carter.", "metadata", Map.of("team", "a")),
-                Map.of("id", "canary", "text", "Issus and Xodar met in " + CANARY + ".", "metadata", Map.of("team", "b")))));
+        ingestTeams("where-hgmem", Map.of("chunkSize", 200L, "chunkOverlap", 50L),
+                Map.of("xodar", "Xodar is a Dator of the First Born. Issus degraded Xodar to a slave.",
+                        "issus", "Issus is the goddess of the First Born. Issus gave Xodar to Carter."),
+                "Issus and Xodar met in " + CANARY + ".");
         rows("CALL hgmem.index({corpus: 'where-hgmem', llm: $llm})", Map.of("llm", llm()));
         Map<String, Object> where = Map.of("team", Map.of("in", List.of("a")));
         assertTrue(String.valueOf(rows("CALL hgmem.retrieve(null, 'Who are Issus and Xodar?', {corpus: 'where-hgmem'}) YIELD text RETURN text")).contains(CANARY),

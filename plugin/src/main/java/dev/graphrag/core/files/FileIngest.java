@@ -1,6 +1,7 @@
 package dev.graphrag.core.files;
 
 import dev.graphrag.core.Progress;
+import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.lexical.Ingestor;
@@ -26,12 +27,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 
 /**
  * rag.ingest.files: each file is hashed (unchanged files, same bytes and settings, end there without parsing),
@@ -48,21 +47,19 @@ public final class FileIngest {
     static final long GROUP_CHARS = 8_000_000;
     static final int GROUP_FILES = 512;
 
+    private final RagCall call;
     private final GraphDatabaseService db;
     private final EmbeddingService embeddings;
-    private final Consumer<String> log;
     private final BooleanSupplier cancelled;
     private final Progress progress;
-    private final ExecutorService executor;
 
-    public FileIngest(GraphDatabaseService db, EmbeddingService embeddings, Consumer<String> log, BooleanSupplier cancelled,
-                      Progress progress, ExecutorService executor) {
-        this.db = db;
+    /** {@code call} reports file progress; the documents go through the call's ingestor, which reports none of its own. */
+    public FileIngest(RagCall call, EmbeddingService embeddings) {
+        this.call = call;
+        this.db = call.db();
         this.embeddings = embeddings;
-        this.log = log;
-        this.cancelled = cancelled;
-        this.progress = progress;
-        this.executor = executor;
+        this.cancelled = call.cancelled();
+        this.progress = call.progress();
     }
 
     public List<Outcome> ingest(Object source, Path importDir, FilesConfig cfg) {
@@ -79,7 +76,7 @@ public final class FileIngest {
                     + "; ingest them in parts");
         }
         String signature = cfg.signature(embeddings.modelName());
-        Ingestor ingestor = new Ingestor(db, embeddings, log, cancelled, Progress.NONE, executor);
+        Ingestor ingestor = call.reportingTo(Progress.NONE).ingestor(embeddings);
         Map<String, Outcome> rows = new LinkedHashMap<>();
         for (String id : resolved.missing()) rows.put(id, new Outcome(id, id, FileParsers.contentType(id), null, 0, FileProblem.FAILED,
                 "no such file in the import directory", 0));
@@ -185,7 +182,7 @@ public final class FileIngest {
 
     private ParsedFile parse(Path path, String name, FilesConfig cfg) {
         ParseLimits limits = new ParseLimits(cfg.ingest().maxDocumentChars(), cfg.parseTimeoutSeconds(), cancelled);
-        Future<ParsedFile> future = executor.submit(() -> FileParsers.parse(path, name, limits));
+        Future<ParsedFile> future = call.executor().submit(() -> FileParsers.parse(path, name, limits));
         try {
             // the parse checks its deadline as text comes out; this bounds a parser that stalls without output
             return future.get(cfg.parseTimeoutSeconds() + 5, TimeUnit.SECONDS);
