@@ -158,6 +158,19 @@ class IngestFilesTest {
     }
 
     @Test
+    void concurrentCallsOverTheSameFilesLeaveOneCopyOfEachAndReportTheirProgress() throws Exception {
+        Path d = importDir().resolve("concurrent");
+        for (int i = 0; i < 40; i++) TestFiles.text(d.resolve("c" + i + ".md"), "# Part " + i + "\n\nConcurrent text number " + i + ".");
+        Map<String, Object> params = Map.of("source", "concurrent/*.md", "config", Map.of("corpus", "files-concurrent", "batchSize", 8L));
+        var first = TestServer.inBackground(INGEST_FILES, params);
+        var second = TestServer.inBackground(INGEST_FILES, params);
+        assertNull(first.get(), "the first call succeeds");
+        assertNull(second.get(), "the second call succeeds");
+        assertEquals(40L, count("MATCH (d:Document {corpus:'files-concurrent'}) RETURN count(d)", Map.of()));
+        assertEquals(40L, count("MATCH (c:Chunk {corpus:'files-concurrent'}) RETURN count(c)", Map.of()), "one copy of each file's chunk");
+    }
+
+    @Test
     void pathsThatLeaveTheImportDirectoryAndUrlsNotAllowedAreRefusedBeforeAnyRead() throws Exception {
         Path outside = Files.createTempFile("outside", ".md");
         Files.writeString(outside, "# Secret\n\nOutside the import directory.");
