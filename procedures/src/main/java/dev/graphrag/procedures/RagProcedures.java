@@ -73,7 +73,9 @@ public class RagProcedures {
                 .resolveDependency(org.neo4j.configuration.Config.class).get(org.neo4j.configuration.GraphDatabaseSettings.load_csv_file_url_root);
         List<FileIngest.Outcome> outcomes;
         try (var job = rag.jobs().start("rag.ingest.files", db.databaseName(), cfg.ingest().corpus())) {
-            outcomes = new FileIngest(call().reportingTo(job), embeddings).ingest(source, importDir, cfg);
+            RagCall call = call().reportingTo(job);
+            outcomes = new FileIngest(db, call.reportingTo(dev.graphrag.core.Progress.NONE).ingestor(embeddings), embeddings.modelName(),
+                    call.cancelled(), job, call.executor()).ingest(source, importDir, cfg);
         }
         return outcomes.stream().map(o -> new Results.FileResult(o.documentId(), o.source(), o.contentType(), o.pages(), o.chunks(),
                 o.status(), o.error(), o.ms()));

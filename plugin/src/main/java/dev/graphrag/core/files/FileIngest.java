@@ -1,9 +1,7 @@
 package dev.graphrag.core.files;
 
 import dev.graphrag.core.Progress;
-import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
-import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.lexical.Ingestor;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Node;
@@ -27,6 +25,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -47,19 +46,25 @@ public final class FileIngest {
     static final long GROUP_CHARS = 8_000_000;
     static final int GROUP_FILES = 512;
 
-    private final RagCall call;
     private final GraphDatabaseService db;
-    private final EmbeddingService embeddings;
+    private final Ingestor ingestor;
+    private final String model;
     private final BooleanSupplier cancelled;
     private final Progress progress;
+    private final ExecutorService parsers;
 
-    /** {@code call} reports file progress; the documents go through the call's ingestor, which reports none of its own. */
-    public FileIngest(RagCall call, EmbeddingService embeddings) {
-        this.call = call;
-        this.db = call.db();
-        this.embeddings = embeddings;
-        this.cancelled = call.cancelled();
-        this.progress = call.progress();
+    /**
+     * Files read into {@code ingestor}'s corpus (which should report no progress of its own: this reports files); parses run
+     * on {@code parsers}, one at a time.
+     */
+    public FileIngest(GraphDatabaseService db, Ingestor ingestor, String embeddingModel, BooleanSupplier cancelled, Progress progress,
+                      ExecutorService parsers) {
+        this.db = db;
+        this.ingestor = ingestor;
+        this.model = embeddingModel;
+        this.cancelled = cancelled;
+        this.progress = progress;
+        this.parsers = parsers;
     }
 
     public List<Outcome> ingest(Object source, Path importDir, FilesConfig cfg) {
@@ -75,8 +80,7 @@ public final class FileIngest {
             throw new RagException("rag.ingest.files: the files hold " + totalBytes + " bytes, over maxCallBytes=" + cfg.maxCallBytes()
                     + "; ingest them in parts");
         }
-        String signature = cfg.signature(embeddings.modelName());
-        Ingestor ingestor = call.reportingTo(Progress.NONE).ingestor(embeddings);
+        String signature = cfg.signature(model);
         Map<String, Outcome> rows = new LinkedHashMap<>();
         for (String id : resolved.missing()) rows.put(id, new Outcome(id, id, FileParsers.contentType(id), null, 0, FileProblem.FAILED,
                 "no such file in the import directory", 0));
@@ -182,7 +186,7 @@ public final class FileIngest {
 
     private ParsedFile parse(Path path, String name, FilesConfig cfg) {
         ParseLimits limits = new ParseLimits(cfg.ingest().maxDocumentChars(), cfg.parseTimeoutSeconds(), cancelled);
-        Future<ParsedFile> future = call.executor().submit(() -> FileParsers.parse(path, name, limits));
+        Future<ParsedFile> future = parsers.submit(() -> FileParsers.parse(path, name, limits));
         try {
             // the parse checks its deadline as text comes out; this bounds a parser that stalls without output
             return future.get(cfg.parseTimeoutSeconds() + 5, TimeUnit.SECONDS);
