@@ -150,8 +150,11 @@ class WhereFilterTest {
         assertNoCanary("hgmem.retrieve", rows("CALL hgmem.retrieve(null, 'Who are Issus and Xodar?', {corpus: 'where-hgmem', where: $where})"
                 + " YIELD kind, id, text RETURN *", Map.of("where", where)));
         List<Map<String, Object>> out = rows("CALL hgmem.answer('Why is Xodar given to Carter?', {corpus: 'where-hgmem', where: $where, llm: $llm,"
-                + " keepSession: false}) YIELD kind, answer, citations, chunks RETURN *", Map.of("where", where, "llm", llm()));
+                + " sessionId: 'where-session'}) YIELD kind, answer, citations, chunks RETURN *", Map.of("where", where, "llm", llm()));
         assertNoCanary("hgmem.answer", out);
+        // the session keeps its filter: a later retrieval in it that names none still keeps to it
+        assertNoCanary("hgmem.retrieve in the session", rows("CALL hgmem.retrieve('where-session', 'Who are Issus and Xodar?', {corpus: 'where-hgmem'})"
+                + " YIELD kind, id, text RETURN *"));
         List<String> chunks = new ArrayList<>();
         for (Map<String, Object> r : out) if (r.get("chunks") instanceof List<?> l) l.forEach(c -> chunks.add(String.valueOf(c)));
         assertFalse(chunks.isEmpty());
