@@ -118,8 +118,12 @@ public class RagProcedures {
         ChunkSearch.checkQuery("rag.search", query);
         String note = cfg.mode() == dev.graphrag.core.search.SearchMode.DENSE ? null : ChunkSearch.bm25Query(query).note();
         return new ChunkSearch(tx, rag.embeddings()).search(query, cfg).stream()
-                .map(h -> new Results.SearchResult(h.rank(), h.chunkId(), h.documentId(), h.text(), h.score(), h.denseScore(), h.bm25Score(), note,
-                        Results.pages(h.node()), (String) h.node().getProperty("section", null)));
+                .map(h -> {
+                    Map<String, Object> where = LexicalGraph.location(h.node());
+                    @SuppressWarnings("unchecked") List<Long> pages = (List<Long>) where.get("pages");
+                    return new Results.SearchResult(h.rank(), h.chunkId(), h.documentId(), h.text(), h.score(), h.denseScore(), h.bm25Score(), note,
+                            pages, (String) where.get("section"));
+                });
     }
 
     @Procedure(name = "rag.info", mode = Mode.READ)

@@ -26,15 +26,6 @@ public final class Results {
     public record SearchResult(long rank, String chunkId, String documentId, String text, double score,
                                double denseScore, double bm25Score, String note, List<Long> pages, String section) {}
 
-    /** A chunk's pages as a Cypher list, or null when its document has none. */
-    static List<Long> pages(org.neo4j.graphdb.Node chunk) {
-        Object p = chunk.getProperty("pages", null);
-        if (!(p instanceof long[] a)) return null;
-        List<Long> out = new java.util.ArrayList<>(a.length);
-        for (long x : a) out.add(x);
-        return out;
-    }
-
     /** rag.setup: one row per schema object, created=false when it already existed. */
     public record SchemaResult(String name, boolean created) {}
 

@@ -86,8 +86,7 @@ public final class FileIngest {
                 "no such file in the import directory", 0));
         progress.phase("files", files.size());
         List<Ingestor.Document> group = new ArrayList<>();
-        Map<String, long[]> started = new HashMap<>(); // id -> {start nanos, pages}
-        Map<String, String> types = new HashMap<>();
+        Map<String, Parsed> parsedFiles = new HashMap<>();
         long groupChars = 0, bytesDone = 0;
         for (ImportSources.Source f : files) {
             if (cancelled.getAsBoolean()) {
@@ -128,14 +127,13 @@ public final class FileIngest {
                     if (parsed.layout().pageCount() > 0) meta.put("pages", (long) parsed.layout().pageCount());
                     String title = parsed.title() != null ? parsed.title() : fileName(f.id());
                     group.add(new Ingestor.Document(f.id(), parsed.text(), title, meta, parsed.layout()));
-                    started.put(f.id(), new long[] {t0, parsed.layout().pageCount()});
-                    types.put(f.id(), parsed.contentType());
+                    parsedFiles.put(f.id(), new Parsed(t0, parsed.contentType(), parsed.layout().pageCount()));
                     groupChars += parsed.text().length();
                     rows.put(f.id(), null); // keeps the input order; filled when the group is written
                 }
             } catch (FileProblem p) {
                 if (cfg.failOnError()) {
-                    flush(ingestor, group, started, types, rows, cfg);
+                    flush(group, parsedFiles, rows, cfg);
                     throw new RagException("rag.ingest.files: '" + f.id() + "': " + p.getMessage() + " (failOnError; the files before it are committed)");
                 }
                 rows.put(f.id(), new Outcome(f.id(), f.id(), contentType, null, 0, p.status(), p.getMessage(), ms(t0)));
@@ -148,25 +146,27 @@ public final class FileIngest {
             progress.advance(1);
             progress.label("files (" + mb(bytesDone) + " of " + mb(totalBytes) + " MB read)");
             if (groupChars >= GROUP_CHARS || group.size() >= GROUP_FILES) {
-                flush(ingestor, group, started, types, rows, cfg);
+                flush(group, parsedFiles, rows, cfg);
                 groupChars = 0;
             }
         }
-        flush(ingestor, group, started, types, rows, cfg);
+        flush(group, parsedFiles, rows, cfg);
         if (cfg.deleteMissing()) {
             // a path named alone whose file is gone is then deleted, not failed
-            for (Outcome o : deleteMissing(ingestor, resolved, files, cfg.ingest().corpus())) rows.put(o.documentId(), o);
+            for (Outcome o : deleteMissing(resolved, files, cfg.ingest().corpus())) rows.put(o.documentId(), o);
         }
         return new ArrayList<>(rows.values());
     }
 
-    private void flush(Ingestor ingestor, List<Ingestor.Document> group, Map<String, long[]> started, Map<String, String> types,
-                       Map<String, Outcome> rows, FilesConfig cfg) {
+    /** A parsed file waiting for its group to be written: when its work began, its content type and pages. */
+    private record Parsed(long startNanos, String contentType, int pages) {}
+
+    private void flush(List<Ingestor.Document> group, Map<String, Parsed> parsedFiles, Map<String, Outcome> rows, FilesConfig cfg) {
         if (group.isEmpty()) return;
         for (Ingestor.Outcome o : ingestor.ingest(List.copyOf(group), cfg.ingest())) {
-            long[] s = started.remove(o.documentId());
-            rows.put(o.documentId(), new Outcome(o.documentId(), o.documentId(), types.remove(o.documentId()), s[1] > 0 ? s[1] : null,
-                    o.chunks(), o.status(), null, ms(s[0])));
+            Parsed p = parsedFiles.remove(o.documentId());
+            rows.put(o.documentId(), new Outcome(o.documentId(), o.documentId(), p.contentType(), p.pages() > 0 ? (long) p.pages() : null,
+                    o.chunks(), o.status(), null, ms(p.startNanos())));
         }
         group.clear();
     }
@@ -207,7 +207,7 @@ public final class FileIngest {
     }
 
     /** Documents of the corpus that came from a file under one of the source patterns and whose file is gone. */
-    private List<Outcome> deleteMissing(Ingestor ingestor, ImportSources.Resolved resolved, List<ImportSources.Source> files, String corpus) {
+    private List<Outcome> deleteMissing(ImportSources.Resolved resolved, List<ImportSources.Source> files, String corpus) {
         Set<String> present = new java.util.HashSet<>();
         for (ImportSources.Source f : files) present.add(f.id());
         List<String> gone = new ArrayList<>();
