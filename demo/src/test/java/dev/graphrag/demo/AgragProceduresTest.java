@@ -453,12 +453,25 @@ class AgragProceduresTest {
     }
 
     @Test
-    void malformedTriplesFailCleanlyNamingTheChunk() {
+    void anUnusableReplySkipsTheChunkByDefaultAndFailsTheBuildWhenAsked() {
         LLM.reset();
         LLM.always().reply("I cannot produce JSON today.");
         ingest("agbad", DOCS.subList(0, 1));
+        Map<String, Object> llm = Map.of("endpoint", LLM.endpoint(), "model", "m");
+        assertFailsCleanly("CALL agrag.index({corpus: 'agbad', llm: $llm, extractionErrors: 'fail'})", Map.of("llm", llm),
+                "agbad:carter:0", "unusable JSON", "model m", "I cannot produce JSON today.");
+        Map<String, Object> built = TestServer.rows("CALL agrag.index({corpus: 'agbad', llm: $llm})", Map.of("llm", llm)).get(0);
+        assertEquals(1L, built.get("failedChunks"), "skipped, not failed: the model's content, not the endpoint");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> step = (Map<String, Object>) ((Map<String, Object>) built.get("tokensByStep")).get("agrag.index relation extraction");
+        assertEquals(1L, step.get("unusable"), step.toString());
+        assertEquals(Map.of(dev.graphrag.core.extract.ChunkExtraction.SKIPPED, 1L), step.get("fallbacks"));
+        assertEquals(2L, step.get("calls"), "the reply and the repair turn are paid for and counted");
+        // an endpoint fault is not the model's content: it still fails the build
+        LLM.reset();
+        LLM.always().status(500);
         assertFailsCleanly("CALL agrag.index({corpus: 'agbad', llm: $llm})", Map.of("llm", Map.of("endpoint", LLM.endpoint(), "model", "m")),
-                "agbad:carter:0", "unusable JSON");
+                "agbad:carter:0", "500");
     }
 
     @Test

@@ -45,14 +45,14 @@ class ChunkExtractionTest {
                 .map(r -> new ChunkExtraction.Input((String) r.get("id"), (String) r.get("text"))).toList();
     }
 
-    static ChunkExtraction.Result<Entities> run(List<ChunkExtraction.Input> input, String key, int parallelism, boolean skipErrors) {
+    static ChunkExtraction.Result<Entities> run(List<ChunkExtraction.Input> input, String key, int parallelism, ChunkExtraction.OnError onError) {
         PluginSettings s = PluginSettings.fromStrings(Map.of("graphrag.llm.endpoint", LLM.endpoint(), "graphrag.llm.model", key,
                 "graphrag.llm.maxRetries", "0"), "test");
         LlmConfig cfg = LlmConfig.resolve(s, null, "test", Map.of());
         LlmClient llm = LlmClient.of(s, m -> {});
         ChunkExtraction.Extractor<Entities> ex = ChunkExtraction.structured(llm, cfg, "test extraction",
                 c -> List.of(Map.of("role", "user", "content", "Entities of: " + c.text())), OUTPUT, () -> false);
-        return new ChunkExtraction<>(TestServer.db(), STORE, ex, new ChunkExtraction.Settings("test.extract", key, parallelism, 3, skipErrors),
+        return new ChunkExtraction<>(TestServer.db(), STORE, ex, new ChunkExtraction.Settings("test.extract", key, parallelism, 3, onError),
                 () -> false, m -> {}).run(input);
     }
 
@@ -69,13 +69,13 @@ class ChunkExtractionTest {
         LLM.reset();
         LLM.when(StandInLlm.lastUserContains("Entity6 met")).status(400).rawBody("{\"error\": {\"message\": \"bad request\"}}");
         answerWithTheChunksEntity();
-        RagException e = assertThrows(RagException.class, () -> run(input, "model-a", 1, false));
+        RagException e = assertThrows(RagException.class, () -> run(input, "model-a", 1, ChunkExtraction.OnError.FAIL));
         assertTrue(e.getMessage().contains("extract1:d06:0") && e.getMessage().contains("kept for the next run"), e.getMessage());
         assertEquals(6, count("MATCH (c:Chunk {corpus: 'extract1'}) WHERE c.testEntities IS NOT NULL RETURN count(c)", Map.of()));
 
         LLM.reset();
         answerWithTheChunksEntity();
-        ChunkExtraction.Result<Entities> r = run(input, "model-a", 1, false);
+        ChunkExtraction.Result<Entities> r = run(input, "model-a", 1, ChunkExtraction.OnError.FAIL);
         assertEquals(6, r.reused());
         assertEquals(4, r.extracted());
         assertEquals(4, LLM.requests().size(), "only the chunks not done were asked for");
@@ -87,7 +87,7 @@ class ChunkExtractionTest {
         // another model is another key: everything is extracted again
         LLM.reset();
         answerWithTheChunksEntity();
-        assertEquals(10, run(input, "model-b", 1, false).extracted());
+        assertEquals(10, run(input, "model-b", 1, ChunkExtraction.OnError.FAIL).extracted());
     }
 
     @Test
@@ -97,11 +97,43 @@ class ChunkExtractionTest {
         LLM.when(StandInLlm.lastUserContains("Entity3 met")).reply("not json at all");
         LLM.when(r -> r.lastUserContent().startsWith("Your reply could not be used")).reply("still not json");
         answerWithTheChunksEntity();
-        ChunkExtraction.Result<Entities> r = run(input, "model-p", 4, true);
+        ChunkExtraction.Result<Entities> r = run(input, "model-p", 4, ChunkExtraction.OnError.SKIP);
         assertEquals(List.of("extract2:d03:0"), r.failedChunks());
         assertEquals(11, r.extracted());
         assertEquals(List.of("Entity7"), r.byChunk().get("extract2:d07:0").entities());
         assertEquals(11, count("MATCH (c:Chunk {corpus: 'extract2'}) WHERE c.testEntitiesKey = 'model-p' RETURN count(c)", Map.of()));
         assertTrue(LLM.requests().stream().map(StandInLlm.Request::step).allMatch("test extraction"::equals));
+    }
+
+    @Test
+    void byDefaultAnUnusableReplySkipsItsChunkAnEndpointFaultFailsAndAModelThatIsMostlyUnusableStops() {
+        List<ChunkExtraction.Input> input = chunks("extract3", 12);
+        LLM.reset();
+        LLM.when(StandInLlm.lastUserContains("Entity3 met")).reply("I'm sorry, I can't do that.");
+        LLM.when(r -> r.lastUserContent().startsWith("Your reply could not be used")).reply("Sorry again.");
+        answerWithTheChunksEntity();
+        ChunkExtraction.Result<Entities> r = run(input, "model-u", 1, ChunkExtraction.OnError.SKIP_UNUSABLE);
+        assertEquals(List.of("extract3:d03:0"), r.failedChunks());
+        dev.graphrag.core.llm.Usage.Step step = r.usage().byStep().get("test extraction");
+        assertEquals(1, step.unusable());
+        assertEquals(Map.of(ChunkExtraction.SKIPPED, 1L), step.fallbacks());
+        assertEquals(13, step.calls(), "eleven replies, and the unusable one with its repair turn");
+
+        // an endpoint fault is not the model's content: the run fails, the chunks done so far kept
+        List<ChunkExtraction.Input> more = chunks("extract4", 4);
+        LLM.reset();
+        LLM.when(StandInLlm.lastUserContains("Entity2 met")).status(400).rawBody("{\"error\": {\"message\": \"bad request\"}}");
+        answerWithTheChunksEntity();
+        RagException e = assertThrows(RagException.class, () -> run(more, "model-u", 1, ChunkExtraction.OnError.SKIP_UNUSABLE));
+        assertTrue(e.getMessage().contains("extract4:d02:0"), e.getMessage());
+
+        // a model whose every reply is unusable: the run stops at the tenth chunk instead of building an empty layer
+        List<ChunkExtraction.Input> many = chunks("extract5", 14);
+        LLM.reset();
+        LLM.always().reply("I'm sorry, I can't do that.");
+        e = assertThrows(RagException.class, () -> run(many, "model-u", 1, ChunkExtraction.OnError.SKIP_UNUSABLE));
+        assertTrue(e.getMessage().contains("unusable for " + ChunkExtraction.MIN_SKIPPED_TO_STOP + " of " + ChunkExtraction.MIN_SKIPPED_TO_STOP + " chunks")
+                && e.getMessage().contains("rag.llm.check"), e.getMessage());
+        assertEquals(2 * ChunkExtraction.MIN_SKIPPED_TO_STOP, LLM.requests().size(), "no chunk after the tenth was asked");
     }
 }

@@ -79,7 +79,7 @@ class HgmemProceduresTest {
     static void registerLoop(EvalLlmServer s) {
         s.on("hgmem extract", HgmemProceduresTest::extract);
         s.on("hgmem evolve", r -> {
-            if (BROKEN_EVOLVE.get()) return PolicyReply.text("this is not JSON");
+            if (BROKEN_EVOLVE.get()) throw new IllegalStateException("the evolve policy is down"); // an HTTP 500: an endpoint fault, not the model's content
             JsonNode b = block(r);
             if (b.path("currentSubqueries").size() == 0 && b.path("memory").size() == 0) {
                 return json(Map.of("inserted", List.of(
@@ -301,7 +301,7 @@ class HgmemProceduresTest {
         Map<String, Object> listed = rows("CALL hgmem.session.list({corpus: 'hg3'})").get(0);
         assertEquals("failed", listed.get("status"));
         assertEquals(0L, listed.get("step"));
-        assertTrue(((String) listed.get("error")).contains("unusable JSON"), listed.toString());
+        assertTrue(((String) listed.get("error")).contains("HTTP 500"), listed.toString());
         assertEquals(0, count("MATCH (u:HgUnit {sessionId: 's-fail'}) RETURN count(u)", Map.of()), "nothing of the step");
         assertEquals(0, count("MATCH (e:HgEntity {corpus: 'hg3'}) WHERE e.provisional RETURN count(e)", Map.of()));
 
@@ -422,13 +422,39 @@ class HgmemProceduresTest {
     }
 
     @Test
+    void anUnusableSummaryKeepsTheDescriptionsThatFitAndTheNextRunSummarisesAgain() {
+        AtomicBoolean prose = new AtomicBoolean(true);
+        llm.on("hgmem summarise", r -> prose.get() ? PolicyReply.text("I'm sorry, I can't summarise that.")
+                : json(Map.of("summary", "In short: " + block(r).path("name").asText() + ".")));
+        rows("CALL rag.ingest([{id: 'pits', text: $t}], {corpus: 'hg-weak', chunkSize: 200, chunkOverlap: 50})", Map.of("t",
+                "Issus sent Xodar to the pits of Omean. Issus watched Xodar toil in the pits. Issus kept Xodar in golden chains."
+                        + " Issus called Xodar a coward before the court. Issus gave Xodar no food for days. Issus let Xodar fight the green men."));
+        Map<String, Object> cfg = cfg("hg-weak", Map.of("summaryMaxTokens", 50L));
+        Map<String, Object> built = rows("CALL hgmem.index($cfg)", Map.of("cfg", cfg)).get(0);
+        assertEquals("ready", rows("CALL hgmem.info({corpus: 'hg-weak'})").get(0).get("state"), "the build finishes");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> x2 = (Map<String, Object>) ((Map<String, Object>) built.get("tokensByStep")).get("hgmem summarise");
+        assertEquals(3L, x2.get("unusable"), "ISSUS, XODAR and their relation: " + x2);
+        assertEquals(Map.of("descriptions kept up to summaryMaxTokens, summarised next run", 3L), x2.get("fallbacks"));
+        for (Object d : rows("MATCH (e:HgEntity {corpus: 'hg-weak'}) RETURN e.description AS d").stream().map(r -> r.get("d")).toList()) {
+            assertFalse(((String) d).startsWith("In short"), "the described text, not a summary: " + d);
+        }
+        prose.set(false);
+        llm.clearLog();
+        rows("CALL hgmem.index($cfg)", Map.of("cfg", cfg));
+        assertEquals(List.of("hgmem summarise", "hgmem summarise", "hgmem summarise"), steps(), "summarised again, nothing else asked");
+        assertEquals(List.of("In short: ISSUS.", "In short: XODAR."),
+                rows("MATCH (e:HgEntity {corpus: 'hg-weak'}) RETURN e.description AS d ORDER BY d").stream().map(r -> r.get("d")).toList());
+    }
+
+    @Test
     void aBuildStoppedWhileWritingKeepsTheEntitiesItWroteAndTheNextRunReusesTheirSummaries() {
         // six sentences naming Issus and Xodar: both entities and their relation reach summaryMaxTokens and need X2;
         // X2 fails for the relation (its name is the pair), after the entities were described, embedded and written
         AtomicBoolean pairFails = new AtomicBoolean(true);
         llm.on("hgmem summarise", r -> {
             String name = block(r).path("name").asText();
-            if (pairFails.get() && name.contains(" -- ")) return PolicyReply.text("no summary today");
+            if (pairFails.get() && name.contains(" -- ")) throw new IllegalStateException("the summariser is down"); // HTTP 500: the endpoint, not the content
             return json(Map.of("summary", "In short: " + name + "."));
         });
         rows("CALL rag.ingest([{id: 'pits', text: $t}], {corpus: 'hg-stop', chunkSize: 200, chunkOverlap: 50})", Map.of("t",

@@ -351,7 +351,7 @@ class RemindProceduresTest {
         assertFailsCleanly("CALL remind.memory.reset({corpus: 'rm4', relTypes: ['KNOWS']})", Map.of(), "relTypes may hold only");
         assertFailsCleanly("CALL remind.memory.stats({corpus: 'rm4', relTypes: 'RM_NEXT'})", Map.of(), "relTypes");
         assertFailsCleanly("CALL remind.index({corpus: 'rm4', synonymThreshold: 1.5})", Map.of(), "synonymThreshold");
-        assertFailsCleanly("CALL remind.index({corpus: 'rm4', extractionErrors: 'ignore'})", Map.of(), "extractionErrors", "[fail, skip]");
+        assertFailsCleanly("CALL remind.index({corpus: 'rm4', extractionErrors: 'ignore'})", Map.of(), "extractionErrors", "[fail, skip_unusable, skip]");
         assertFailsCleanly("CALL remind.answer($q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("rm4", Map.of("llmGuided", false))), "unknown config key 'llmGuided'");
         assertFailsCleanly("CALL remind.traverse($q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("rm4", Map.of("usefulRelIds", List.of()))),
                 "unknown config key 'usefulRelIds'");

@@ -17,9 +17,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** One embedded Neo4j per test JVM (Bolt on a free port for the driver test, HTTP off). */
 public final class TestServer {
     private static Neo4j neo4j;
-    /** A shared server's policy, not the demo's: callers may name the stand-in LLMs on 127.0.0.1 and nothing else. */
+    /**
+     * A shared server's policy, not the demo's: callers may name the stand-in LLMs on 127.0.0.1 and nothing else; an
+     * endpoint fault a test injects is retried after 20 ms, not the default second, so it costs the suite little.
+     */
     static final Map<String, String> SETTINGS = Map.of("graphrag.llm.allowedEndpoints", "http://127.0.0.1:*/v1",
-            "graphrag.ingest.allowedUrls", "http://127.0.0.1:");
+            "graphrag.ingest.allowedUrls", "http://127.0.0.1:", "graphrag.llm.retryBaseMs", "20");
     private static Path importDir;
 
     private TestServer() {}

@@ -10,6 +10,7 @@ import dev.graphrag.core.layer.LayerBuild;
 import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.llm.ChatRequest;
 import dev.graphrag.core.llm.LlmClient;
+import dev.graphrag.core.llm.UnusableReply;
 import dev.graphrag.core.llm.LlmConfig;
 import dev.graphrag.core.llm.Usage;
 import dev.graphrag.core.llm.UsageMeter;
@@ -188,14 +189,20 @@ public final class AgragIndexer {
         ChunkExtraction<List<List<String>>> extraction = new ChunkExtraction<>(db,
                 new ChunkExtraction.Store<>(TRIPLES, TRIPLES_MODEL, AgragIndexer::encode, v -> decode((String[]) v)),
                 (chunk, meter) -> {
-                    LlmClient.JsonReply reply = llm.chatJson(llmConfig, ChatRequest.of(EXTRACTION_STEP,
-                                    AgragPrompts.relationExtraction(chunk.text(), candidates.get(chunk.chunkId()))),
-                            j -> AgragPrompts.triples(j, "triples") == null ? "it has no \"triples\" list" : null, true, cancelled);
+                    LlmClient.JsonReply reply;
+                    try {
+                        reply = llm.chatJson(llmConfig, ChatRequest.of(EXTRACTION_STEP,
+                                        AgragPrompts.relationExtraction(chunk.text(), candidates.get(chunk.chunkId()))),
+                                j -> AgragPrompts.triples(j, "triples") == null ? "it has no \"triples\" list" : null, true, cancelled);
+                    } catch (UnusableReply e) {
+                        meter.unusable(e, null); // ChunkExtraction skips the chunk or fails the build
+                        throw e;
+                    }
                     meter.add(EXTRACTION_STEP, reply.response());
                     return AgragPrompts.triples(reply.json(), "triples");
                 },
                 // one chunk at a time, in chunk-id order, as before the port
-                new ChunkExtraction.Settings("agrag.index", llmConfig.model(), 1, 20, cfg.extractionErrors() == ChunkExtraction.OnError.SKIP), cancelled, log)
+                new ChunkExtraction.Settings("agrag.index", llmConfig.model(), 1, 20, cfg.extractionErrors()), cancelled, log)
                 .reportingTo(progress);
         ChunkExtraction.Result<List<List<String>>> r = extraction.run(chunks.stream().map(c -> new ChunkExtraction.Input(c.id(), c.text())).toList());
         usage.add(r.usage());

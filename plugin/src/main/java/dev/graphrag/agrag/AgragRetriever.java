@@ -12,6 +12,7 @@ import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.llm.ChatRequest;
 import dev.graphrag.core.llm.ChatResponse;
 import dev.graphrag.core.llm.LlmClient;
+import dev.graphrag.core.llm.UnusableReply;
 import dev.graphrag.core.llm.PromptFit;
 import dev.graphrag.core.llm.TokenCounter;
 import dev.graphrag.core.llm.LlmConfig;
@@ -363,6 +364,8 @@ public final class AgragRetriever {
     record FactMapping(List<Integer> kept, QueryCosines similarity, Usage usage) {}
 
     static final String FILTER_STEP = "agrag triple filter";
+    /** What the triple filter does when the model's reply is unusable (counted in tokensByStep). */
+    static final String FILTER_FALLBACK = "all candidate facts kept, as with filter false";
 
     private FactMapping mapFacts(AgragSnapshot g, String query, QueryCosines factSim, AgragQueryConfig cfg) {
         Usage tokens = Usage.NONE;
@@ -378,8 +381,15 @@ public final class AgragRetriever {
             // the weakest candidates go first when the window is small: they are ranked by similarity
             PromptFit.Fitted fit = PromptFit.fit(llmConfig, FILTER_STEP, candidates.size(),
                     n -> AgragPrompts.tripleFilter(query, candidates.subList(0, n)), TokenCounter.responseFormat("json_object"));
-            LlmClient.JsonReply reply = llm.chatJson(llmConfig, ChatRequest.of(FILTER_STEP, fit.messages()),
-                    j -> AgragPrompts.triples(j, "fact") == null ? "it has no \"fact\" list" : null, true, cancelled);
+            LlmClient.JsonReply reply;
+            try {
+                reply = llm.chatJson(llmConfig, ChatRequest.of(FILTER_STEP, fit.messages()),
+                        j -> AgragPrompts.triples(j, "fact") == null ? "it has no \"fact\" list" : null, true, cancelled);
+            } catch (UnusableReply e) {
+                // as without the filter (filter: false): every candidate fact kept, the reply's cost and the fallback counted
+                return new FactMapping(List.copyOf(raw), factSim, Usage.unusable(e, FILTER_FALLBACK)
+                        .plus(Usage.trimmed(FILTER_STEP, fit.trimmed(), fit.trimmedTokens())));
+            }
             tokens = Usage.of(FILTER_STEP, reply.response()).plus(Usage.trimmed(FILTER_STEP, fit.trimmed(), fit.trimmedTokens()));
             List<Integer> mapped = FactMatcher.map(AgragPrompts.triples(reply.json(), "fact"), candidates, FactMatcher.DEFAULT_MIN_SIMILARITY, cfg.facts().factTopK());
             kept = mapped.stream().map(raw::get).toList();

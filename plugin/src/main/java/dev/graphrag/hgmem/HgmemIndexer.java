@@ -213,11 +213,15 @@ public record HgmemIndexer(RagCall call, RagCall.BoundLlm llm) {
                 EXTRACTIONS,
                 (chunk, meter) -> llm.client().ask(llm.config(), BaseGraphExtraction.EXTRACT, BaseGraphExtraction.extract(chunk.text(), titles.get(chunk.chunkId()), cfg.entityTypes()),
                         BaseGraphExtraction.EXTRACT_OUT, meter, call.cancelled()),
-                new ChunkExtraction.Settings("hgmem.index", key, cfg.extraction().extractionConcurrency(), 20, cfg.extraction().skipsErrors()),
+                new ChunkExtraction.Settings("hgmem.index", key, cfg.extraction().extractionConcurrency(), 20, cfg.extraction().extractionErrors()),
                 call.cancelled(), call.log()).reportingTo(call.progress()).run(chunks.stream().map(c -> new ChunkExtraction.Input(c.id(), c.text())).toList());
         usage.add(r.usage());
         return r;
     }
+
+    /** What X2 does when the model's summary is unusable (counted in tokensByStep); the next run tries again. */
+    static final String UNSUMMARISED = "descriptions kept up to summaryMaxTokens, summarised next run";
+    private static final String UNSUMMARISED_SOURCE = "unsummarised";
 
     /** {description, hash of its sources}: the joined descriptions, or an X2 summary when they reach the budget (kept while the sources are the same). */
     private String[] describe(String name, List<String> descriptions, Stored before, HgmemIndexConfig cfg, UsageMeter usage, long[] summarised) {
@@ -233,8 +237,17 @@ public record HgmemIndexer(RagCall call, RagCall.BoundLlm llm) {
         // a name mentioned in very many chunks: in a small window the last descriptions (in chunk order) are left out
         List<Map<String, Object>> prompt = PromptFit.fit(llm.config(), BaseGraphExtraction.SUMMARISE, descriptions.size(),
                 n -> BaseGraphExtraction.summarise(name, descriptions.subList(0, n)), PromptFit.overhead(BaseGraphExtraction.SUMMARY_OUT), usage);
-        String summary = llm.client().ask(llm.config(), BaseGraphExtraction.SUMMARISE, prompt, BaseGraphExtraction.SUMMARY_OUT, usage, call.cancelled()).summary().strip();
-        return new String[] {summary, source};
+        BaseGraphExtraction.Summary reply = llm.client().askOr(llm.config(), BaseGraphExtraction.SUMMARISE, prompt, BaseGraphExtraction.SUMMARY_OUT,
+                usage, call.cancelled(), UNSUMMARISED, null);
+        if (reply == null) {
+            // the descriptions that fit the budget, in chunk order; a source no hash equals, so the next run summarises again
+            StringBuilder kept = new StringBuilder(descriptions.get(0));
+            for (int i = 1; i < descriptions.size() && tokens(kept + BaseGraphExtraction.SEP + descriptions.get(i)) < cfg.summaryMaxTokens(); i++) {
+                kept.append(BaseGraphExtraction.SEP).append(descriptions.get(i));
+            }
+            return new String[] {kept.toString(), UNSUMMARISED_SOURCE};
+        }
+        return new String[] {reply.summary().strip(), source};
     }
 
     private int tokens(String text) {

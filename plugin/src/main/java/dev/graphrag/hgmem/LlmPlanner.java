@@ -16,17 +16,33 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 
-/** The evolution loop's LLM side backed by the shared client: typed replies, one repair turn, every call metered by step. */
+/**
+ * The evolution loop's LLM side backed by the shared client: typed replies, one repair turn, every call metered by
+ * step. A reply still unusable after the repair turn degrades the step it belongs to, never the session: E1 inserts
+ * nothing, E2 leaves the names undescribed, E3 merges nothing, E4 takes the memory as final (the answer uses what it
+ * holds), E5 asks the concerns themselves; each counted under its step. Only E6, the answer, has no honest fallback.
+ */
 public record LlmPlanner(LlmClient llm, LlmConfig cfg, UsageMeter usage, BooleanSupplier cancelled) implements Evolution.Llm {
+    static final String NOTHING_INSERTED = "nothing inserted or updated this step";
+    static final String NOTHING_MERGED = "nothing merged this step";
+    static final String MEMORY_FINAL = "memory taken as final; the answer uses what it holds";
+    static final String CONCERNS_ASKED = "the concerns asked as subqueries";
+    static final String UNDESCRIBED = "absent names left undescribed (absentEntityPolicy applies)";
+
     private <T> T ask(String step, List<Map<String, Object>> messages, StructuredOutput<T> out) {
         return llm.ask(cfg, step, messages, out, usage, cancelled);
+    }
+
+    private <T> T askOr(String step, List<Map<String, Object>> messages, StructuredOutput<T> out, String fallback) {
+        return llm.askOr(cfg, step, messages, out, usage, cancelled, fallback, null);
     }
 
     @Override
     public Evolution.Evolved evolve(String query, List<MemoryUnit> listing, List<String> subqueries, Evolution.Retrieved retrieved) {
         List<Map<String, Object>> messages = fitTables(HgmemPrompts.EVOLVE, retrieved.tables(), t -> HgmemPrompts.evolve(query, listing, subqueries, t),
                 HgmemPrompts.EVOLVE_OUT);
-        HgmemPrompts.EvolveReply r = ask(HgmemPrompts.EVOLVE, messages, HgmemPrompts.EVOLVE_OUT);
+        HgmemPrompts.EvolveReply r = askOr(HgmemPrompts.EVOLVE, messages, HgmemPrompts.EVOLVE_OUT, NOTHING_INSERTED);
+        if (r == null) return new Evolution.Evolved(List.of(), List.of());
         List<Evolution.Insert> ins = new ArrayList<>();
         for (HgmemPrompts.Point p : r.inserted()) ins.add(new Evolution.Insert(p.entities() == null ? List.of() : p.entities(), p.description()));
         List<Evolution.Update> up = new ArrayList<>();
@@ -37,7 +53,9 @@ public record LlmPlanner(LlmClient llm, LlmConfig cfg, UsageMeter usage, Boolean
     @Override
     public List<HypergraphMemory.MergeGroup> merge(String query, List<MemoryUnit> listing) {
         List<HypergraphMemory.MergeGroup> out = new ArrayList<>();
-        for (HgmemPrompts.Group g : ask(HgmemPrompts.MERGE, HgmemPrompts.merge(query, listing), HgmemPrompts.MERGE_OUT).merges()) {
+        HgmemPrompts.MergeReply reply = askOr(HgmemPrompts.MERGE, HgmemPrompts.merge(query, listing), HgmemPrompts.MERGE_OUT, NOTHING_MERGED);
+        if (reply == null) return out;
+        for (HgmemPrompts.Group g : reply.merges()) {
             if (g.indices() != null && g.description() != null) out.add(new HypergraphMemory.MergeGroup(g.indices(), g.description()));
         }
         return out;
@@ -45,7 +63,8 @@ public record LlmPlanner(LlmClient llm, LlmConfig cfg, UsageMeter usage, Boolean
 
     @Override
     public Evolution.Plan plan(String query, List<MemoryUnit> listing, String hint, int numConcerns, Evolution.Strategy strategy) {
-        HgmemPrompts.PlanReply r = ask(HgmemPrompts.PLAN, HgmemPrompts.plan(query, listing, hint, numConcerns, strategy), HgmemPrompts.PLAN_OUT);
+        HgmemPrompts.PlanReply r = askOr(HgmemPrompts.PLAN, HgmemPrompts.plan(query, listing, hint, numConcerns, strategy), HgmemPrompts.PLAN_OUT, MEMORY_FINAL);
+        if (r == null) return new Evolution.Plan("1", List.of());
         List<Evolution.Concern> cs = new ArrayList<>();
         for (HgmemPrompts.ConcernReply c : r.concerns()) {
             cs.add(new Evolution.Concern(c.concern(), c.memoryPointIndices() == null ? List.of() : c.memoryPointIndices()));
@@ -55,7 +74,9 @@ public record LlmPlanner(LlmClient llm, LlmConfig cfg, UsageMeter usage, Boolean
 
     @Override
     public List<String> subqueries(String query, List<MemoryUnit> listing, List<Evolution.Concern> concerns, List<String> previous, String hint) {
-        return ask(HgmemPrompts.SUBQUERIES, HgmemPrompts.subqueries(query, listing, concerns, previous, hint), HgmemPrompts.SUBQUERIES_OUT).subqueries();
+        HgmemPrompts.SubqueriesReply r = askOr(HgmemPrompts.SUBQUERIES, HgmemPrompts.subqueries(query, listing, concerns, previous, hint),
+                HgmemPrompts.SUBQUERIES_OUT, CONCERNS_ASKED);
+        return r == null ? List.of() : r.subqueries(); // Evolution.matchCount asks each concern's own text where a subquery is missing
     }
 
     /** E6: the answer, citing only sources that were in the prompt (a citation to anything else is dropped, never invented). */
@@ -90,8 +111,9 @@ public record LlmPlanner(LlmClient llm, LlmConfig cfg, UsageMeter usage, Boolean
         for (int attempt = 0; attempt < maxAttempts && !(missing.isEmpty() && missingPairs.isEmpty()); attempt++) {
             List<String> names0 = List.copyOf(missing);
             List<List<String>> pairs0 = List.copyOf(missingPairs);
-            HgmemPrompts.DescribeReply r = ask(HgmemPrompts.DESCRIBE, fitTables(HgmemPrompts.DESCRIBE, context,
-                    t -> HgmemPrompts.describe(names0, pairs0, entityTypes, t), HgmemPrompts.DESCRIBE_OUT), HgmemPrompts.DESCRIBE_OUT);
+            HgmemPrompts.DescribeReply r = askOr(HgmemPrompts.DESCRIBE, fitTables(HgmemPrompts.DESCRIBE, context,
+                    t -> HgmemPrompts.describe(names0, pairs0, entityTypes, t), HgmemPrompts.DESCRIBE_OUT), HgmemPrompts.DESCRIBE_OUT, UNDESCRIBED);
+            if (r == null) break;
             for (HgmemPrompts.DescribedEntity e : r.entities()) {
                 List<String> n = HypergraphMemory.resolve(Collections.singletonList(e.name()));
                 if (!n.isEmpty() && missing.contains(n.get(0))) got.putIfAbsent(n.get(0), new HgmemPrompts.DescribedEntity(n.get(0), e.type(), e.description()));

@@ -23,12 +23,54 @@ public final class RagaAnswer {
 
     private RagaAnswer() {}
 
+    /** What L5 does when the model's reply is unusable: no query entities, so deep mode keeps the vector hits. */
+    static final String NO_ANALYSIS = "no query entities: the vector hits only";
+    /** What L6 does when the model's reply is unusable: the sentence of the shown chunks closest to the question. */
+    static final String EXTRACTED = "extractive answer: the shown sentence closest to the question";
+    /** answerType of that answer. */
+    public static final String EXTRACTED_TYPE = "extracted";
+
+    /**
+     * The answer without the model: of the sentences of the chunks the prompt showed, the one whose embedding is
+     * closest to the question's, cited to its chunk; "Unanswerable" when nothing was shown.
+     */
+    static RagaPrompts.AnswerReply extracted(RagCall call, String query, java.util.Collection<RagaRetriever.Hit> shown) {
+        List<String> sentences = new ArrayList<>();
+        List<String> chunkOf = new ArrayList<>();
+        for (RagaRetriever.Hit h : shown) {
+            java.text.BreakIterator it = java.text.BreakIterator.getSentenceInstance(java.util.Locale.ROOT);
+            it.setText(h.text());
+            int start = it.first();
+            for (int end = it.next(); end != java.text.BreakIterator.DONE; start = end, end = it.next()) {
+                String sentence = h.text().substring(start, end).strip();
+                if (sentence.length() >= 3) {
+                    sentences.add(sentence);
+                    chunkOf.add(h.chunkId());
+                }
+            }
+        }
+        if (sentences.isEmpty()) return new RagaPrompts.AnswerReply("Unanswerable", "unanswerable", List.of());
+        float[] q = call.embeddings().embed(query);
+        float[][] v = call.embeddings().embedAll(sentences, false);
+        int best = 0;
+        double bestScore = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < v.length; i++) {
+            double c = dev.graphrag.core.embed.EmbeddingService.cosine(q, v[i]);
+            if (c > bestScore) {
+                bestScore = c;
+                best = i;
+            }
+        }
+        return new RagaPrompts.AnswerReply(sentences.get(best), EXTRACTED_TYPE, List.of(chunkOf.get(best)));
+    }
+
     /** L5 for deep mode: the query's entity strings. */
     public static Function<String, List<String>> analyser(RagCall.BoundLlm llm, UsageMeter usage, RagCall call) {
         return q -> {
-            RagaPrompts.Analysis a = llm.client().ask(llm.config(), RagaPrompts.ANALYSE, RagaPrompts.analyse(q), RagaPrompts.ANALYSE_OUT, usage, call.cancelled());
+            RagaPrompts.Analysis a = llm.client().askOr(llm.config(), RagaPrompts.ANALYSE, RagaPrompts.analyse(q), RagaPrompts.ANALYSE_OUT, usage,
+                    call.cancelled(), NO_ANALYSIS, null);
             List<String> out = new ArrayList<>();
-            if (a.entities() != null) for (String e : a.entities()) if (e != null && !e.isBlank() && out.size() < 5) out.add(e);
+            if (a != null && a.entities() != null) for (String e : a.entities()) if (e != null && !e.isBlank() && out.size() < 5) out.add(e);
             return out;
         };
     }
@@ -54,7 +96,9 @@ public final class RagaAnswer {
         usage.trimmed(RagaPrompts.ANSWER, fit.trimmed(), fit.trimmedTokens());
         List<Map<String, Object>> facts = allFacts.subList(0, Math.max(0, fit.kept() - c));
         for (Map<String, Object> dropped : chunks.subList(Math.min(fit.kept(), c), c)) shown.remove((String) dropped.get("id"));
-        RagaPrompts.AnswerReply a = llm.client().ask(llm.config(), RagaPrompts.ANSWER, fit.messages(), RagaPrompts.ANSWER_OUT, usage, call.cancelled());
+        RagaPrompts.AnswerReply a = llm.client().askOr(llm.config(), RagaPrompts.ANSWER, fit.messages(), RagaPrompts.ANSWER_OUT, usage,
+                call.cancelled(), EXTRACTED, null);
+        if (a == null) a = extracted(call, query, shown.values());
         Set<String> cited = new LinkedHashSet<>();
         if (a.evidence_chunk_ids() != null) for (String id : a.evidence_chunk_ids()) if (shown.containsKey(id)) cited.add(id);
         List<Map<String, Object>> evidence = new ArrayList<>();

@@ -181,6 +181,10 @@ public final class RagaIngest {
             }
             ToolLoop.Outcome o = loop(ctx, RagaPrompts.READ, cfg.maxRounds()).run(messages, cfg.toolMode());
             usage.add(o.usage());
+            // a loop stopped by a bound keeps what it wrote (each write with its evidence), flagged ragaIncomplete and alerted;
+            // a reading that ends in prose before any tool call wrote nothing: counted, so a weak model shows in the figures
+            if (!o.stopReason().equals("final")) usage.add(Usage.fallback(RagaPrompts.READ, 0, "chunk kept incomplete (" + o.stopReason() + ")"));
+            else if (o.calls().isEmpty()) usage.add(Usage.fallback(RagaPrompts.READ, 0, "chunk ended in prose before any tool call"));
             toolCalls += o.calls().size();
             invalidCalls += o.invalidCalls();
             stopReason = o.stopReason();
@@ -476,6 +480,7 @@ public final class RagaIngest {
             reply = llm.ask(llmConfig, RagaPrompts.SCHEMA, RagaPrompts.schema(samples), RagaPrompts.SCHEMA_OUT, usage, call.cancelled());
         } catch (RagException e) {
             if (call.cancelled().getAsBoolean()) throw e;
+            usage.fallback(RagaPrompts.SCHEMA, "bootstrap domain used");
             call.log().accept("raga.ingest: schema discovery failed (" + e.getMessage() + "); using the bootstrap domain");
         }
         total.add(usage.usage());

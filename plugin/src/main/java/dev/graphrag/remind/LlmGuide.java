@@ -43,6 +43,18 @@ final class LlmGuide implements Walk.Guide {
         return llm.ask(cfg, step, messages, out, usage, cancelled);
     }
 
+    /** {@link #ask}, or {@code otherwise} when the reply is unusable after the repair turn, the fallback counted under the step. */
+    <T> T askOr(String step, List<Map<String, Object>> messages, StructuredOutput<T> out, String fallback, T otherwise) {
+        long[] trimmed = prompts.drainTrimmed();
+        usage.trimmed(step, trimmed[0], trimmed[1]);
+        return llm.askOr(cfg, step, messages, out, usage, cancelled, fallback, otherwise);
+    }
+
+    /** What each walk step does with a reply the model could not make usable (docs/llm.md "When the model gets it wrong"). */
+    static final String NOT_JUDGED = "taken as not sufficient (the walk goes on, bounded by maxJumps)";
+    static final String NO_MOVE = "counted as an invalid move (after maxRetries the walk stops with the path so far)";
+    static final String UNSUMMARISED = "chunk shown unsummarised";
+
     /**
      * L7. Unless {@code judgeEveryStep}, a move that shows the judge no text it has not already answered "no" to (an
      * entity reached by an edge whose sentence S already holds, or by one without text) keeps that "no" without a call:
@@ -56,7 +68,9 @@ final class LlmGuide implements Walk.Guide {
             prompts.drainTrimmed(); // nothing was sent
             return false;
         }
-        boolean enough = ask(RemindPrompts.SUFFICIENT, RemindPrompts.sufficiency(block), RemindPrompts.SUFFICIENT_OUT).sufficient();
+        RemindPrompts.Sufficiency judged = askOr(RemindPrompts.SUFFICIENT, RemindPrompts.sufficiency(block), RemindPrompts.SUFFICIENT_OUT, NOT_JUDGED, null);
+        if (judged == null) return false; // not remembered as a "no": the next move asks again
+        boolean enough = judged.sufficient();
         judgedInsufficient = enough ? null : evidence;
         return enough;
     }
@@ -65,7 +79,8 @@ final class LlmGuide implements Walk.Guide {
     public Walk.Choice next(Subgraph s, String current, List<Walk.Candidate> candidates, List<String> history, List<String> corrections) {
         List<Map<String, Object>> messages = new ArrayList<>(RemindPrompts.next(prompts.nextBlock(s, current, candidates, history, showWeights)));
         for (String c : corrections) messages.add(Map.of("role", "user", "content", c));
-        RemindPrompts.NextNode r = ask(RemindPrompts.NEXT, messages, RemindPrompts.NEXT_OUT);
+        RemindPrompts.NextNode r = askOr(RemindPrompts.NEXT, messages, RemindPrompts.NEXT_OUT, NO_MOVE, null);
+        if (r == null) return new Walk.Choice(false, null);
         String node = prompts.node(r.id());
         if (node == null) return new Walk.Choice(false, null);
         return new Walk.Choice(graph.kind(node) == MemoryGraph.Kind.CHUNK, node);
@@ -82,6 +97,7 @@ final class LlmGuide implements Walk.Guide {
         if (document != null) newChunk.put("document", document);
         newChunk.put("text", text);
         block.put("newChunk", newChunk);
-        return ask(RemindPrompts.SUMMARY, RemindPrompts.summary(block), RemindPrompts.SUMMARY_OUT).summary();
+        RemindPrompts.Summary r = askOr(RemindPrompts.SUMMARY, RemindPrompts.summary(block), RemindPrompts.SUMMARY_OUT, UNSUMMARISED, null);
+        return r == null ? text : r.summary();
     }
 }

@@ -154,6 +154,9 @@ public final class RemindEngine {
         return new Answer(a.answer(), cited, t, m, usage.usage(), (System.nanoTime() - t0) / 1_000_000);
     }
 
+    /** What memorisation does when the filter's reply is unusable (counted in tokensByStep). */
+    static final String NOT_MEMORISED = "nothing memorised for this question";
+
     private RemindPrompts.Answer answerStep(LlmGuide ask, PromptContext prompts, Subgraph s, RemindQueryConfig cfg) {
         return ask.ask(RemindPrompts.ANSWER, RemindPrompts.answer(cfg.systemPrompt(), prompts.fit(prompts.block(s))), RemindPrompts.ANSWER_OUT);
     }
@@ -197,7 +200,9 @@ public final class RemindEngine {
         } else {
             Map<String, Object> block = prompts.fit(prompts.block(s));
             if (answer != null) block.put("answer", answer);
-            RemindPrompts.Filter f = ask.ask(RemindPrompts.FILTER, RemindPrompts.filter(block), RemindPrompts.FILTER_OUT);
+            // an unusable filter reply confirms nothing: no edge is enhanced or penalised on a guess
+            RemindPrompts.Filter f = ask.askOr(RemindPrompts.FILTER, RemindPrompts.filter(block), RemindPrompts.FILTER_OUT, NOT_MEMORISED, null);
+            if (f == null) return Memorized.NOTHING;
             for (String h : f.edges()) if (prompts.edge(h) != null) usefulEdges.add(prompts.edge(h));
             for (String h : f.chunks()) {
                 String c = prompts.node(h);

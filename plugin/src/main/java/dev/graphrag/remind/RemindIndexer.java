@@ -77,7 +77,7 @@ public record RemindIndexer(RagCall call, RagCall.BoundLlm llm) {
             if (llm == null) throw new RagException("remind.index: building the ReMind layer needs an LLM: " + LlmConfig.HOW_TO_CONFIGURE);
             ChunkExtraction.Result<Extraction> r = new ChunkExtraction<>(call.db(), EXTRACTIONS,
                     (chunk, meter) -> extract(chunk.text(), meter),
-                    new ChunkExtraction.Settings("remind.index", llm.config().model(), cfg.extraction().extractionConcurrency(), 20, cfg.extraction().skipsErrors()),
+                    new ChunkExtraction.Settings("remind.index", llm.config().model(), cfg.extraction().extractionConcurrency(), 20, cfg.extraction().extractionErrors()),
                     call.cancelled(), call.log()).reportingTo(call.progress()).run(todo.stream().map(c -> new ChunkExtraction.Input(c.id(), c.text())).toList());
             usage.add(r.usage());
             extracted.putAll(r.byChunk());

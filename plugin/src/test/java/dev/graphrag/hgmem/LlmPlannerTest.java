@@ -8,6 +8,7 @@ import dev.graphrag.core.config.PluginSettings;
 import dev.graphrag.core.llm.LlmClient;
 import dev.graphrag.core.llm.LlmConfig;
 import dev.graphrag.core.llm.StandInLlm;
+import dev.graphrag.core.llm.Usage;
 import dev.graphrag.core.llm.UsageMeter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -119,14 +120,31 @@ class LlmPlannerTest {
     }
 
     @Test
-    void aMalformedReplyGetsOneRepairTurnThenNamesTheStep() {
+    void anUnusableReplyDegradesItsStepAndOnlyTheAnswerFails() {
         LLM.reset();
-        LLM.always().replyJson(Map.of("merges", "not a list"));
+        LLM.always().replyJson(Map.of("merges", "not a list", "judgement", 7, "answer", List.of()));
         UsageMeter usage = new UsageMeter();
-        RagException ex = assertThrows(RagException.class, () -> planner(usage).merge("q", List.of()));
-        assertTrue(ex.getMessage().contains(HgmemPrompts.MERGE), ex.getMessage());
+        LlmPlanner p = planner(usage);
+        assertEquals(List.of(), p.merge("q", List.of()), "E3: nothing merged");
         List<String> steps = new ArrayList<>();
         for (StandInLlm.Request r : LLM.requests()) steps.add(r.step());
         assertEquals(List.of(HgmemPrompts.MERGE, HgmemPrompts.MERGE), steps, "the first reply and one repair");
+        Evolution.Plan plan = p.plan("q", List.of(), "", 3, Evolution.Strategy.ADAPTIVE);
+        assertEquals("1", plan.judgement(), "E4: the memory is taken as final");
+        assertTrue(plan.concerns().isEmpty());
+        assertEquals(new Evolution.Evolved(List.of(), List.of()), p.evolve("q", List.of(), List.of(), new Evolution.Retrieved(List.of(), List.of(), Evolution.Tables.EMPTY)));
+        assertEquals(List.of(), p.subqueries("q", List.of(), List.of(new Evolution.Concern("why", List.of())), List.of(), ""));
+        Usage.Step merge = usage.usage().byStep().get(HgmemPrompts.MERGE);
+        assertEquals(2, merge.calls(), "both turns paid for and counted");
+        assertEquals(1, merge.unusable());
+        assertEquals(Map.of(LlmPlanner.NOTHING_MERGED, 1L), merge.fallbacks());
+        assertEquals(Map.of(LlmPlanner.MEMORY_FINAL, 1L), usage.usage().byStep().get(HgmemPrompts.PLAN).fallbacks());
+        assertEquals(Map.of(LlmPlanner.NOTHING_INSERTED, 1L), usage.usage().byStep().get(HgmemPrompts.EVOLVE).fallbacks());
+        assertEquals(Map.of(LlmPlanner.CONCERNS_ASKED, 1L), usage.usage().byStep().get(HgmemPrompts.SUBQUERIES).fallbacks());
+        assertEquals(List.of("why"), Evolution.matchCount(List.of(), List.of(new Evolution.Concern("why", List.of()))), "E5's fallback asks the concern");
+        // E6 has no honest fallback: the error names the step, the model and what it returned
+        RagException ex = assertThrows(RagException.class, () -> p.answer("q", List.of(), List.of(), List.of(), "Short"));
+        assertTrue(ex.getMessage().contains(HgmemPrompts.ANSWER) && ex.getMessage().contains("model stand-in") && ex.getMessage().contains("not a list"),
+                ex.getMessage());
     }
 }

@@ -226,6 +226,20 @@ public final class EvalLlmServer implements AutoCloseable {
     private volatile ServerDialect dialect = ServerDialect.PLAIN;
     private volatile int window;
 
+    private volatile WeakModel weak;
+
+    /** Breaks a share of the policies' replies as a small model would ({@link WeakModel}); null: none broken. */
+    public EvalLlmServer weakModel(WeakModel m) {
+        weak = m;
+        return this;
+    }
+
+    /** The errors the weak model injected, by "step: kind" (empty without one). */
+    public Map<String, Long> injectedErrors() {
+        WeakModel w = weak;
+        return w == null ? Map.of() : w.injected();
+    }
+
     /** Answers in a real server's reply shape (docs/evaluation.md#dialects). */
     public EvalLlmServer dialect(ServerDialect d) {
         dialect = d;
@@ -297,7 +311,9 @@ public final class EvalLlmServer implements AutoCloseable {
             }
             JsonNode message;
             try {
-                message = d.shape(answer(step, body));
+                WeakModel w = weak;
+                JsonNode oracle = answer(step, body);
+                message = d.shape(w == null ? oracle : w.apply(step, body, oracle));
             } catch (RuntimeException e) {
                 send(ex, 500, error("the policy for '" + step + "' failed: " + e));
                 return;

@@ -15,7 +15,7 @@ import java.util.Set;
 public record EvaluateOptions(Path questions, String corpusSource, String corpusName, Llm llm, String endpoint, String model, String apiKeyEnv,
                               Integer contextTokens, List<EvaluatedMethod> methods, int limit, Long seed, Path out, Path data, String bolt, String user,
                               String passwordEnv, String database, int concurrency, boolean estimate, int estimateDocs, int estimateQuestions,
-                              boolean repeat, boolean progress, Map<String, Map<String, Object>> config) {
+                              boolean repeat, boolean progress, Map<String, Map<String, Object>> config, String weakModel) {
 
     /** Which LLM answers: a named endpoint, the server's configured one, or the oracle policy on the built-in stand-in. */
     public enum Llm { ENDPOINT, SERVER, ORACLE }
@@ -37,6 +37,11 @@ public record EvaluateOptions(Path questions, String corpusSource, String corpus
                                       any OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio, a hosted API); the key is read from $VAR
               --server-llm            the LLM the server is configured with (graphrag.llm.*)
               --oracle                no model: the scripted ORACLE POLICY on a built-in stand-in (every row is labelled so)
+              --weak-model RATE[,SEED[,KIND=RATE|STEP=RATE...]]
+                                      with --oracle: break that share of the policy's replies as a small model does (prose, broken
+                                      JSON, a missing field, an invented value, nothing, an unknown tool, bad arguments, no finishing
+                                      call), drawn from SEED so a run repeats; kinds: prose, broken_json, missing_field, invented,
+                                      empty, unknown_tool, bad_arguments, no_finish
             what to run:
               --methods LIST          comma-separated, from dense, agrag, remind, hgmem, raga (default: all)
               --limit N               the first N questions (after --seed's shuffle)
@@ -58,7 +63,7 @@ public record EvaluateOptions(Path questions, String corpusSource, String corpus
     private static final Set<String> FLAGS = Set.of("--server-llm", "--oracle", "--no-repeat", "--estimate", "--quiet", "--help");
     private static final Set<String> VALUED = Set.of("--questions", "--corpus", "--corpus-name", "--endpoint", "--model", "--api-key-env", "--context-tokens",
             "--methods", "--limit", "--seed", "--config", "--concurrency", "--estimate-docs", "--estimate-questions", "--out", "--data", "--bolt", "--user",
-            "--password-env", "--database");
+            "--password-env", "--database", "--weak-model");
 
     /** Parses the command line; an {@link IllegalArgumentException} says what is wrong with it. */
     public static EvaluateOptions parse(String[] argv) {
@@ -93,6 +98,10 @@ public record EvaluateOptions(Path questions, String corpusSource, String corpus
                 if (values.containsKey(k)) throw new IllegalArgumentException(k + " goes with --endpoint only");
             }
         }
+        if (values.containsKey("--weak-model")) {
+            if (llm != Llm.ORACLE) throw new IllegalArgumentException("--weak-model breaks the oracle policy's replies: it needs --oracle");
+            dev.graphrag.demo.eval.WeakModel.parse(values.get("--weak-model")); // checked now, not after the corpus is ingested
+        }
         if (!values.containsKey("--questions")) throw new IllegalArgumentException("--questions FILE is required");
         String bolt = values.get("--bolt");
         if (bolt == null && !values.containsKey("--corpus")) throw new IllegalArgumentException("--corpus is required for the embedded server (with --bolt it may name a corpus already in the database)");
@@ -114,7 +123,8 @@ public record EvaluateOptions(Path questions, String corpusSource, String corpus
                 values.containsKey("--data") ? Path.of(values.get("--data")) : bolt == null ? out.resolve("store") : null,
                 bolt, values.getOrDefault("--user", "neo4j"), values.get("--password-env"), values.get("--database"),
                 positive(values, "--concurrency", 1), flags.contains("--estimate"), positive(values, "--estimate-docs", 20),
-                positive(values, "--estimate-questions", 3), !flags.contains("--no-repeat"), !flags.contains("--quiet"), config);
+                positive(values, "--estimate-questions", 3), !flags.contains("--no-repeat"), !flags.contains("--quiet"), config,
+                values.get("--weak-model"));
     }
 
     /** The extra config keys for one procedure (e.g. "agrag.index"), empty when none were given. */

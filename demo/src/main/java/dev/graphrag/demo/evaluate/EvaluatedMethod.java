@@ -94,13 +94,21 @@ public enum EvaluatedMethod {
     /** LLM calls and tokens, in total and per step (step → calls, promptTokens, completionTokens and whatever else the step reports). */
     public record Usage(long calls, long promptTokens, long completionTokens, Map<String, Map<String, Long>> byStep) {
         static final Usage NONE = new Usage(0, 0, 0, Map.of());
+        /** The prefix of a step's fallback counts in {@link #byStep} ("fallback: chunk skipped (retried next run)"). */
+        static final String FALLBACK = "fallback: ";
 
         static Usage of(Map<String, Object> row) {
             Map<String, Map<String, Long>> steps = new LinkedHashMap<>();
             if (row.get("tokensByStep") instanceof Map<?, ?> m) {
                 m.forEach((step, figures) -> {
                     Map<String, Long> f = new LinkedHashMap<>();
-                    if (figures instanceof Map<?, ?> fm) fm.forEach((k, v) -> { if (v instanceof Number n) f.put(k.toString(), n.longValue()); });
+                    if (figures instanceof Map<?, ?> fm) fm.forEach((k, v) -> {
+                        if (v instanceof Number n) f.put(k.toString(), n.longValue());
+                        // what the method did instead of an unusable reply, flattened so the log and report add it up like the rest
+                        if (v instanceof Map<?, ?> fallbacks) fallbacks.forEach((name, times) -> {
+                            if (times instanceof Number t) f.put(FALLBACK + name, t.longValue());
+                        });
+                    });
                     steps.put(step.toString(), f);
                 });
             }

@@ -154,6 +154,7 @@ public final class Evaluation {
                 Path file = dir.resolve("oracle-gold.json");
                 OracleGold.build(oracleQuestions(questions), file);
                 OraclePolicies.register(oracle, OracleGold.load(file), o.methods());
+                if (o.weakModel() != null) oracle.weakModel(dev.graphrag.demo.eval.WeakModel.parse(o.weakModel()));
                 yield oracle.llmConfig();
             }
             case ENDPOINT -> {
@@ -215,6 +216,7 @@ public final class Evaluation {
         Map<String, Object> h = new LinkedHashMap<>();
         h.put("model", facts.label());
         h.put("oracle", o.llm() == EvaluateOptions.Llm.ORACLE);
+        h.put("weakModel", o.weakModel());
         h.put("questions", o.questions().toString());
         h.put("questionCount", questionCount);
         h.put("seed", o.seed());

@@ -26,7 +26,8 @@ final class EvaluationReport {
     /** One (method, pass) row. */
     record Row(String method, String pass, int questions, int failed, Map<String, Integer> failures, double exactMatch, double f1, int retrievalScored,
                Double recall2, Double recall5, Double recallShown, double passagesShown, double callsPerQuestion, double promptTokensPerQuestion,
-               double completionTokensPerQuestion, Map<String, Map<String, Double>> perStepPerQuestion, double latencyMsP50, double latencyMsP95) {}
+               double completionTokensPerQuestion, Map<String, Map<String, Double>> perStepPerQuestion, double latencyMsP50, double latencyMsP95,
+               Map<String, Map<String, Long>> degraded) {}
 
     /** A method's layer build, summed over the runs that built it. */
     record Build(String method, String procedure, long calls, long promptTokens, long completionTokens, Double promptTokensPerChunk, double seconds,
@@ -87,6 +88,7 @@ final class EvaluationReport {
         double em = 0, f1 = 0, r2 = 0, r5 = 0, rs = 0, shown = 0, calls = 0, prompt = 0, completion = 0;
         Map<String, Integer> failures = new TreeMap<>();
         Map<String, Map<String, Double>> steps = new TreeMap<>();
+        Map<String, Map<String, Long>> degraded = new TreeMap<>();
         List<Double> ms = new ArrayList<>();
         for (JsonNode e : entries) {
             em += e.path("exactMatch").asDouble();
@@ -97,6 +99,7 @@ final class EvaluationReport {
                 r5 += e.path("recall5").asDouble();
                 rs += e.path("recallShown").asDouble();
             }
+            e.path("tokensByStep").fields().forEachRemaining(s -> degradedOf(s.getKey(), s.getValue(), degraded));
             if (!e.path("failure").isNull()) {
                 failed++;
                 failures.merge(e.path("failure").path("cause").asText(), 1, Integer::sum);
@@ -117,7 +120,41 @@ final class EvaluationReport {
         steps.values().forEach(f -> f.replaceAll((k, v) -> v / answered));
         return new Row(method, pass, n, failed, failures, em / n, f1 / n, scored, scored == 0 ? null : r2 / scored, scored == 0 ? null : r5 / scored,
                 scored == 0 ? null : rs / scored, shown / answered, calls / answered, prompt / answered, completion / answered, steps,
-                Scores.percentile(ms, 50), Scores.percentile(ms, 95));
+                Scores.percentile(ms, 50), Scores.percentile(ms, 95), degraded);
+    }
+
+    /** A step's unusable replies and fallbacks ("fallback: ..." counts), added into {@code into}. */
+    private static void degradedOf(String step, JsonNode figures, Map<String, Map<String, Long>> into) {
+        figures.fields().forEachRemaining(f -> {
+            if ((f.getKey().equals("unusable") || f.getKey().startsWith(EvaluatedMethod.Usage.FALLBACK)) && f.getValue().asLong() > 0) {
+                into.computeIfAbsent(step, k -> new TreeMap<>()).merge(f.getKey(), f.getValue().asLong(), Long::sum);
+            }
+        });
+    }
+
+    /** The table of unusable replies and what the methods did instead, for question rows and builds alike. */
+    private void degradationTable(StringBuilder b) {
+        List<String> lines = new ArrayList<>();
+        for (Row r : rows) r.degraded().forEach((step, f) -> lines.add(line(r.method(), r.pass(), step, f)));
+        for (Build x : builds) {
+            x.byStep().forEach((step, f) -> {
+                Map<String, Long> d = new TreeMap<>();
+                f.forEach((k, v) -> { if ((k.equals("unusable") || k.startsWith(EvaluatedMethod.Usage.FALLBACK)) && v > 0) d.put(k, v); });
+                if (!d.isEmpty()) lines.add(line(x.method(), "build", step, d));
+            });
+        }
+        if (lines.isEmpty()) return;
+        b.append("\n## Unusable replies and fallbacks\n\n| method | pass | step | unusable replies | what the method did instead |\n|---|---|---|---|---|\n");
+        lines.forEach(b::append);
+        b.append("\nA reply is unusable when the client's repair turn could not mend it; docs/llm.md#when-the-model-gets-it-wrong says what each step"
+                + " does then. A question fails only where no honest answer was possible.\n");
+    }
+
+    private static String line(String method, String pass, String step, Map<String, Long> f) {
+        List<String> fallbacks = new ArrayList<>();
+        f.forEach((k, v) -> { if (k.startsWith(EvaluatedMethod.Usage.FALLBACK)) fallbacks.add(k.substring(EvaluatedMethod.Usage.FALLBACK.length()) + ": " + v); });
+        return "| " + method + " | " + pass + " | " + step + " | " + f.getOrDefault("unusable", 0L) + " | "
+                + (fallbacks.isEmpty() ? "- (the question or build failed)" : String.join("; ", fallbacks)) + " |\n";
     }
 
     void write(Path dir) throws IOException {
@@ -141,6 +178,9 @@ final class EvaluationReport {
         b.append("- corpus: ").append(heading.get("corpus")).append(" (").append(heading.get("chunks")).append(" chunks)\n");
         b.append("- database: ").append(heading.get("database")).append("\n");
         b.append("- LLM: ").append(heading.get("model")).append("\n");
+        if (heading.get("weakModel") != null) {
+            b.append("- weak model: ").append(heading.get("weakModel")).append(" (the policy's replies broken at that rate, docs/evaluation.md#weak-models)\n");
+        }
         b.append("- log: results.jsonl (one line per question: the passages shown, the answer, its score, tokens by step)\n\n");
         b.append("| method | pass | questions | failed | EM | F1 | R@2 | R@5 | R@shown | passages shown | LLM calls/q | prompt tok/q | completion tok/q | p50 ms | p95 ms |\n");
         b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -173,6 +213,7 @@ final class EvaluationReport {
             r.perStepPerQuestion().forEach((step, f) -> b.append(String.format(Locale.ROOT, "| %s | %s | %s | %.2f | %.0f | %.0f |%n", r.method(), r.pass(), step,
                     f.getOrDefault("calls", 0.0), f.getOrDefault("promptTokens", 0.0), f.getOrDefault("completionTokens", 0.0))));
         }
+        degradationTable(b);
         List<Row> failing = rows.stream().filter(r -> r.failed() > 0).toList();
         if (!failing.isEmpty()) {
             b.append("\n## Failures by cause\n\n| method | pass | cause | questions |\n|---|---|---|---|\n");

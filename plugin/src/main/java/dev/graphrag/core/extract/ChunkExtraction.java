@@ -9,6 +9,7 @@ import dev.graphrag.core.llm.ChatRequest;
 import dev.graphrag.core.llm.LlmClient;
 import dev.graphrag.core.llm.LlmConfig;
 import dev.graphrag.core.llm.StructuredOutput;
+import dev.graphrag.core.llm.UnusableReply;
 import dev.graphrag.core.llm.Usage;
 import dev.graphrag.core.llm.UsageMeter;
 import org.neo4j.graphdb.GraphDatabaseService;
@@ -34,14 +35,36 @@ import java.util.regex.Pattern;
  * {@code persistEvery} chunks. A re-run with the same key reuses stored results and calls the LLM only for the
  * chunks not done; another key (another model) extracts again. Up to {@code parallelism} chunks are in flight at
  * once (bounded further by the LLM client's server-wide permits). On a failure the results finished so far are
- * committed and the error names the chunk and says they are kept; with {@code skipErrors} the chunk is reported
- * as failed and the run goes on. Termination is checked before every chunk.
+ * committed and the error names the chunk and says they are kept. What fails a run is {@link OnError}'s to say: by
+ * default a chunk whose reply stays unusable after the repair turn (the model's content, {@link UnusableReply}) is
+ * skipped, counted and retried by the next run, while an endpoint that fails (HTTP errors, timeouts) fails the run;
+ * a model whose replies are unusable for most chunks fails it too ({@link #MIN_SKIPPED_TO_STOP}), since going on
+ * would build an empty layer at full cost. Termination is checked before every chunk.
  */
 public final class ChunkExtraction<T> {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** What a failed chunk does to a build (config key {@code extractionErrors}): fail it, or skip the chunk (retried next run). */
-    public enum OnError { FAIL, SKIP }
+    /**
+     * What a failed chunk does to a build (config key {@code extractionErrors}): {@code FAIL} on any failure;
+     * {@code SKIP_UNUSABLE} (the default) skips a chunk whose reply is unusable and fails on endpoint errors;
+     * {@code SKIP} skips a chunk on any failure. A skipped chunk is counted and retried by the next run.
+     */
+    public enum OnError {
+        FAIL, SKIP_UNUSABLE, SKIP;
+
+        boolean skips(RuntimeException e) {
+            return this == SKIP || (this == SKIP_UNUSABLE && e instanceof UnusableReply);
+        }
+    }
+
+    /**
+     * Under {@code SKIP_UNUSABLE}, the run stops once at least this many chunks were skipped and they are more than
+     * half of the chunks tried: the model is not usable for this step (rag.llm.check says so before a build).
+     */
+    public static final int MIN_SKIPPED_TO_STOP = 10;
+
+    /** What a skipped chunk is counted as under its step in tokensByStep's fallbacks. */
+    public static final String SKIPPED = "chunk skipped (retried next run)";
 
     /** A chunk to extract from. */
     public record Input(String chunkId, String text) {}
@@ -88,7 +111,7 @@ public final class ChunkExtraction<T> {
     public record Result<T>(Map<String, T> byChunk, List<String> failedChunks, int extracted, int reused, Usage usage) {}
 
     /** Settings of a run; {@code owner} prefixes errors and log lines ("agrag.index"). */
-    public record Settings(String owner, String key, int parallelism, int persistEvery, boolean skipErrors) {
+    public record Settings(String owner, String key, int parallelism, int persistEvery, OnError onError) {
         public Settings {
             if (parallelism < 1 || persistEvery < 1) throw new IllegalArgumentException("parallelism and persistEvery must be at least 1");
         }
@@ -122,7 +145,13 @@ public final class ChunkExtraction<T> {
     public static <T> Extractor<T> structured(LlmClient llm, LlmConfig cfg, String step, Function<Input, List<Map<String, Object>>> prompt,
                                               StructuredOutput<T> output, BooleanSupplier cancelled) {
         return (chunk, usage) -> {
-            LlmClient.Typed<T> t = llm.structured(cfg, ChatRequest.of(step, prompt.apply(chunk)), output, false, cancelled);
+            LlmClient.Typed<T> t;
+            try {
+                t = llm.structured(cfg, ChatRequest.of(step, prompt.apply(chunk)), output, false, cancelled);
+            } catch (UnusableReply e) {
+                usage.unusable(e, null);
+                throw e;
+            }
             usage.add(step, t.response());
             return t.value();
         };
@@ -163,15 +192,23 @@ public final class ChunkExtraction<T> {
                 try {
                     value = pool == null ? checkedExtract(c, usage) : await(futures.get(i));
                 } catch (RagException e) {
-                    boolean stop = e.getMessage().contains("cancelled") || e.getMessage().contains("terminated") || !settings.skipErrors();
+                    boolean stop = e.getMessage().contains("cancelled") || e.getMessage().contains("terminated") || !settings.onError().skips(e);
+                    String why = null;
+                    if (!stop && settings.onError() == OnError.SKIP_UNUSABLE && failed.size() + 1 >= MIN_SKIPPED_TO_STOP
+                            && failed.size() + 1 > (done[0] + failed.size() + 1) / 2) {
+                        stop = true;
+                        why = "the model's replies were unusable for " + (failed.size() + 1) + " of " + (done[0] + failed.size() + 1)
+                                + " chunks (rag.llm.check tells whether a model is good enough for this step; extractionErrors: 'skip' goes on regardless)";
+                    }
                     if (stop) {
                         if (pool != null) pool.shutdownNow();
                         pending.putAll(finishedAfter(todo, futures, i));
                         persist(pending);
                         throw new RagException(settings.owner() + ": extraction failed for chunk " + c.chunkId() + " (the layer was not changed;"
-                                + " results of the chunks done so far are kept for the next run): " + e.getMessage());
+                                + " results of the chunks done so far are kept for the next run): " + (why == null ? e.getMessage() : why + "; last: " + e.getMessage()));
                     }
                     failed.add(c.chunkId());
+                    if (e instanceof UnusableReply u) usage.fallback(u.step(), SKIPPED);
                     log.accept(settings.owner() + ": chunk " + c.chunkId() + " got no extraction: " + e.getMessage());
                     continue;
                 }

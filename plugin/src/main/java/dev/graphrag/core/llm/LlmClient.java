@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.PluginSettings;
 
 import java.util.ArrayList;
@@ -85,12 +84,36 @@ public final class LlmClient {
 
     /**
      * The way a method asks: {@link #structured} uncached for step {@code step}, its usage added to {@code usage}
-     * under that step, the typed value returned.
+     * under that step (an unusable reply's too, counted unusable before {@link UnusableReply} is thrown), the typed
+     * value returned.
      */
     public <T> T ask(LlmConfig cfg, String step, List<Map<String, Object>> messages, StructuredOutput<T> out, UsageMeter usage, BooleanSupplier cancelled) {
-        Typed<T> t = structured(cfg, ChatRequest.of(step, messages), out, false, cancelled);
+        Typed<T> t;
+        try {
+            t = structured(cfg, ChatRequest.of(step, messages), out, false, cancelled);
+        } catch (UnusableReply e) {
+            usage.unusable(e, null); // its tokens were spent; the caller decides whether to fall back
+            throw e;
+        }
         usage.add(step, t.response());
         return t.value();
+    }
+
+    /**
+     * {@link #ask}, or {@code otherwise} when the model's reply is unusable after the repair turn: the failed exchanges'
+     * usage and the {@code fallback} (what the method does instead, said in a few words) are counted under the step
+     * in {@code usage}. Endpoint faults (HTTP errors, timeouts, cancellation) still throw: only the model's content
+     * is degraded around.
+     */
+    public <T> T askOr(LlmConfig cfg, String step, List<Map<String, Object>> messages, StructuredOutput<T> out, UsageMeter usage,
+                       BooleanSupplier cancelled, String fallback, T otherwise) {
+        try {
+            return ask(cfg, step, messages, out, usage, cancelled);
+        } catch (UnusableReply e) {
+            usage.fallback(step, fallback);
+            log.accept("graphrag: " + e.getMessage() + "; " + fallback);
+            return otherwise;
+        }
     }
 
     /**
@@ -169,7 +192,7 @@ public final class LlmClient {
         ChatResponse first = chat(cfg, r, useCache, cancelled);
         Read read = readJson(cfg, first, check);
         if (read.problem == null) return new JsonReply(read.json, first.withRepairs(read.repairs));
-        if (read.cut) throw new RagException("LLM step '" + req.step() + "': " + read.problem);
+        if (read.cut) throw new UnusableReply(req.step(), cfg.model(), read.problem, first.content(), first);
         log.accept("graphrag: LLM step '" + req.step() + "' gave unusable JSON (" + read.problem + "); asking once to repair it");
         List<Map<String, Object>> repair = new ArrayList<>(r.messages());
         repair.add(Map.of("role", "assistant", "content", first.content() == null ? "" : first.content()));
@@ -178,7 +201,7 @@ public final class LlmClient {
         ChatResponse second = chat(cfg, r.withMessages(repair), false, cancelled).plus(first);
         Read again = readJson(cfg, second, check);
         if (again.problem != null) {
-            throw new RagException("LLM step '" + req.step() + "' returned unusable JSON after one repair turn: " + again.problem);
+            throw new UnusableReply(req.step(), cfg.model(), "unusable JSON after one repair turn: " + again.problem, second.content(), second);
         }
         return new JsonReply(again.json, second.withRepairs(1 + again.repairs));
     }

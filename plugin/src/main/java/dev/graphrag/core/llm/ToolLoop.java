@@ -108,7 +108,10 @@ public final class ToolLoop {
     /** One tool call of the transcript; ok=false when its arguments were invalid or the handler refused. */
     public record Call(int round, String tool, String arguments, String result, boolean ok) {}
 
-    /** stopReason: final (the model answered), maxRounds, maxToolCalls or maxTokens. */
+    /**
+     * stopReason: final (the model answered, or called the finishing tool), maxRounds, maxToolCalls, maxTokens, or
+     * repeatedCall (the same call, name and arguments, made {@link #MAX_SAME_CALL} times: a model in a rut).
+     */
     public record Outcome(String content, List<Call> calls, Usage usage, String stopReason, Mode mode, int invalidCalls) {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -130,6 +133,15 @@ public final class ToolLoop {
     private final long schemaTokens;
     private final BooleanSupplier cancelled;
     private Function<Refusal, Object> refusals = r -> Map.of("ok", false, "error", r.message());
+
+    /** The most times one call (the same tool and arguments) is made in a run before the run stops as "repeatedCall". */
+    public static final int MAX_SAME_CALL = 3;
+
+    /** Counts a call; true when it is the {@link #MAX_SAME_CALL}th of its kind in this run. */
+    private boolean repeated(Map<String, Integer> seen, String name, String arguments) {
+        String key = name + "\u0000" + arguments.replaceAll("\\s+", "");
+        return seen.merge(key, 1, Integer::sum) >= MAX_SAME_CALL;
+    }
 
     public ToolLoop(LlmClient llm, LlmConfig cfg, String step, List<Tool> tools, Budget budget, BooleanSupplier cancelled) {
         this.llm = llm;
@@ -162,6 +174,7 @@ public final class ToolLoop {
         compacted.clear();
         digested.clear();
         UsageMeter usage = new UsageMeter();
+        Map<String, Integer> seen = new java.util.HashMap<>();
         int invalid = 0;
         for (int round = 1; ; round++) {
             if (cancelled.getAsBoolean()) throw new RagException("LLM step '" + step + "' cancelled: the transaction was terminated");
@@ -214,6 +227,7 @@ public final class ToolLoop {
                     Object fn = tc.get("function");
                     String name = fn instanceof Map<?, ?> f ? String.valueOf(f.get("name")) : "?";
                     String args = fn instanceof Map<?, ?> f && f.get("arguments") != null ? String.valueOf(f.get("arguments")) : "{}";
+                    if (repeated(seen, name, args)) return new Outcome(null, calls, usage.usage(), "repeatedCall", m, invalid);
                     Call c = invoke(round, name, args);
                     if (!c.ok()) invalid++;
                     calls.add(c);
@@ -248,7 +262,9 @@ public final class ToolLoop {
                     return new Outcome(content.isTextual() ? content.asText() : content.toString(), calls, usage.usage(), "final", m, invalid);
                 }
                 if (calls.size() >= budget.maxToolCalls()) return new Outcome(null, calls, usage.usage(), "maxToolCalls", m, invalid);
-                Call c = invoke(round, name, action.path("arguments").isMissingNode() ? "{}" : action.path("arguments").toString());
+                String args = action.path("arguments").isMissingNode() ? "{}" : action.path("arguments").toString();
+                if (repeated(seen, name, args)) return new Outcome(null, calls, usage.usage(), "repeatedCall", m, invalid);
+                Call c = invoke(round, name, args);
                 if (!c.ok()) invalid++;
                 calls.add(c);
                 if (finished) return new Outcome(c.result(), calls, usage.usage(), "final", m, invalid);

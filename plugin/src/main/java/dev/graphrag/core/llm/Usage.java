@@ -14,16 +14,29 @@ import java.util.TreeMap;
 public record Usage(long calls, long promptTokens, long completionTokens, Map<String, Step> byStep) {
     /**
      * One step's share: {@code repairs} are the replies the client had to fix (and repair turns), {@code trimmed} the
-     * retrieved or transcript items left out of its prompts to fit the window and {@code trimmedTokens} their tokens.
+     * retrieved or transcript items left out of its prompts to fit the window and {@code trimmedTokens} their tokens;
+     * {@code unusable} the replies no repair made usable, and {@code fallbacks} what the method did instead of each,
+     * by name ("chunk skipped", "all triples kept"; docs/llm.md "When the model gets it wrong").
      */
-    public record Step(long calls, long promptTokens, long completionTokens, long repairs, long reasoningTokens, long trimmed, long trimmedTokens) {
+    public record Step(long calls, long promptTokens, long completionTokens, long repairs, long reasoningTokens, long trimmed, long trimmedTokens,
+                       long unusable, Map<String, Long> fallbacks) {
+        public Step {
+            fallbacks = Collections.unmodifiableMap(new TreeMap<>(fallbacks));
+        }
+
+        public Step(long calls, long promptTokens, long completionTokens, long repairs, long reasoningTokens, long trimmed, long trimmedTokens) {
+            this(calls, promptTokens, completionTokens, repairs, reasoningTokens, trimmed, trimmedTokens, 0, Map.of());
+        }
+
         public Step(long calls, long promptTokens, long completionTokens) {
             this(calls, promptTokens, completionTokens, 0, 0, 0, 0);
         }
 
         Step plus(Step o) {
+            Map<String, Long> f = new TreeMap<>(fallbacks);
+            o.fallbacks.forEach((k, v) -> f.merge(k, v, Long::sum));
             return new Step(calls + o.calls, promptTokens + o.promptTokens, completionTokens + o.completionTokens, repairs + o.repairs,
-                    reasoningTokens + o.reasoningTokens, trimmed + o.trimmed, trimmedTokens + o.trimmedTokens);
+                    reasoningTokens + o.reasoningTokens, trimmed + o.trimmed, trimmedTokens + o.trimmedTokens, unusable + o.unusable, f);
         }
     }
 
@@ -44,6 +57,21 @@ public record Usage(long calls, long promptTokens, long completionTokens, Map<St
         return new Usage(0, 0, 0, Map.of(step, new Step(0, 0, 0, 0, 0, items, tokens)));
     }
 
+    /**
+     * A reply the step could not use ({@link UnusableReply}): what its exchanges cost, one unusable reply, and the
+     * {@code fallback} the method took instead (null: none, the caller fails).
+     */
+    public static Usage unusable(UnusableReply e, String fallback) {
+        Usage spent = e.spent() == null ? NONE : of(e.step(), e.spent());
+        return spent.plus(fallback(e.step(), 1, fallback));
+    }
+
+    /** A fallback a method took at a step without a reply to blame (a loop bound reached, a walk without progress). */
+    public static Usage fallback(String step, long unusable, String fallback) {
+        Map<String, Long> f = fallback == null ? Map.of() : Map.of(fallback, 1L);
+        return new Usage(0, 0, 0, Map.of(step, new Step(0, 0, 0, 0, 0, 0, 0, unusable, f)));
+    }
+
     public Usage plus(Usage o) {
         Map<String, Step> merged = new TreeMap<>(byStep);
         o.byStep.forEach((k, v) -> merged.merge(k, v, Step::plus));
@@ -59,9 +87,21 @@ public record Usage(long calls, long promptTokens, long completionTokens, Map<St
         return byStep.values().stream().mapToLong(Step::repairs).sum();
     }
 
+    /** Unusable replies over all steps. */
+    public long unusable() {
+        return byStep.values().stream().mapToLong(Step::unusable).sum();
+    }
+
+    /** Fallbacks over all steps, by "step: fallback". */
+    public Map<String, Long> fallbacks() {
+        Map<String, Long> out = new TreeMap<>();
+        byStep.forEach((k, v) -> v.fallbacks().forEach((f, n) -> out.merge(k + ": " + f, n, Long::sum)));
+        return out;
+    }
+
     /**
      * The {@code tokensByStep} column: step -> {calls, promptTokens, completionTokens, repairs, reasoningTokens, trimmed,
-     * trimmedTokens}.
+     * trimmedTokens, unusable, fallbacks (a map: what the method did instead -> times)}.
      */
     public Map<String, Object> tokensByStep() {
         Map<String, Object> out = new LinkedHashMap<>();
@@ -74,6 +114,8 @@ public record Usage(long calls, long promptTokens, long completionTokens, Map<St
             m.put("reasoningTokens", v.reasoningTokens());
             m.put("trimmed", v.trimmed());
             m.put("trimmedTokens", v.trimmedTokens());
+            m.put("unusable", v.unusable());
+            m.put("fallbacks", v.fallbacks());
             out.put(k, Collections.unmodifiableMap(m));
         });
         return out;

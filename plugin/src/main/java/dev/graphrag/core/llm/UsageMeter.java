@@ -17,6 +17,16 @@ public final class UsageMeter {
         if (items > 0) total = total.plus(Usage.trimmed(step, items, tokens));
     }
 
+    /** A reply the step could not use, its cost, and the fallback taken instead ({@link Usage#unusable}). */
+    public synchronized void unusable(UnusableReply e, String fallback) {
+        total = total.plus(Usage.unusable(e, fallback));
+    }
+
+    /** A fallback taken without an unusable reply to blame (a loop bound reached). */
+    public synchronized void fallback(String step, String fallback) {
+        total = total.plus(Usage.fallback(step, 0, fallback));
+    }
+
     public synchronized Usage usage() {
         return total;
     }

@@ -195,10 +195,15 @@ class LlmKitTest {
         LlmClient c = client();
         assertEquals("maxToolCalls", new ToolLoop(c, cfg(), "agent", List.of(search()), new ToolLoop.Budget(10, 2, 1_000_000), () -> false)
                 .run(ask("loop"), ToolLoop.Mode.NATIVE).stopReason());
-        ToolLoop.Outcome rounds = new ToolLoop(c, cfg(), "agent", List.of(search()), new ToolLoop.Budget(3, 100, 1_000_000), () -> false)
+        ToolLoop.Outcome rounds = new ToolLoop(c, cfg(), "agent", List.of(search()), new ToolLoop.Budget(2, 100, 1_000_000), () -> false)
                 .run(ask("loop"), ToolLoop.Mode.NATIVE);
         assertEquals("maxRounds", rounds.stopReason());
-        assertEquals(3, rounds.usage().calls());
+        assertEquals(2, rounds.usage().calls());
+        // the same call a third time: a model in a rut stops before maxRounds, the call not run again
+        ToolLoop.Outcome rut = new ToolLoop(c, cfg(), "agent", List.of(search()), new ToolLoop.Budget(10, 100, 1_000_000), () -> false)
+                .run(ask("loop"), ToolLoop.Mode.NATIVE);
+        assertEquals("repeatedCall", rut.stopReason());
+        assertEquals(ToolLoop.MAX_SAME_CALL - 1, rut.calls().size());
         assertEquals("maxTokens", new ToolLoop(c, cfg(), "agent", List.of(search()), new ToolLoop.Budget(100, 100, 10), () -> false)
                 .run(ask("loop"), ToolLoop.Mode.NATIVE).stopReason());
         RagException e = assertThrows(RagException.class, () -> new ToolLoop(c, cfg(), "agent", List.of(search()),

@@ -190,7 +190,10 @@ class LlmRealRepliesTest {
     void aGrowingTranscriptIsCompactedOldestResultFirst() {
         String big = "The Thark horde rode across the dead sea bottom towards the city of Zodanga at dawn. ".repeat(30);
         ToolLoop.Tool read = new ToolLoop.Tool("search", "Reads a passage.", Q, a -> Map.of("text", big));
-        LLM.when(r -> r.body().path("messages").size() < 9).toolCalls(StandInLlm.toolCall("c", "search", "{\"q\": \"x\"}"));
+        for (int size = 3; size <= 9; size += 2) {
+            int below = size; // a new question each round: the same call thrice would stop the loop as a rut
+            LLM.when(r -> r.body().path("messages").size() < below).toolCalls(StandInLlm.toolCall("c", "search", "{\"q\": \"x" + below + "\"}"));
+        }
         LLM.always().reply("finished");
         LlmConfig small = cfg(Map.of("contextTokens", 2048L, "maxTokens", 256L));
         ToolLoop.Outcome o = new ToolLoop(client(), small, "agent", List.of(read), new ToolLoop.Budget(10, 10, 1_000_000), () -> false)
