@@ -7,6 +7,12 @@ import dev.graphrag.core.llm.Capabilities;
 import dev.graphrag.core.llm.ChatResponse;
 import dev.graphrag.core.llm.EndpointInfo;
 import dev.graphrag.core.llm.LlmConfig;
+import dev.graphrag.core.llm.CheckSample;
+import dev.graphrag.core.llm.ModelCheck;
+import dev.graphrag.agrag.AgragModelCheck;
+import dev.graphrag.hgmem.HgmemModelCheck;
+import dev.graphrag.raga.RagaModelCheck;
+import dev.graphrag.remind.RemindModelCheck;
 import org.neo4j.procedure.Context;
 import org.neo4j.procedure.Description;
 import org.neo4j.procedure.Mode;
@@ -63,6 +69,43 @@ public class LlmProcedures {
         ChatResponse resp = rag.llm().chat(cfg, new ChatRequest("rag.llm.chat", msgs, tools, toolChoice, responseFormat, stop), cache, Termination.of(guard));
         return Stream.of(new ChatResult(resp.content(), resp.reasoning(), resp.toolCalls(), resp.finishReason(), resp.promptTokens(),
                 resp.completionTokens(), resp.reasoningTokens(), resp.tokensEstimated(), resp.cached(), resp.ms()));
+    }
+
+    /** The methods rag.llm.check knows, by the name its {@code methods} key takes. */
+    static final Map<String, java.util.function.Supplier<List<ModelCheck.Probe>>> CHECKED = new java.util.LinkedHashMap<>();
+
+    static {
+        CHECKED.put(AgragModelCheck.METHOD, AgragModelCheck::probes);
+        CHECKED.put(RemindModelCheck.METHOD, RemindModelCheck::probes);
+        CHECKED.put(HgmemModelCheck.METHOD, HgmemModelCheck::probes);
+        CHECKED.put(RagaModelCheck.METHOD, RagaModelCheck::probes);
+    }
+
+    @Procedure(name = "rag.llm.check", mode = Mode.READ)
+    @Description("rag.llm.check(config = {} :: MAP) :: (method :: STRING, step :: STRING, trials :: INTEGER, calls :: INTEGER, firstTry :: INTEGER,"
+            + " repaired :: INTEGER, unusable :: INTEGER, wrong :: INTEGER, meanMs :: FLOAT, promptTokens :: INTEGER, completionTokens :: INTEGER,"
+            + " reasoningTokens :: INTEGER, problem :: STRING, verdict :: STRING, methodVerdict :: STRING, advice :: STRING) - whether a model is good enough for each method:"
+            + " every structured step (and RAGA's tool-calling reading) sent with its real prompt on a tiny built-in sample, never the"
+            + " database's data, each reply judged usable on the first try, after the repair turn, or not, and right or wrong (a name not in"
+            + " the passage, an id not offered, a wrong answer); one row per step with the method's verdict (ok, usable with N % repairs,"
+            + " weak, not usable) and the advice for it. dryRun: true sends nothing and gives the calls and prompt tokens it would spend at"
+            + " most. Config: llm, methods (agrag, remind, hgmem, raga; default all), cases (1-3, default 3), dryRun.")
+    public Stream<ModelCheck.StepReport> check(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        ConfigReader r = ConfigReader.of("rag.llm.check", config);
+        Map<String, Object> llmMap = r.map("llm");
+        List<String> methods = r.strings("methods", List.copyOf(CHECKED.keySet()));
+        int cases = (int) r.integer("cases", CheckSample.CASES.size(), 1, CheckSample.CASES.size());
+        boolean dryRun = r.bool("dryRun", false);
+        r.finish();
+        List<ModelCheck.Probe> probes = new java.util.ArrayList<>();
+        for (String m : methods) {
+            var of = CHECKED.get(m);
+            if (of == null) throw new dev.graphrag.core.RagException("rag.llm.check: unknown method '" + m + "' in methods: one of " + CHECKED.keySet());
+            probes.addAll(of.get());
+        }
+        if (dryRun) return ModelCheck.plan(probes, cases).stream();
+        LlmConfig cfg = rag.llmConfig(llmMap, "rag.llm.check");
+        return ModelCheck.run(rag.llm(), cfg, probes, cases, Termination.of(guard)).stream();
     }
 
     @Procedure(name = "rag.llm.info", mode = Mode.READ)
