@@ -280,7 +280,28 @@ public final class EvalLlmServer implements AutoCloseable {
     public JsonNode answer(String step, JsonNode body) {
         Policy p = policies.get(step);
         if (p == null) throw new IllegalArgumentException("no policy answers the step '" + step + "'");
-        return message(p.reply(new PolicyRequest(step, body)));
+        return message(p.reply(new PolicyRequest(step, withoutRepairTurn(body))));
+    }
+
+    /** How the client's repair turn starts (LlmClient.chatJson). */
+    static final String REPAIR_TURN = "Your reply could not be used";
+
+    /**
+     * The request as the policy reads it: a repair turn (the model's unusable reply and the client's "could not be
+     * used" message) taken off, so the policy answers the task again, as a model asked to repair would. The weak
+     * model still draws on the whole body, so the repaired reply can be broken anew.
+     */
+    static JsonNode withoutRepairTurn(JsonNode body) {
+        JsonNode messages = body.path("messages");
+        int n = messages.size();
+        if (n < 3 || !"user".equals(messages.get(n - 1).path("role").asText()) || !"assistant".equals(messages.get(n - 2).path("role").asText())
+                || !messages.get(n - 1).path("content").asText("").startsWith(REPAIR_TURN)) {
+            return body;
+        }
+        ObjectNode copy = body.deepCopy();
+        com.fasterxml.jackson.databind.node.ArrayNode kept = copy.putArray("messages");
+        for (int i = 0; i < n - 2; i++) kept.add(messages.get(i));
+        return copy;
     }
 
     private void chat(HttpExchange ex) throws IOException {

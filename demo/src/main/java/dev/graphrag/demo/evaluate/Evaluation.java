@@ -323,6 +323,7 @@ public final class Evaluation {
         line.put("tokensByStep", built.usage().byStep());
         line.put("ms", (System.nanoTime() - t0) / 1_000_000);
         line.put("details", built.details());
+        line.put("census", LayerCensus.of(t, m.key(), corpus));
         log.append(withType(QuestionLog.INDEX, line, Map.of()));
     }
 

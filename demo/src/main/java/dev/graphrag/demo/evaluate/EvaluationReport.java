@@ -31,7 +31,15 @@ final class EvaluationReport {
 
     /** A method's layer build, summed over the runs that built it. */
     record Build(String method, String procedure, long calls, long promptTokens, long completionTokens, Double promptTokensPerChunk, double seconds,
-                 Map<String, Map<String, Long>> byStep, JsonNode details) {}
+                 Map<String, Map<String, Long>> byStep, JsonNode details, JsonNode census) {
+        /** The census's state and problems in a cell: "ready, sound", or the problems found. */
+        String integrity() {
+            if (census == null || census.isMissingNode() || census.isEmpty()) return "-";
+            List<String> problems = new ArrayList<>();
+            census.path("problems").forEach(p -> problems.add(p.asText()));
+            return census.path("state").asText("?") + ", " + (problems.isEmpty() ? "sound" : String.join("; ", problems));
+        }
+    }
 
     private final Map<String, Object> heading;
     private final List<Row> rows;
@@ -78,7 +86,7 @@ final class EvaluationReport {
                         steps.computeIfAbsent(s.getKey(), k -> new TreeMap<>()).merge(f.getKey(), f.getValue().asLong(), Long::sum)));
             }
             builds.add(new Build(method, runs.get(0).path("procedure").asText(), calls, prompt, completion, chunks > 0 ? (double) prompt / chunks : null, ms / 1000.0,
-                    steps, runs.get(runs.size() - 1).path("details")));
+                    steps, runs.get(runs.size() - 1).path("details"), runs.get(runs.size() - 1).path("census")));
         }
         return new EvaluationReport(heading, rows, builds);
     }
@@ -202,11 +210,13 @@ final class EvaluationReport {
                         rep.method(), rep.promptTokensPerQuestion(), first.promptTokensPerQuestion(),
                         first.promptTokensPerQuestion() == 0 ? 0.0 : 100 * rep.promptTokensPerQuestion() / first.promptTokensPerQuestion()))));
         if (!builds.isEmpty()) {
-            b.append("\n## Building each layer\n\n| method | procedure | LLM calls | prompt tokens | completion tokens | prompt tok/chunk | seconds |\n|---|---|---|---|---|---|---|\n");
+            b.append("\n## Building each layer\n\n| method | procedure | LLM calls | prompt tokens | completion tokens | prompt tok/chunk | seconds | layer after the build |\n|---|---|---|---|---|---|---|---|\n");
             for (Build x : builds) {
-                b.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %s | %.1f |%n", x.method(), x.procedure(), x.calls(), x.promptTokens(), x.completionTokens(),
-                        x.promptTokensPerChunk() == null ? "-" : String.format(Locale.ROOT, "%.0f", x.promptTokensPerChunk()), x.seconds()));
+                b.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %s | %.1f | %s |%n", x.method(), x.procedure(), x.calls(), x.promptTokens(), x.completionTokens(),
+                        x.promptTokensPerChunk() == null ? "-" : String.format(Locale.ROOT, "%.0f", x.promptTokensPerChunk()), x.seconds(), x.integrity()));
             }
+            b.append("\nLayer after the build: its state and the census's problems (duplicate keys, nodes no chunk reaches, chunks with two anchors,"
+                    + " facts or relations without provenance, quotes not at their offsets); \"sound\" when there are none.\n");
         }
         b.append("\n## Tokens by step, a question\n\n| method | pass | step | calls | prompt tokens | completion tokens |\n|---|---|---|---|---|---|\n");
         for (Row r : rows) {
