@@ -20,7 +20,7 @@ import java.util.Map;
 public final class RagaModelCheck {
     public static final String METHOD = "raga";
     /** The reading's bound in the check: rounds, tool calls, tokens. */
-    static final ToolLoop.Budget READ_BUDGET = new ToolLoop.Budget(8, 24, 200_000);
+    public static final ToolLoop.Budget READ_BUDGET = new ToolLoop.Budget(8, 24, 200_000);
 
     private RagaModelCheck() {}
 

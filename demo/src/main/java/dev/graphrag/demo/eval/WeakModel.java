@@ -141,6 +141,19 @@ public final class WeakModel {
         return broken(k, message, mix(seed ^ fnv(body.toString())));
     }
 
+    /**
+     * The same errors on the test stand-in (StandInLlm's {@code shape} hook, which sees the completion body and the
+     * request but not the step header): the completion's message broken or kept, drawn on the request body alone.
+     */
+    public ObjectNode shape(ObjectNode completion, JsonNode request) {
+        JsonNode choice = completion.path("choices").path(0);
+        if (!choice.isObject() || !choice.has("message")) return completion;
+        JsonNode sent = apply("", request, choice.get("message"));
+        ((ObjectNode) choice).set("message", sent);
+        ((ObjectNode) choice).put("finish_reason", sent.has("tool_calls") ? "tool_calls" : "stop");
+        return completion;
+    }
+
     static JsonNode broken(Kind k, JsonNode message, long h) {
         ObjectNode out = JSON.createObjectNode();
         out.put("role", "assistant");

@@ -121,4 +121,32 @@ class WeakModelTest {
         assertTrue(e.getMessage().contains("RATE[,SEED"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> WeakModel.of(1, 1.5));
     }
+
+    @Test
+    void theTestStandInTakesTheSameErrorsAndTheClientRepairsWhatItCan() {
+        try (dev.graphrag.core.llm.StandInLlm llm = dev.graphrag.core.llm.StandInLlm.start()) {
+            llm.always().replyJson(Map.of("entities", List.of("Xodar", "Issus")));
+            WeakModel weak = WeakModel.of(3, 0.5);
+            llm.shape(weak::shape);
+            var s = llm.settings(Map.of());
+            var client = dev.graphrag.core.llm.LlmClient.of(s, m -> {});
+            var cfg = dev.graphrag.core.llm.LlmConfig.resolve(s, null, "test", Map.of());
+            dev.graphrag.core.llm.LlmClient.JsonCheck check = n -> n.path("entities").isArray() && n.path("entities").size() == 2 ? null : "two entities expected";
+            int usable = 0, unusable = 0, repaired = 0;
+            for (int i = 0; i < 60; i++) {
+                var req = dev.graphrag.core.llm.ChatRequest.of("extract", List.of(Map.of("role", "user", "content", "Entities of passage " + i)));
+                try {
+                    var r = client.chatJson(cfg, req, check, false, () -> false);
+                    usable++;
+                    if (r.response().repairs() > 0) repaired++;
+                } catch (dev.graphrag.core.llm.UnusableReply e) {
+                    unusable++;
+                }
+            }
+            long injected = weak.injected().values().stream().mapToLong(Long::longValue).sum();
+            System.out.println("test stand-in at 50 %: " + usable + " usable (" + repaired + " after a repair), " + unusable + " unusable; " + weak.injected());
+            assertEquals(llm.requests().size(), 60 + repaired + unusable, "a repair turn for each broken first reply");
+            assertTrue(injected > 20 && unusable > 5 && repaired > 5 && usable > unusable, "about half broken, a quarter unusable after the repair");
+        }
+    }
 }

@@ -171,8 +171,7 @@ public final class LlmClient {
         ObjectNode body = OpenAiWire.body(cfg, req);
         String cacheKey = null;
         if (useCache && cache != null && cfg.temperature() == 0) {
-            // the credential's identity (never the key) is part of the key: a reply paid for by one key is not served to another
-            cacheKey = cfg.endpoint() + "\u0000" + cfg.credential() + "\u0000" + body;
+            cacheKey = cacheKey(cfg, body);
             ChatResponse hit = cache.getIfPresent(cacheKey);
             if (hit != null) return hit.asCached();
         }
@@ -180,6 +179,16 @@ public final class LlmClient {
         ChatResponse r = OpenAiWire.parseReply(cfg, req.step(), posted.body(), read, posted.ms());
         if (cacheKey != null && !"length".equals(r.finishReason())) cache.put(cacheKey, r);
         return r;
+    }
+
+    /** The credential's identity (never the key) is part of the key: a reply paid for by one key is not served to another. */
+    private static String cacheKey(LlmConfig cfg, ObjectNode body) {
+        return cfg.endpoint() + "\u0000" + cfg.credential() + "\u0000" + body;
+    }
+
+    /** Forgets a cached reply to {@code req}: one the caller found unusable must not be served again. */
+    private void uncache(LlmConfig cfg, ChatRequest req) {
+        if (cache != null) cache.invalidate(cacheKey(cfg, OpenAiWire.body(cfg, req)));
     }
 
     /**
@@ -192,6 +201,7 @@ public final class LlmClient {
         ChatResponse first = chat(cfg, r, useCache, cancelled);
         Read read = readJson(cfg, first, check);
         if (read.problem == null) return new JsonReply(read.json, first.withRepairs(read.repairs));
+        if (useCache) uncache(cfg, r);
         if (read.cut) throw new UnusableReply(req.step(), cfg.model(), read.problem, first.content(), first);
         log.accept("graphrag: LLM step '" + req.step() + "' gave unusable JSON (" + read.problem + "); asking once to repair it");
         List<Map<String, Object>> repair = new ArrayList<>(r.messages());

@@ -174,6 +174,21 @@ class LlmClientTest {
     }
 
     @Test
+    void anUnusableReplyIsNeverServedFromTheCache() {
+        LLM.always().times(2).reply("I'm sorry, I can't do that.");
+        LLM.always().replyJson(Map.of("triples", List.of()));
+        PluginSettings s = settings(Map.of("graphrag.llm.cache.enabled", "true"));
+        LlmClient c = client(s);
+        LlmClient.JsonCheck check = n -> n.has("triples") ? null : "it has no 'triples' list";
+        UnusableReply e = assertThrows(UnusableReply.class, () -> c.chatJson(cfg(s, null), ask("extract"), check, true, () -> false));
+        assertTrue(e.getMessage().contains("model stand-in") && e.getMessage().contains("\"I'm sorry, I can't do that.\""), e.getMessage());
+        assertEquals(2, e.spent().calls(), "the reply and the repair turn");
+        assertTrue(c.chatJson(cfg(s, null), ask("extract"), check, true, () -> false).json().has("triples"), "asked again, not the cached apology");
+        assertEquals(3, LLM.requests().size());
+        assertTrue(c.chatJson(cfg(s, null), ask("extract"), check, true, () -> false).response().cached(), "a usable reply is cached");
+    }
+
+    @Test
     void fencedJsonIsAccepted() {
         LLM.always().reply("```json\n{\"ok\": true}\n```");
         PluginSettings s = settings(Map.of());
