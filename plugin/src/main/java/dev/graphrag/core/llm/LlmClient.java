@@ -205,15 +205,28 @@ public final class LlmClient {
         if (read.cut) throw new UnusableReply(req.step(), cfg.model(), read.problem, first.content(), first);
         log.accept("graphrag: LLM step '" + req.step() + "' gave unusable JSON (" + read.problem + "); asking once to repair it");
         List<Map<String, Object>> repair = new ArrayList<>(r.messages());
-        repair.add(Map.of("role", "assistant", "content", first.content() == null ? "" : first.content()));
+        repair.add(Map.of("role", "assistant", "content", repairable(first.content())));
         repair.add(Map.of("role", "user", "content", "Your reply could not be used: " + read.problem
                 + ". Reply again with only the corrected JSON, no other text."));
-        ChatResponse second = chat(cfg, r.withMessages(repair), false, cancelled).plus(first);
+        ChatRequest again0 = r.withMessages(repair);
+        if (TokenCounter.withMargin(TokenCounter.promptAsRead(again0) + TokenCounter.overhead(again0)) > cfg.promptBudget()) {
+            // the task and the model's reply no longer fit the window together: the reply is as unusable as it was
+            throw new UnusableReply(req.step(), cfg.model(), read.problem + "; the repair turn would not fit the window", first.content(), first);
+        }
+        ChatResponse second = chat(cfg, again0, false, cancelled).plus(first);
         Read again = readJson(cfg, second, check);
         if (again.problem != null) {
             throw new UnusableReply(req.step(), cfg.model(), "unusable JSON after one repair turn: " + again.problem, second.content(), second);
         }
         return new JsonReply(again.json, second.withRepairs(1 + again.repairs));
+    }
+
+    /** How much of an unusable reply the repair turn shows the model again: what went wrong is in its start. */
+    static final int REPAIR_ECHO_CHARS = 4_000;
+
+    private static String repairable(String content) {
+        if (content == null) return "";
+        return content.length() <= REPAIR_ECHO_CHARS ? content : content.substring(0, REPAIR_ECHO_CHARS) + " [... cut]";
     }
 
     /** A reply read as checked JSON: the value and the fixes it needed, or the problem (cut: a repair turn cannot help). */

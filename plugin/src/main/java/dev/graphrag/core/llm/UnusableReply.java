@@ -19,7 +19,7 @@ public final class UnusableReply extends RagException {
 
     UnusableReply(String step, String model, String problem, String reply, ChatResponse spent) {
         super("LLM step '" + step + "'" + (problem.startsWith("unusable") ? " returned " : ": ") + problem + " (model " + model
-                + "; it returned: " + quote(reply) + ")");
+                + (problem.contains("it starts:") ? "" : "; it returned: " + quote(reply)) + ")"); // the reader's problem may quote it already
         this.step = step;
         this.problem = problem;
         this.spent = spent;

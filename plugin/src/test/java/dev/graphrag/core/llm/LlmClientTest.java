@@ -181,11 +181,32 @@ class LlmClientTest {
         LlmClient c = client(s);
         LlmClient.JsonCheck check = n -> n.has("triples") ? null : "it has no 'triples' list";
         UnusableReply e = assertThrows(UnusableReply.class, () -> c.chatJson(cfg(s, null), ask("extract"), check, true, () -> false));
-        assertTrue(e.getMessage().contains("model stand-in") && e.getMessage().contains("\"I'm sorry, I can't do that.\""), e.getMessage());
+        assertTrue(e.getMessage().contains("model stand-in") && e.getMessage().contains("I'm sorry, I can't do that."), e.getMessage());
         assertEquals(2, e.spent().calls(), "the reply and the repair turn");
         assertTrue(c.chatJson(cfg(s, null), ask("extract"), check, true, () -> false).json().has("triples"), "asked again, not the cached apology");
         assertEquals(3, LLM.requests().size());
         assertTrue(c.chatJson(cfg(s, null), ask("extract"), check, true, () -> false).response().cached(), "a usable reply is cached");
+    }
+
+    @Test
+    void aHugeUnusableReplyIsCutInTheRepairTurnAndARepairThatCannotFitIsNoWindowError() {
+        String rambling = "Let me think about every entity in turn. ".repeat(800); // 32,800 characters, no JSON
+        LLM.always().times(1).reply(rambling);
+        LLM.always().replyJson(Map.of("triples", List.of()));
+        PluginSettings s = settings(Map.of());
+        LlmClient.JsonCheck check = n -> n.has("triples") ? null : "it has no 'triples' list";
+        assertTrue(client(s).chatJson(cfg(s, null), ask("extract"), check, false, () -> false).json().has("triples"));
+        String echoed = LLM.requests().get(1).body().path("messages").get(1).path("content").asText();
+        assertEquals(LlmClient.REPAIR_ECHO_CHARS + " [... cut]".length(), echoed.length(), "the start of the reply, not all of it");
+
+        // a window that holds the task but not the task and the reply: the reply stays unusable, no prompt-size error
+        LLM.reset();
+        LLM.always().reply(rambling.substring(0, 12_000));
+        LlmConfig small = cfg(s, Map.of("contextTokens", 3000L, "maxTokens", 256L));
+        ChatRequest longTask = ask("extract from: " + "the passage goes on ".repeat(450)); // about 1,800 tokens of a 2,744-token budget
+        UnusableReply e = assertThrows(UnusableReply.class, () -> client(s).chatJson(small, longTask, check, false, () -> false));
+        assertTrue(e.getMessage().contains("the repair turn would not fit the window"), e.getMessage());
+        assertEquals(1, LLM.requests().size(), "no repair turn sent");
     }
 
     @Test
