@@ -72,6 +72,8 @@ class EvaluationCommandTest {
         wrong.put(List.of("--oracle", "--model", "m"), "--model goes with --endpoint only");
         wrong.put(List.of("--oracle", "--corpus-name", "a b"), "--corpus-name must be");
         wrong.put(List.of("--oracle", "--user", "neo4j"), "--user goes with --bolt only");
+        wrong.put(List.of("--endpoint", "http://127.0.0.1:1/v1", "--model", "m", "--weak-model", "0.25"), "--weak-model breaks the oracle policy's replies");
+        wrong.put(List.of("--oracle", "--weak-model", "lots"), "a weak model is RATE[,SEED");
         for (Map.Entry<List<String>, String> w : wrong.entrySet()) {
             List<String> args = new ArrayList<>(List.of("--questions", q, "--corpus", "questions"));
             args.addAll(w.getKey());

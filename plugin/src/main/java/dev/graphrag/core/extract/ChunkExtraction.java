@@ -38,7 +38,7 @@ import java.util.regex.Pattern;
  * committed and the error names the chunk and says they are kept. What fails a run is {@link OnError}'s to say: by
  * default a chunk whose reply stays unusable after the repair turn (the model's content, {@link UnusableReply}) is
  * skipped, counted and retried by the next run, while an endpoint that fails (HTTP errors, timeouts) fails the run;
- * a model whose replies are unusable for most chunks fails it too ({@link #MIN_SKIPPED_TO_STOP}), since going on
+ * a model whose replies are unusable for four chunks in five fails it too ({@link #MIN_SKIPPED_TO_STOP}), since going on
  * would build an empty layer at full cost. Termination is checked before every chunk.
  */
 public final class ChunkExtraction<T> {
@@ -59,7 +59,9 @@ public final class ChunkExtraction<T> {
 
     /**
      * Under {@code SKIP_UNUSABLE}, the run stops once at least this many chunks were skipped and they are more than
-     * half of the chunks tried: the model is not usable for this step (rag.llm.check says so before a build).
+     * four in five of the chunks tried: the model is not usable for this step (rag.llm.check says so before a build).
+     * Below that the build goes on: a model that fails half the chunks still builds half a layer, and the next run
+     * retries the rest.
      */
     public static final int MIN_SKIPPED_TO_STOP = 10;
 
@@ -195,7 +197,7 @@ public final class ChunkExtraction<T> {
                     boolean stop = e.getMessage().contains("cancelled") || e.getMessage().contains("terminated") || !settings.onError().skips(e);
                     String why = null;
                     if (!stop && settings.onError() == OnError.SKIP_UNUSABLE && failed.size() + 1 >= MIN_SKIPPED_TO_STOP
-                            && failed.size() + 1 > (done[0] + failed.size() + 1) / 2) {
+                            && 5L * (failed.size() + 1) > 4L * (done[0] + failed.size() + 1)) {
                         stop = true;
                         why = "the model's replies were unusable for " + (failed.size() + 1) + " of " + (done[0] + failed.size() + 1)
                                 + " chunks (rag.llm.check tells whether a model is good enough for this step; extractionErrors: 'skip' goes on regardless)";
