@@ -181,8 +181,20 @@ public final class RagaIngest {
             }
             ToolLoop.Outcome o = loop(ctx, RagaPrompts.READ, cfg.maxRounds()).run(messages, cfg.toolMode());
             usage.add(o.usage());
+            if (o.stopReason().equals("final") && o.calls().isEmpty() && !declaresCompletion(o.content())) {
+                // prose before any tool call (a small model's apology): asked once more to use the tools; a reply that says the
+                // paragraph is complete in chunk_complete's own JSON is taken at its word
+                usage.add(Usage.fallback(RagaPrompts.READ, 0, PROSE_REMINDED));
+                List<Map<String, Object>> again = new ArrayList<>(messages);
+                again.add(Map.of("role", "assistant", "content", o.content() == null ? "" : o.content()));
+                again.add(Map.of("role", "user", "content", PROSE_REMINDER));
+                ToolLoop.Outcome second = loop(ctx, RagaPrompts.READ, cfg.maxRounds()).run(again, cfg.toolMode());
+                usage.add(second.usage());
+                o = new ToolLoop.Outcome(second.content(), second.calls(), o.usage().plus(second.usage()), second.stopReason(), second.mode(),
+                        o.invalidCalls() + second.invalidCalls());
+            }
             // a loop stopped by a bound keeps what it wrote (each write with its evidence), flagged ragaIncomplete and alerted;
-            // a reading that ends in prose before any tool call wrote nothing: counted, so a weak model shows in the figures
+            // a reading that ends in prose again wrote nothing: counted, so a weak model shows in the figures
             if (!o.stopReason().equals("final")) usage.add(Usage.fallback(RagaPrompts.READ, 0, "chunk kept incomplete (" + o.stopReason() + ")"));
             else if (o.calls().isEmpty()) usage.add(Usage.fallback(RagaPrompts.READ, 0, "chunk ended in prose before any tool call"));
             toolCalls += o.calls().size();
@@ -233,6 +245,17 @@ public final class RagaIngest {
         }
     }
 
+    /** Whether a plain reply is chunk_complete's JSON ({"status": "chunk_complete"} or a summary), not prose. */
+    static boolean declaresCompletion(String content) {
+        if (content == null || content.isBlank()) return false;
+        try {
+            JsonNode n = ReplyReader.json(content).value();
+            return "chunk_complete".equals(n.path("status").asText()) || n.path("summary").isTextual() || n.path("result").path("summary").isTextual();
+        } catch (Exception e) {
+            return false; // prose
+        }
+    }
+
     /** The summary of a chunk_complete (tool result or plain reply); a reply that is not that JSON is kept as the summary text. */
     static String completionSummary(String content) {
         if (content == null) return "";
@@ -246,6 +269,11 @@ public final class RagaIngest {
         }
         return content.length() <= 1000 ? content.trim() : content.substring(0, 1000).trim();
     }
+
+    /** What a reading that ended in prose before any tool call is told once (docs/llm.md#when-the-model-gets-it-wrong). */
+    static final String PROSE_REMINDER = "Your reply called no tool. Read the paragraph with the tools: create the entities and relations it"
+            + " states, with evidence quoted from it, then call chunk_complete (with an empty summary if it states nothing).";
+    static final String PROSE_REMINDED = "prose before any tool call: asked once more";
 
     /** The tool loop of one chunk: every tool call commits in its own transaction, or writes nothing. */
     private ToolLoop loop(ToolContext ctx, String step, int maxRounds) {

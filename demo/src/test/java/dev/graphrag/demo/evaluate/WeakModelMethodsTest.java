@@ -132,4 +132,28 @@ class WeakModelMethodsTest {
                 "model oracle-policy", "I'm sorry, but I can't provide that");
         assertTrue(error.contains("unusable JSON after one repair turn"), error);
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void ragaAsksAReadingThatEndedInProseOnceMoreAndTheGraphStaysSound() {
+        llm.weakModel(WeakModel.of(7, 0).kind(WeakModel.Kind.PROSE, 0).step("raga.L3", 0.5));
+        String corpus = "weak-raga";
+        List<Map<String, Object>> docs = rows("MATCH (d:Document {corpus: $c}) RETURN d.id AS id, d.title AS title, d.text AS text ORDER BY id", Map.of("c", CORPUS));
+        rows("CALL rag.ingest($docs, {corpus: $c})", Map.of("docs", docs, "c", corpus));
+        List<Map<String, Object>> out = rows("CALL raga.ingest([], $cfg)", Map.of("cfg", llm.config(corpus, Map.of("bootstrapSchema", false))));
+        Map<String, Object> summary = out.get(out.size() - 1);
+        Map<String, Long> fallbacks = (Map<String, Long>) ((Map<String, Object>) ((Map<String, Object>) summary.get("tokensByStep")).get("raga.L3")).get("fallbacks");
+        long reminded = fallbacks.getOrDefault("prose before any tool call: asked once more", 0L), lost = fallbacks.getOrDefault("chunk ended in prose before any tool call", 0L);
+        System.out.println("raga.L3 at 50 % prose: " + fallbacks);
+        assertTrue(reminded > 0 && lost < reminded, "most readings that began in prose were read on the second asking: " + fallbacks);
+        Map<String, Object> census = LayerCensus.of(new Target() {
+            public List<Map<String, Object>> rows(String cypher, Map<String, Object> params) { return TestServer.rows(cypher, params); }
+
+            public String describe() { return "test server"; }
+
+            public void close() { }
+        }, "raga", corpus);
+        assertEquals("ready", census.get("state"));
+        assertEquals(List.of(), census.get("problems"));
+    }
 }
