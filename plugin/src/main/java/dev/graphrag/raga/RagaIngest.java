@@ -196,7 +196,9 @@ public final class RagaIngest {
             // a loop stopped by a bound keeps what it wrote (each write with its evidence), flagged ragaIncomplete and alerted;
             // a reading that ends in prose again wrote nothing: counted, so a weak model shows in the figures
             if (!o.stopReason().equals("final")) usage.add(Usage.fallback(RagaPrompts.READ, 0, "chunk kept incomplete (" + o.stopReason() + ")"));
-            else if (o.calls().isEmpty()) usage.add(Usage.fallback(RagaPrompts.READ, 0, "chunk ended in prose before any tool call"));
+            else if (o.calls().isEmpty() && !declaresCompletion(o.content())) {
+                usage.add(Usage.fallback(RagaPrompts.READ, 0, "chunk ended in prose before any tool call"));
+            }
             toolCalls += o.calls().size();
             invalidCalls += o.invalidCalls();
             stopReason = o.stopReason();
