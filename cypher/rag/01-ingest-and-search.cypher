@@ -50,3 +50,9 @@ MATCH (c:Chunk {corpus: 'example-structured'}) RETURN c.index AS index, c.kind A
 
 // Long calls (rag.ingest, agrag.index) running on this server, with their phase and progress; none right now.
 CALL rag.progress() YIELD jobId, procedure, phase, done, total RETURN count(*) AS running;
+
+// Is a model good enough for each method? The dry run says what rag.llm.check would send (no LLM needed, nothing
+// sent, nothing written); without dryRun it tries every step on a built-in sample and gives a verdict per method.
+CALL rag.llm.check({methods: ['agrag', 'hgmem'], dryRun: true})
+YIELD method, step, calls, promptTokens
+RETURN method, step, calls, promptTokens;
