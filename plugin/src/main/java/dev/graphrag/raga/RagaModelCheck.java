@@ -19,6 +19,7 @@ import java.util.Map;
  */
 public final class RagaModelCheck {
     public static final String METHOD = "raga";
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
     /** The reading's bound in the check: rounds, tool calls, tokens. */
     public static final ToolLoop.Budget READ_BUDGET = new ToolLoop.Budget(8, 24, 200_000);
 
@@ -89,7 +90,7 @@ public final class RagaModelCheck {
 
     private static String argument(ToolLoop.Call call, String field) {
         try {
-            JsonNode n = new com.fasterxml.jackson.databind.ObjectMapper().readTree(call.arguments());
+            JsonNode n = JSON.readTree(call.arguments());
             return n.path(field).asText("");
         } catch (java.io.IOException e) {
             return "";
