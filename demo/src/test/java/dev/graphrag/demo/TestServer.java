@@ -23,6 +23,18 @@ public final class TestServer {
      */
     static final Map<String, String> SETTINGS = Map.of("graphrag.llm.allowedEndpoints", "http://127.0.0.1:*/v1",
             "graphrag.ingest.allowedUrls", "http://127.0.0.1:", "graphrag.llm.retryBaseMs", "20");
+    /**
+     * The shared server's reranker (graphrag.rerank.*, server-wide as a user sets it): a stand-in scoring by word overlap;
+     * a test that scripts it resets it first. Calls reach it only when they ask for rerank.
+     */
+    public static final dev.graphrag.core.llm.StandInLlm RERANKER = dev.graphrag.core.llm.StandInLlm.start();
+
+    private static Map<String, String> settings() {
+        Map<String, String> s = new java.util.HashMap<>(SETTINGS);
+        s.putAll(Map.of("graphrag.rerank.provider", "cohere", "graphrag.rerank.endpoint", RERANKER.endpoint(), "graphrag.rerank.model", "stand-in-reranker",
+                "graphrag.rerank.apiKey", "rerank-key", "graphrag.rerank.retryBaseMs", "20"));
+        return s;
+    }
     private static Path importDir;
 
     private TestServer() {}
@@ -31,7 +43,7 @@ public final class TestServer {
         if (neo4j == null) {
             try {
                 Path work = Files.createDirectories(BuildLayout.here().resolve("neo4j-test"));
-                EmbeddedNeo4j.Options options = new EmbeddedNeo4j.Options(work, null, "127.0.0.1", 0, -1, SETTINGS);
+                EmbeddedNeo4j.Options options = new EmbeddedNeo4j.Options(work, null, "127.0.0.1", 0, -1, settings());
                 importDir = options.importDirectory();
                 neo4j = EmbeddedNeo4j.start(options);
             } catch (java.io.IOException e) {

@@ -2,6 +2,7 @@ package dev.graphrag.agrag;
 
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.config.Key;
+import dev.graphrag.core.search.RerankConfig;
 import dev.graphrag.core.search.DocumentFilter;
 
 import java.util.Map;
@@ -151,14 +152,17 @@ public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveM
         }
     }
 
-    /** agrag.answer's own keys: whether the reasoning subgraph's chunks join the prompt, and whether the prompt is returned. */
-    public record Answer(boolean includePathChunks, boolean returnPrompt) {
+    /**
+     * agrag.answer's own keys: whether the reasoning subgraph's chunks join the prompt, whether the prompt is returned, and
+     * the reranking stage over the retrieved chunks ({@link RerankConfig}: rerankCandidates in, k out).
+     */
+    public record Answer(boolean includePathChunks, boolean returnPrompt, RerankConfig rerank) {
         static final Key<Boolean> INCLUDE_PATH_CHUNKS = Key.bool("includePathChunks", true);
         static final Key<Boolean> RETURN_PROMPT = Key.bool("returnPrompt", false);
-        static final Answer DEFAULTS = new Answer(INCLUDE_PATH_CHUNKS.dflt(), RETURN_PROMPT.dflt());
+        static final Answer DEFAULTS = new Answer(INCLUDE_PATH_CHUNKS.dflt(), RETURN_PROMPT.dflt(), RerankConfig.OFF);
 
-        static Answer read(ConfigReader r) {
-            return new Answer(INCLUDE_PATH_CHUNKS.read(r), RETURN_PROMPT.read(r));
+        static Answer read(ConfigReader r, int k) {
+            return new Answer(INCLUDE_PATH_CHUNKS.read(r), RETURN_PROMPT.read(r), RerankConfig.read(r, k));
         }
     }
 
@@ -174,7 +178,7 @@ public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveM
         Facts facts = Facts.read(r, ppr, llmConfigured || llm != null);
         Subgraph subgraph = use.subgraph() ? Subgraph.read(r, ppr) : Subgraph.notBuilt();
         Ranking ranking = use.ranks() ? Ranking.read(r, use == Use.RETRIEVE) : Ranking.DEFAULTS;
-        Answer answer = use == Use.ANSWER ? Answer.read(r) : Answer.DEFAULTS;
+        Answer answer = use == Use.ANSWER ? Answer.read(r, ranking.k()) : Answer.DEFAULTS;
         // chunks outside the filter are never ranked, put on the subgraph or into the answer prompt (docs/agrag.md)
         DocumentFilter where = use.subgraph() ? DocumentFilter.parse(use.procedure, r.any(DocumentFilter.KEY_NAME)) : null;
         r.finish();

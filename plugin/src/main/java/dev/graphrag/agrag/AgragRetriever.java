@@ -2,6 +2,7 @@ package dev.graphrag.agrag;
 
 import dev.graphrag.core.Forked;
 import dev.graphrag.core.RagCall;
+import dev.graphrag.core.search.Reranker;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.layer.LayerCache;
 import dev.graphrag.core.lexical.LayerVersions;
@@ -61,13 +62,14 @@ public final class AgragRetriever {
 
     /** agrag.answer's result. */
     public record Answer(String answer, String thought, List<String> graphStrings, List<List<String>> facts, List<String> pathChunkIds,
-                         List<String> retrievedChunkIds, boolean usedGraph, String prompt, Usage usage, long ms) {}
+                         List<String> retrievedChunkIds, boolean usedGraph, String prompt, Map<String, Object> rerank, Usage usage, long ms) {}
 
     private final Transaction tx;
     private final EmbeddingService embeddings;
     private final LlmClient llm;
     private final LlmConfig llmConfig;
     private final BooleanSupplier cancelled;
+    private final java.util.function.Function<String, Reranker> rerankers;
     private final String databaseName;
     private final LayerCache cache;
     private final java.util.concurrent.Executor pool;
@@ -82,6 +84,7 @@ public final class AgragRetriever {
         this.llmConfig = llm == null ? null : llm.config();
         this.cancelled = call.cancelled();
         this.pool = call.executor();
+        this.rerankers = call::reranker;
     }
 
     /** Where a stage that touches no transaction runs beside the caller's work: the shared pool, or null (the caller) at concurrency 1. */
@@ -525,8 +528,17 @@ public final class AgragRetriever {
             AgragSnapshot g = snapshot(cfg.corpus());
             score = new double[g.chunkCount()];
             source = new String[g.chunkCount()];
-            HybridScores hybrid = hybridScores(g, query, dense(g, embeddings.embed(query), cfg), cfg);
-            List<Integer> top = topAdmitted(g.chunkCount(), hybrid::score, cfg.ranking().k(), admitted(g, cfg), hybrid::top);
+            QueryCosines dense = dense(g, embeddings.embed(query), cfg);
+            HybridScores hybrid = hybridScores(g, query, dense, cfg);
+            boolean[] admitted = admitted(g, cfg);
+            // the denseFirst densest lead here too, as in rag.search's denseHead: Eq. 21's equal weights alone fall below dense
+            // on every training set (docs/benchmarks.md, fusion); denseFirst: 0 is the paper's ranking
+            for (int c : topAdmitted(g.chunkCount(), dense::cosine, Math.min(cfg.ranking().denseFirst(), cfg.ranking().k()), admitted, dense::top)) {
+                taken.add(c);
+                score[c] = dense.cosine(c);
+                source[c] = "dense";
+            }
+            List<Integer> top = topAdmitted(g.chunkCount(), hybrid::score, cfg.ranking().k() + taken.size(), admitted, hybrid::top);
             return ranked(g, top, hybrid::score, "hybrid", taken, score, source, cfg.ranking().k());
         }
         QueryState st = state("agrag.retrieve", query, cfg, cfg.mode() == AgragQueryConfig.RetrieveMode.MCMI);
@@ -656,15 +668,25 @@ public final class AgragRetriever {
         Set<Integer> taken = new LinkedHashSet<>();
         boolean[] admitted = run.state().admitted();
         leadingChunks(g, query, run.state().dense(), cfg, taken, new double[g.chunkCount()], new String[g.chunkCount()], admitted);
-        for (int c : topAdmitted(g.chunkCount(), run.hybrid()::score, cfg.ranking().k(), admitted, run.hybrid()::top)) {
-            if (taken.size() >= cfg.ranking().k()) break;
+        // with rerank: rerankCandidates chunks in the same order, the reranker's k of them kept
+        int fetch = cfg.answer().rerank().fetch(cfg.ranking().k());
+        for (int c : topAdmitted(g.chunkCount(), run.hybrid()::score, fetch, admitted, run.hybrid()::top)) {
+            if (taken.size() >= fetch) break;
             taken.add(c);
         }
-        List<String> retrieved = new ArrayList<>();
-        for (int c : taken) {
-            String id = g.chunkIds.get(c);
-            if (!path.contains(id)) retrieved.add(id);
+        List<String> candidates = new ArrayList<>();
+        for (int c : taken) candidates.add(g.chunkIds.get(c));
+        Map<String, Object> rerankColumn = null;
+        Usage rerankUsage = Usage.NONE;
+        if (cfg.answer().rerank().enabled()) {
+            Reranker.Ranked<String> r = rerankers.apply("agrag.answer").rerank(query, candidates, id -> (String) chunk(id).getProperty("text"),
+                    cfg.ranking().k(), cancelled);
+            candidates = r.items();
+            rerankColumn = r.column(id -> id);
+            rerankUsage = r.usage();
         }
+        List<String> retrieved = new ArrayList<>();
+        for (String id : candidates) if (!path.contains(id)) retrieved.add(id);
         // in a small window the last retrieved passages go first, then the last path passages, then the last subgraph strings
         List<String> graphStrings = sg.graphStrings(), pathTexts = texts(path), retrievedTexts = texts(retrieved);
         int items = graphStrings.size() + pathTexts.size() + retrievedTexts.size();
@@ -678,7 +700,8 @@ public final class AgragRetriever {
         String prompt = cfg.answer().returnPrompt() ? (String) messages.get(messages.size() - 1).get("content") : null;
         ChatResponse r = reply.response();
         return new Answer(reply.json().path("answer").asText(), reply.json().path("thought").asText(null), sg.graphStrings(), sg.facts(), path,
-                retrieved, !sg.terminals().isEmpty(), prompt, sg.usage().plus(Usage.of("agrag.answer", r)).plus(Usage.trimmed("agrag.answer", fit.trimmed(), fit.trimmedTokens())), (System.nanoTime() - t0) / 1_000_000);
+                retrieved, !sg.terminals().isEmpty(), prompt, rerankColumn, sg.usage().plus(rerankUsage).plus(Usage.of("agrag.answer", r))
+                .plus(Usage.trimmed("agrag.answer", fit.trimmed(), fit.trimmedTokens())), (System.nanoTime() - t0) / 1_000_000);
     }
 
     private List<String> texts(List<String> chunkIds) {

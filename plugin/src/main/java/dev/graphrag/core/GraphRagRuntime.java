@@ -34,6 +34,7 @@ public final class GraphRagRuntime implements AutoCloseable {
     private volatile RuntimeException embeddingFailure;
     private final LlmClient llm;
     private final EndpointPolicy endpointPolicy;
+    private final dev.graphrag.core.search.Reranker reranker;
     private final LayerLocks layerLocks = new LayerLocks();
     private final LayerCache layerCache = new LayerCache(16);
     private final Jobs jobs = new Jobs();
@@ -59,6 +60,18 @@ public final class GraphRagRuntime implements AutoCloseable {
         // a misspelt provider or tokenizer engine surfaces at start, not at the first embedding
         embeddingProvider(settings);
         enumSetting(TokenizerEngine.class, settings, "graphrag.embedding.tokenizerEngine");
+        // a reranker's settings are checked at start too; it is reached only when a call asks for rerank
+        dev.graphrag.core.llm.RerankEndpoint rerank = dev.graphrag.core.llm.RerankEndpoint.of(settings, System.getenv(), log);
+        this.reranker = rerank == null ? null : new dev.graphrag.core.search.Reranker(rerank);
+    }
+
+    /** The server's reranking stage; a call that asks for rerank where graphrag.rerank.provider is none gets an error saying so. */
+    public dev.graphrag.core.search.Reranker reranker(String owner) {
+        if (reranker == null) {
+            throw new RagException(owner + ": rerank is true but no reranker is configured: set graphrag.rerank.provider (cohere, voyage or tei),"
+                    + " graphrag.rerank.endpoint and graphrag.rerank.model (docs/configuration.md#rerankers)");
+        }
+        return reranker;
     }
 
     private static void checkCeiling(PluginSettings s, String key, String ceiling) {

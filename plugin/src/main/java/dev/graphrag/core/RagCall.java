@@ -85,6 +85,11 @@ public final class RagCall {
     }
 
     /** {@link #llm} when the server has an LLM or the call names one; null otherwise (the method says what is missing, if anything). */
+    /** The server's reranker for a call that asked for one (an error naming the settings when there is none). */
+    public dev.graphrag.core.search.Reranker reranker(String owner) {
+        return runtime.reranker(owner);
+    }
+
     public BoundLlm llmIfConfigured(Map<String, Object> perCall, String owner) {
         return runtime.llmConfigured() || perCall != null ? llm(perCall, owner) : null;
     }

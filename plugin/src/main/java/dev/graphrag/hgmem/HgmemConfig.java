@@ -4,6 +4,7 @@ import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.config.Key;
 import dev.graphrag.core.search.DocumentFilter;
+import dev.graphrag.core.search.RerankConfig;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -91,8 +92,12 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
         }
     }
 
-    /** The final context E6 reads (spec §2.9) and the answer's form. */
-    public record Answering(int innerPerUnit, int outerPerUnit, int finalMaxChunks, int finalTokenBudget, int emptyMemoryChunks, String responseType) {
+    /**
+     * The final context E6 reads (spec §2.9), the answer's form, and the reranking stage over that context (best first,
+     * rerankTopK kept; {@link RerankConfig#readContext}).
+     */
+    public record Answering(int innerPerUnit, int outerPerUnit, int finalMaxChunks, int finalTokenBudget, int emptyMemoryChunks, String responseType,
+                            RerankConfig rerank) {
         private static final FinalContext.Settings D = FinalContext.Settings.DEFAULTS;
         static final Key<Integer> INNER_PER_UNIT = Key.integer("innerPerUnit", D.innerPerUnit(), 0, 100);
         static final Key<Integer> OUTER_PER_UNIT = Key.integer("outerPerUnit", D.outerPerUnit(), 0, 100);
@@ -101,11 +106,11 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
         static final Key<Integer> EMPTY_MEMORY_CHUNKS = Key.integer("emptyMemoryChunks", D.emptyMemoryChunks(), 0, 100);
         static final String RESPONSE_TYPE = "Multiple Paragraphs";
         static final Answering DEFAULTS = new Answering(D.innerPerUnit(), D.outerPerUnit(), D.maxChunks(), D.tokenBudget(), D.emptyMemoryChunks(),
-                RESPONSE_TYPE);
+                RESPONSE_TYPE, RerankConfig.OFF);
 
         static Answering read(ConfigReader r) {
             Answering a = new Answering(INNER_PER_UNIT.read(r), OUTER_PER_UNIT.read(r), FINAL_MAX_CHUNKS.read(r), FINAL_TOKEN_BUDGET.read(r),
-                    EMPTY_MEMORY_CHUNKS.read(r), r.string("responseType", RESPONSE_TYPE));
+                    EMPTY_MEMORY_CHUNKS.read(r), r.string("responseType", RESPONSE_TYPE), RerankConfig.readContext(r));
             if (a.responseType().length() > 200) throw new RagException(r.owner() + ": config key 'responseType' is longer than 200 characters");
             return a;
         }
@@ -173,7 +178,8 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
             "updateVertexPolicy", "absentEntityPolicy", "absentMaxAttempts", "hintPool", "hintK");
     static final Set<String> RETRIEVAL_KEYS = Set.of("entityPool", "entitiesPerQuery", "relationsPerQuery", "chunksPerQuery", "passageRetrieval",
             "relTokenBudget", "chunkTokenBudget", "descriptionTokens", "localHops", "excludeMemoryInGlobal", "minSim", DocumentFilter.KEY_NAME);
-    static final Set<String> ANSWER_KEYS = Set.of("innerPerUnit", "outerPerUnit", "finalMaxChunks", "finalTokenBudget", "emptyMemoryChunks", "responseType");
+    static final Set<String> ANSWER_KEYS = Set.of("innerPerUnit", "outerPerUnit", "finalMaxChunks", "finalTokenBudget", "emptyMemoryChunks", "responseType",
+            RerankConfig.RERANK.name(), RerankConfig.TOP_K.name());
 
     /** Whether a stored session key applies to a use (a session started by hgmem.answer stores keys hgmem.retrieve does not take). */
     static boolean appliesTo(Use use, String key) {

@@ -38,7 +38,7 @@ public final class HgmemEngine {
 
     /** The final answer (hgmem.respond's row). */
     public record Response(String sessionId, String answer, List<String> citedChunks, List<String> chunks, long contextTokens, long units,
-                           double avgVerticesPerUnit, List<Map<String, Object>> memory, Usage usage, long ms) {}
+                           double avgVerticesPerUnit, List<Map<String, Object>> memory, Map<String, Object> rerank, Usage usage, long ms) {}
 
     private final RagCall call;
     private final RagCall.BoundLlm llm;
@@ -250,6 +250,15 @@ public final class HgmemEngine {
                     return similarity(subqueryVector[0], chunkVector.apply(c));
                 }, g.documentOrder(), g::chunkTokens);
         List<String> chunks = FinalContext.chunks(memory, src, "- " + String.join("\n- ", all), p.cfg.answering().finalContext());
+        Map<String, Object> rerankColumn = null;
+        if (p.cfg.answering().rerank().enabled()) {
+            // the context best first by the reranker (against the question), rerankTopK kept, in place of document order
+            dev.graphrag.core.search.Reranker.Ranked<String> ranked = call.reranker(owner).rerank(p.session.query(), chunks,
+                    c -> (String) g.chunk(c).getProperty("text", ""), p.cfg.answering().rerank().topK(), call.cancelled());
+            chunks = ranked.items();
+            rerankColumn = ranked.column(c -> c);
+            meter.add(ranked.usage());
+        }
         List<Map<String, Object>> entities = new ArrayList<>();
         for (String v : memory.vertices()) {
             Node n = g.entity(v);
@@ -272,7 +281,8 @@ public final class HgmemEngine {
                     Map.of("llmCalls", u.calls(), "promptTokens", u.promptTokens(), "completionTokens", u.completionTokens()));
             w.commit();
         }
-        return new Response(p.id, a.text(), a.citedSources(), chunks, tokens, memory.listing().size(), memory.averageVerticesPerUnit(), memoryRows(memory), u, (System.nanoTime() - t0) / 1_000_000);
+        return new Response(p.id, a.text(), a.citedSources(), chunks, tokens, memory.listing().size(), memory.averageVerticesPerUnit(), memoryRows(memory),
+                rerankColumn, u, (System.nanoTime() - t0) / 1_000_000);
     }
 
     private static double similarity(float[] a, float[] b) {

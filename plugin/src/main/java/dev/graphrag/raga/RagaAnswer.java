@@ -19,7 +19,7 @@ import java.util.function.Function;
  */
 public final class RagaAnswer {
     public record Answer(String answer, String answerType, List<Map<String, Object>> evidence, List<String> retrieved, List<Map<String, Object>> facts,
-                         boolean grounded, boolean degraded, String mode) {}
+                         boolean grounded, boolean degraded, String mode, Map<String, Object> rerank) {}
 
     private RagaAnswer() {}
 
@@ -76,12 +76,22 @@ public final class RagaAnswer {
     }
 
     public static Answer answer(RagCall call, RagCall.BoundLlm llm, String query, RagaQueryConfig cfg, UsageMeter usage) {
+        int k = cfg.retrieval().topK();
         RagaRetriever.Retrieval r = new RagaRetriever(call.tx(), call.embeddings(), cfg.corpus())
-                .retrieve(query, cfg.retrieval(), call.cancelled(), analyser(llm, usage, call));
+                .retrieve(query, cfg.retrieval().withTopK(cfg.rerank().fetch(k)), call.cancelled(), analyser(llm, usage, call));
+        List<RagaRetriever.Hit> hits = r.hits();
+        Map<String, Object> rerankColumn = null;
+        if (cfg.rerank().enabled()) {
+            dev.graphrag.core.search.Reranker.Ranked<RagaRetriever.Hit> ranked = call.reranker("raga.answer").rerank(query, hits, RagaRetriever.Hit::text, k,
+                    call.cancelled());
+            hits = ranked.items();
+            rerankColumn = ranked.column(RagaRetriever.Hit::chunkId);
+            usage.add(ranked.usage());
+        }
         List<Map<String, Object>> chunks = new ArrayList<>();
         Map<String, RagaRetriever.Hit> shown = new LinkedHashMap<>();
         int budget = cfg.maxContextChars();
-        for (RagaRetriever.Hit h : r.hits()) {
+        for (RagaRetriever.Hit h : hits) {
             if (budget <= 0) break;
             String text = h.text().length() <= budget ? h.text() : h.text().substring(0, budget);
             budget -= text.length();
@@ -115,6 +125,6 @@ public final class RagaAnswer {
         }
         boolean grounded = !evidence.isEmpty() && !"unanswerable".equals(a.answer_type());
         return new Answer(a.answer(), a.answer_type(), evidence, new ArrayList<>(shown.keySet()), facts, grounded, r.degraded(),
-                cfg.retrieval().mode().name().toLowerCase(java.util.Locale.ROOT));
+                cfg.retrieval().mode().name().toLowerCase(java.util.Locale.ROOT), rerankColumn);
     }
 }

@@ -4,12 +4,15 @@ import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.config.Key;
 import dev.graphrag.core.search.DocumentFilter;
+import dev.graphrag.core.search.RerankConfig;
 
 import java.util.Locale;
 import java.util.Map;
 
 /** raga.retrieve's and raga.answer's config (docs/raga/retrieve.md; defaults from spec §5). */
-public record RagaQueryConfig(String corpus, RagaRetriever.Settings retrieval, boolean includeFacts, int maxFacts, int maxContextChars, Map<String, Object> llm) {
+/** rerank: raga.answer's reranking stage over the retrieval's best rerankCandidates, topK of them kept ({@link RerankConfig}). */
+public record RagaQueryConfig(String corpus, RagaRetriever.Settings retrieval, boolean includeFacts, int maxFacts, int maxContextChars, Map<String, Object> llm,
+                              RerankConfig rerank) {
     static final Key<Boolean> INCLUDE_FACTS = Key.bool("includeFacts", true);
     static final Key<Integer> MAX_FACTS = Key.integer("maxFacts", 20, 0, 1000);
     static final Key<Integer> MAX_CONTEXT_CHARS = Key.integer("maxContextChars", 12_000, 500, 1_000_000);
@@ -38,9 +41,10 @@ public record RagaQueryConfig(String corpus, RagaRetriever.Settings retrieval, b
         boolean facts = answers && INCLUDE_FACTS.read(r);
         int maxFacts = answers ? MAX_FACTS.read(r) : MAX_FACTS.dflt();
         int maxChars = answers ? MAX_CONTEXT_CHARS.read(r) : MAX_CONTEXT_CHARS.dflt();
+        RerankConfig rerank = answers ? RerankConfig.read(r, s.topK()) : RerankConfig.OFF;
         Map<String, Object> llm = r.map("llm");
         r.finish();
-        return new RagaQueryConfig(corpus, s, facts, maxFacts, maxChars, llm);
+        return new RagaQueryConfig(corpus, s, facts, maxFacts, maxChars, llm, rerank);
     }
 
     public boolean needsLlm() {

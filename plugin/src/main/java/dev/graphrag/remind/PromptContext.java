@@ -78,6 +78,11 @@ final class PromptContext {
      * as {@code document}, when it has one), path edges.
      */
     Map<String, Object> block(Subgraph s) {
+        return block(s, s.chunks());
+    }
+
+    /** As above, showing {@code chunks} (the subgraph's, in the reranker's order) in place of the subgraph's own. */
+    Map<String, Object> block(Subgraph s, List<String> shownChunks) {
         Map<String, Object> b = new LinkedHashMap<>();
         b.put("question", question);
         List<Map<String, Object>> entities = new ArrayList<>(), anchors = new ArrayList<>(), chunks = new ArrayList<>(), edges = new ArrayList<>();
@@ -92,7 +97,7 @@ final class PromptContext {
                 entities.add(m);
             }
         }
-        for (String c : s.chunks()) {
+        for (String c : shownChunks) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("id", handle(c));
             String document = graph.chunkDocumentTitle(c);

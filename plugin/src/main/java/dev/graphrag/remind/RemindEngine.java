@@ -36,7 +36,7 @@ public final class RemindEngine {
         static final Memorized NOTHING = new Memorized(false, 0, 0, 0, List.of(), List.of(), Usage.NONE);
     }
 
-    public record Answer(String answer, List<String> citedChunks, Traversal traversal, Memorized memorized, Usage usage, long ms) {}
+    public record Answer(String answer, List<String> citedChunks, Traversal traversal, Memorized memorized, Map<String, Object> rerank, Usage usage, long ms) {}
 
     private final RagCall call;
     private final Transaction tx;
@@ -138,27 +138,37 @@ public final class RemindEngine {
         boolean memorize = write && cfg.memorize() && mayMemorize(t.outcome().memorizeAllowed(), t.outcome().jumps(), t.outcome().sufficient(), cfg);
         double[] q = memorize ? queryUnit(query) : null;
         Memorized m = Memorized.NOTHING;
+        // the answer prompt's chunks: the subgraph's, or with rerank the reranker's order of them (rerankTopK kept)
+        List<String> shown = s.chunks();
+        Map<String, Object> rerankColumn = null;
+        if (cfg.rerank().enabled()) {
+            dev.graphrag.core.search.Reranker.Ranked<String> ranked = call.reranker(owner).rerank(query, shown,
+                    c -> s.summaries().getOrDefault(c, graph.chunkText(c)), cfg.rerank().topK(), call.cancelled());
+            shown = ranked.items();
+            rerankColumn = ranked.column(graph::name);
+            usage.add(ranked.usage());
+        }
         RemindPrompts.Answer a;
         if (memorize && !cfg.filterWithAnswer()) {
             m = memorize(graph, prompts, ask, s, q, cfg, null);
-            a = answerStep(ask, prompts, s, cfg);
+            a = answerStep(ask, prompts, s, shown, cfg);
         } else {
-            a = answerStep(ask, prompts, s, cfg);
+            a = answerStep(ask, prompts, s, shown, cfg);
             if (memorize) m = memorize(graph, prompts, ask, s, q, cfg, a.answer());
         }
         List<String> cited = new ArrayList<>();
         for (String h : a.citedChunks() == null ? List.<String>of() : a.citedChunks()) {
             String c = prompts.node(h);
-            if (c != null && s.hasChunk(c) && !cited.contains(graph.name(c))) cited.add(graph.name(c));
+            if (c != null && shown.contains(c) && !cited.contains(graph.name(c))) cited.add(graph.name(c));
         }
-        return new Answer(a.answer(), cited, t, m, usage.usage(), (System.nanoTime() - t0) / 1_000_000);
+        return new Answer(a.answer(), cited, t, m, rerankColumn, usage.usage(), (System.nanoTime() - t0) / 1_000_000);
     }
 
     /** What memorisation does when the filter's reply is unusable (counted in tokensByStep). */
     static final String NOT_MEMORISED = "nothing memorised for this question";
 
-    private RemindPrompts.Answer answerStep(LlmGuide ask, PromptContext prompts, Subgraph s, RemindQueryConfig cfg) {
-        return ask.ask(RemindPrompts.ANSWER, RemindPrompts.answer(cfg.systemPrompt(), prompts.fit(prompts.block(s))), RemindPrompts.ANSWER_OUT);
+    private RemindPrompts.Answer answerStep(LlmGuide ask, PromptContext prompts, Subgraph s, List<String> shownChunks, RemindQueryConfig cfg) {
+        return ask.ask(RemindPrompts.ANSWER, RemindPrompts.answer(cfg.systemPrompt(), prompts.fit(prompts.block(s, shownChunks))), RemindPrompts.ANSWER_OUT);
     }
 
     /**

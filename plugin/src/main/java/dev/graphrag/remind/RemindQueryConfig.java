@@ -14,7 +14,8 @@ import java.util.Map;
  * the rest by name. Defaults follow spec §2.0; λ and α are embedder-dependent (remind.calibrate).
  */
 public record RemindQueryConfig(String corpus, int seedCount, Replaying replaying, Walking walking, int promptTokenBudget, Memorizing memorizing,
-                                boolean memorize, boolean filterWithAnswer, String systemPrompt, Map<String, Object> llm, DocumentFilter where) {
+                                boolean memorize, boolean filterWithAnswer, String systemPrompt, Map<String, Object> llm, DocumentFilter where,
+                                dev.graphrag.core.search.RerankConfig rerank) {
     public enum Use { SEEDS, REPLAY, TRAVERSE, MEMORIZE, ANSWER, QUERY }
 
     /** Which walks are memorised: every one (the paper), or only those the LLM judged sufficient. */
@@ -103,8 +104,11 @@ public record RemindQueryConfig(String corpus, int seedCount, Replaying replayin
         Map<String, Object> llm = use == Use.SEEDS || use == Use.REPLAY ? null : r.map("llm");
         // the walk sees no chunk (and no anchor of a chunk) outside the filter: docs/remind.md
         DocumentFilter where = use == Use.MEMORIZE ? null : DocumentFilter.parse(owner, r.any(DocumentFilter.KEY_NAME));
+        // the answer prompt's chunks (the subgraph's) ordered by the reranker, rerankTopK of them kept
+        dev.graphrag.core.search.RerankConfig rerank = use == Use.ANSWER || use == Use.QUERY ? dev.graphrag.core.search.RerankConfig.readContext(r)
+                : dev.graphrag.core.search.RerankConfig.OFF;
         r.finish();
-        return new RemindQueryConfig(corpus, seeds, replaying, walking, budget, memorizing, memorize, filterWithAnswer, system, llm, where);
+        return new RemindQueryConfig(corpus, seeds, replaying, walking, budget, memorizing, memorize, filterWithAnswer, system, llm, where, rerank);
     }
 
     Replay.Settings replay() {

@@ -51,8 +51,8 @@ public class AgragProcedures {
                              long completionTokens, Map<String, Object> tokensByStep, long ms) {}
 
     public record AnswerResult(String answer, String thought, List<String> graphStrings, List<List<String>> facts, List<String> pathChunkIds,
-                               List<String> retrievedChunkIds, List<Map<String, Object>> citations, boolean usedGraph, String prompt, long llmCalls, long promptTokens,
-                               long completionTokens, Map<String, Object> tokensByStep, long ms) {}
+                               List<String> retrievedChunkIds, List<Map<String, Object>> citations, boolean usedGraph, String prompt, Map<String, Object> rerank,
+                               long llmCalls, long promptTokens, long completionTokens, Map<String, Object> tokensByStep, long ms) {}
 
     public record ProjectResult(String graphName, boolean projected, long nodeCount, long relationshipCount, long ms) {}
 
@@ -104,11 +104,11 @@ public class AgragProcedures {
 
     @Procedure(name = "agrag.answer", mode = Mode.READ)
     @Description("agrag.answer(query :: STRING, config = {} :: MAP) :: (answer, thought, graphStrings, facts, pathChunkIds, retrievedChunkIds, citations,"
-            + " usedGraph, prompt, llmCalls, promptTokens, completionTokens, tokensByStep, ms) - answers with the LLM from the reasoning subgraph, its"
-            + " chunks and the retrieved chunks (those agrag.retrieve leads with, then hybrid); citations gives each of those chunks' document,"
-            + " pages and section. Config: the agrag.mcmi keys (corpus, where, llm, factTopK, filter, indexCandidates, indexFrom, cellsFrom, cellProbes, damping, pprTolerance, pprMaxIterations, pprWeighted,"
+            + " usedGraph, prompt, rerank, llmCalls, promptTokens, completionTokens, tokensByStep, ms) - answers with the LLM from the reasoning subgraph, its"
+            + " chunks and the retrieved chunks (those agrag.retrieve leads with, then hybrid; with rerank, the reranker's k of rerankCandidates);"
+            + " citations gives each of those chunks' document, pages and section; rerank the reranker's scores and note (null without rerank). Config: the agrag.mcmi keys (corpus, where, llm, factTopK, filter, indexCandidates, indexFrom, cellsFrom, cellProbes, damping, pprTolerance, pprMaxIterations, pprWeighted,"
             + " passageScoreFactor, costMode, expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, pushEpsilon, concurrency) plus k (5),"
-            + " denseFirst, namedPassages, linkedPassages, includePathChunks, returnPrompt.")
+            + " denseFirst, namedPassages, linkedPassages, includePathChunks, returnPrompt, rerank (false), rerankCandidates (max(20, 4k)).")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.ANSWER, config, rag.llmConfigured());
         AgragRetriever.Answer a = new AgragRetriever(call(), call().llm(cfg.llm(), "agrag.answer")).answer(query, cfg);

@@ -51,12 +51,12 @@ public class HgmemProcedures {
                                long ms) {}
 
     public record RespondResult(String sessionId, String answer, List<String> citedChunks, List<Map<String, Object>> citations, List<String> chunks, long contextTokens, long units,
-                                List<Map<String, Object>> memory, long llmCalls, long promptTokens, long completionTokens, Map<String, Object> tokensByStep,
+                                List<Map<String, Object>> memory, Map<String, Object> rerank, long llmCalls, long promptTokens, long completionTokens, Map<String, Object> tokensByStep,
                                 long ms) {}
 
     public record AnswerResult(String kind, String sessionId, Long step, String mode, List<String> subqueries, String judgement, long units,
                                double avgVerticesPerUnit, String answer, List<String> citedChunks, List<Map<String, Object>> citations, List<String> chunks,
-                               List<Map<String, Object>> memory,
+                               List<Map<String, Object>> memory, Map<String, Object> rerank,
                                long llmCalls, long promptTokens, long completionTokens, Map<String, Object> tokensByStep, List<Map<String, Object>> trace,
                                long ms) {}
 
@@ -111,10 +111,11 @@ public class HgmemProcedures {
 
     @Procedure(name = "hgmem.respond", mode = Mode.WRITE)
     @Description("hgmem.respond(sessionId :: STRING, config = {} :: MAP) :: (sessionId, answer, citedChunks, citations, chunks, contextTokens, units, memory,"
-            + " llmCalls, promptTokens, completionTokens, tokensByStep, ms) - answers a session's question from its current memory: the memory points"
-            + " and the chunks of their entities (and neighbours) that some step retrieved; citedChunks are the chunk ids the answer cites, only"
-            + " from those shown. Stores the answer (status answered). Config: corpus (the session's), innerPerUnit, outerPerUnit, finalMaxChunks,"
-            + " finalTokenBudget, emptyMemoryChunks, responseType, profile, llm.")
+            + " rerank, llmCalls, promptTokens, completionTokens, tokensByStep, ms) - answers a session's question from its current memory: the memory points"
+            + " and the chunks of their entities (and neighbours) that some step retrieved (with rerank: best first by the reranker, rerankTopK kept;"
+            + " rerank gives its scores and note); citedChunks are the chunk ids the answer cites, only from those shown. Stores the answer (status"
+            + " answered). Config: corpus (the session's), innerPerUnit, outerPerUnit, finalMaxChunks, finalTokenBudget, emptyMemoryChunks, responseType,"
+            + " rerank (false), rerankTopK (0: all), profile, llm.")
     public Stream<RespondResult> respond(@Name("sessionId") String sessionId, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         HgmemEngine.Response r = engine(HgmemConfig.parse(HgmemConfig.Use.RESPOND, orEmpty(config)), "hgmem.respond").respond(sessionId, config);
         return Stream.of(Rows.of(RespondResult.class, Rows.columns("citations", LexicalGraph.citations(tx, r.citedChunks())), r, r.usage()));
@@ -122,13 +123,13 @@ public class HgmemProcedures {
 
     @Procedure(name = "hgmem.answer", mode = Mode.WRITE)
     @Description("hgmem.answer(query :: STRING, config = {} :: MAP) :: (kind, sessionId, step, mode, subqueries, judgement, units, avgVerticesPerUnit,"
-            + " answer, citedChunks, citations, chunks, memory, llmCalls, promptTokens, completionTokens, tokensByStep, trace, ms) - HGMem's whole loop: one"
+            + " answer, citedChunks, citations, chunks, memory, rerank, llmCalls, promptTokens, completionTokens, tokensByStep, trace, ms) - HGMem's whole loop: one"
             + " row (kind 'step') per step as it completes, until memory is judged sufficient or maxTurns, then one row (kind 'answer') with the"
             + " answer, its cited chunk ids and the whole call's usage. Each step commits on its own (see hgmem.evolve). Config: corpus, where, maxTurns,"
             + " numConcerns, mergeFromStep, enableUpdate, enableMerge, useHint, retrievalStrategy, updateVertexPolicy, absentEntityPolicy,"
             + " absentMaxAttempts, rereadSources, entityPool, entitiesPerQuery, relationsPerQuery, chunksPerQuery, passageRetrieval, relTokenBudget, chunkTokenBudget,"
             + " descriptionTokens, localHops, excludeMemoryInGlobal, minSim, hintPool, hintK, hintDescriptionTokens, innerPerUnit, outerPerUnit, finalMaxChunks,"
-            + " finalTokenBudget, emptyMemoryChunks, responseType, profile, llm, sessionId, keepSession, returnTrace.")
+            + " finalTokenBudget, emptyMemoryChunks, responseType, rerank (false), rerankTopK (0: all), profile, llm, sessionId, keepSession, returnTrace.")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         Map<String, Object> cfg = config == null ? Map.of() : config;
         HgmemConfig parsed = HgmemConfig.parse(HgmemConfig.Use.ANSWER, cfg);
@@ -140,7 +141,7 @@ public class HgmemProcedures {
                 HgmemEngine.StepRow s = row.step();
                 total[0] = total[0].plus(s.usage());
                 return Rows.of(AnswerResult.class, Rows.columns("kind", "step", "answer", null, "citedChunks", null, "citations", null, "chunks", s.retrievedChunks(),
-                        "memory", null, "trace", trace ? s.retrieval() : null), s, s.usage());
+                        "memory", null, "rerank", null, "trace", trace ? s.retrieval() : null), s, s.usage());
             }
             HgmemEngine.Response r = row.response();
             return Rows.of(AnswerResult.class, Rows.columns("kind", "answer", "step", null, "mode", null, "subqueries", null, "judgement", null, "trace", null,

@@ -65,8 +65,8 @@ public class RagaProcedures {
                                  List<Relationship> relationships, long llmCalls, long promptTokens, long completionTokens) {}
 
     public record AnswerResult(String answer, String answerType, List<Map<String, Object>> evidence, List<String> retrieved, List<Map<String, Object>> facts,
-                               boolean grounded, String mode, boolean degraded, long llmCalls, long promptTokens, long completionTokens,
-                               Map<String, Object> tokensByStep) {}
+                               boolean grounded, String mode, boolean degraded, Map<String, Object> rerank, long llmCalls, long promptTokens,
+                               long completionTokens, Map<String, Object> tokensByStep) {}
 
     public record SyncIssue(String kind, String id, String issue) {}
 
@@ -354,10 +354,12 @@ public class RagaProcedures {
 
     @Procedure(name = "raga.answer", mode = Mode.READ)
     @Description("raga.answer(query :: STRING, config = {} :: MAP) :: (answer, answerType, evidence, retrieved, facts, grounded, mode, degraded,"
-            + " llmCalls, promptTokens, completionTokens, tokensByStep) - retrieves (as raga.retrieve) and answers from the chunks and the facts"
-            + " among their entities. evidence lists only chunks the answer cites that were in its prompt, with offsets; when it cites none,"
-            + " evidence is empty and grounded is false. Config: corpus, where, mode, topK, k1, rrfK, wVec, wKg, hops, decay, semanticFilter,"
-            + " anchorChunks, pageAnchors, anchorEntities, maxExpanded, kgTimeoutMs, deepHops, docIds, includeFacts, maxFacts, maxContextChars, llm.")
+            + " rerank, llmCalls, promptTokens, completionTokens, tokensByStep) - retrieves (as raga.retrieve; with rerank, rerankCandidates chunks"
+            + " of which the reranker keeps topK) and answers from the chunks and the facts among their entities. evidence lists only chunks the"
+            + " answer cites that were in its prompt, with offsets; when it cites none, evidence is empty and grounded is false; rerank the"
+            + " reranker's scores and note (null without rerank). Config: corpus, where, mode, topK, k1, rrfK, wVec, wKg, hops, decay, semanticFilter,"
+            + " anchorChunks, pageAnchors, anchorEntities, maxExpanded, kgTimeoutMs, deepHops, docIds, includeFacts, maxFacts, maxContextChars, llm,"
+            + " rerank (false), rerankCandidates (max(20, 4 topK)).")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         RagaQueryConfig cfg = RagaQueryConfig.parse("raga.answer", config, true);
         ChunkSearch.checkQuery("raga.answer", query);

@@ -66,8 +66,8 @@ public class RemindProcedures {
     public record AnswerResult(String answer, List<String> citedChunks, List<Map<String, Object>> citations, List<String> chunks, List<Node> nodes,
                                List<Relationship> relationships,
                                boolean sufficient, String stopReason, long jumps, boolean memorized, long enhanced, long penalized,
-                               List<Map<String, Object>> trace, long llmCalls, long promptTokens, long completionTokens, long traversalTokens,
-                               Map<String, Object> tokensByStep, long ms) {}
+                               List<Map<String, Object>> trace, Map<String, Object> rerank, long llmCalls, long promptTokens, long completionTokens,
+                               long traversalTokens, Map<String, Object> tokensByStep, long ms) {}
 
     public record ResetResult(long relationshipsReset) {}
 
@@ -156,21 +156,23 @@ public class RemindProcedures {
 
     @Procedure(name = "remind.answer", mode = Mode.WRITE)
     @Description("remind.answer(query :: STRING, config = {} :: MAP) :: (answer, citedChunks, citations, chunks, nodes, relationships, sufficient,"
-            + " stopReason, jumps, memorized, enhanced, penalized, trace, llmCalls, promptTokens, completionTokens, traversalTokens, tokensByStep,"
+            + " stopReason, jumps, memorized, enhanced, penalized, trace, rerank, llmCalls, promptTokens, completionTokens, traversalTokens, tokensByStep,"
             + " ms) - traverses, answers from the collected subgraph citing chunk ids, and memorises the useful paths (memorize: false skips"
-            + " it) in the caller's transaction. Config: corpus, where, seedCount, alpha, lambda, replayMaxNodes, seedAnchorAddsChunk,"
+            + " it) in the caller's transaction; with rerank the answer prompt shows the subgraph's chunks in the reranker's order (rerankTopK"
+            + " kept), and rerank gives its scores and note (null without rerank). Config: corpus, where, seedCount, alpha, lambda, replayMaxNodes, seedAnchorAddsChunk,"
             + " maxJumps, maxIterations, maxCandidates, promptTokenBudget, chunkSummaryThreshold, showEdgeWeights, maxFormatRetries, judgeEveryStep, llm,"
-            + " memorize, filter, usefulRelIds, usefulChunkIds, confirmRule, penalty, requireLlmSteps, memorizeWhen, filterWithAnswer, systemPrompt.")
+            + " memorize, filter, usefulRelIds, usefulChunkIds, confirmRule, penalty, requireLlmSteps, memorizeWhen, filterWithAnswer, systemPrompt,"
+            + " rerank (false), rerankTopK (0: all).")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         return answer(RemindQueryConfig.Use.ANSWER, query, config, true);
     }
 
     @Procedure(name = "remind.query", mode = Mode.READ)
     @Description("remind.query(query :: STRING, config = {} :: MAP) :: (answer, citedChunks, citations, chunks, nodes, relationships, sufficient,"
-            + " stopReason, jumps, memorized, enhanced, penalized, trace, llmCalls, promptTokens, completionTokens, traversalTokens, tokensByStep,"
+            + " stopReason, jumps, memorized, enhanced, penalized, trace, rerank, llmCalls, promptTokens, completionTokens, traversalTokens, tokensByStep,"
             + " ms) - remind.answer that never writes (for read replicas): memorized is always false. Config: corpus, where, seedCount, alpha, lambda,"
             + " replayMaxNodes, seedAnchorAddsChunk, maxJumps, maxIterations, maxCandidates, promptTokenBudget, chunkSummaryThreshold,"
-            + " showEdgeWeights, maxFormatRetries, judgeEveryStep, llm, systemPrompt.")
+            + " showEdgeWeights, maxFormatRetries, judgeEveryStep, llm, systemPrompt, rerank (false), rerankTopK (0: all).")
     public Stream<AnswerResult> query(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         return answer(RemindQueryConfig.Use.QUERY, query, config, false);
     }

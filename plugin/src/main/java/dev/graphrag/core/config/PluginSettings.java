@@ -87,6 +87,21 @@ public final class PluginSettings {
         d.put("graphrag.llm.maxQueueMs", 10_000L);
         d.put("graphrag.llm.maxReplyBytes", 4L << 20);
         d.put("graphrag.llm.allowedEndpoints", "");
+        // a cross-encoder behind the common /rerank request (docs/configuration.md#rerankers); none: no reranking stage
+        d.put("graphrag.rerank.provider", "none");
+        d.put("graphrag.rerank.endpoint", "");
+        d.put("graphrag.rerank.model", "");
+        d.put("graphrag.rerank.apiKey", "");
+        d.put("graphrag.rerank.apiKeyEnv", "");
+        d.put("graphrag.rerank.maxDocuments", 32L);
+        d.put("graphrag.rerank.maxDocumentChars", 4_000L);
+        d.put("graphrag.rerank.timeoutMs", 30_000L);
+        d.put("graphrag.rerank.connectTimeoutMs", 5_000L);
+        d.put("graphrag.rerank.maxRetries", 1L);
+        d.put("graphrag.rerank.retryBaseMs", 200L);
+        d.put("graphrag.rerank.maxConcurrent", 4L);
+        d.put("graphrag.rerank.maxQueueMs", 10_000L);
+        d.put("graphrag.rerank.maxReplyBytes", 4L << 20);
         d.put("graphrag.llm.cache.enabled", false);
         d.put("graphrag.llm.cache.size", 1000L);
         DEFAULTS = Collections.unmodifiableMap(d);
@@ -163,7 +178,8 @@ public final class PluginSettings {
         List<String> warnings = new ArrayList<>();
         for (String name : unknown) {
             // a misspelt variable would otherwise be ignored without a word (as GRAPHRAG_LLM_API_KEY once was)
-            if (!name.equals(raw.get("graphrag.llm.apiKeyEnv")) && !name.equals(raw.get("graphrag.embedding.apiKeyEnv"))) {
+            if (!name.equals(raw.get("graphrag.llm.apiKeyEnv")) && !name.equals(raw.get("graphrag.embedding.apiKeyEnv"))
+                    && !name.equals(raw.get("graphrag.rerank.apiKeyEnv"))) {
                 warnings.add("environment variable " + name + " is not a graphrag setting and is ignored (see docs/configuration.md)");
             }
         }

@@ -34,7 +34,8 @@ final class LlmTransport {
     /** Whose exchanges these are: the words and settings the errors and logs name. */
     enum Kind {
         LLM("LLM step", "graphrag.llm", "LLM"),
-        EMBEDDING("embedding request", "graphrag.embedding", "embedding");
+        EMBEDDING("embedding request", "graphrag.embedding", "embedding"),
+        RERANK("rerank request", "graphrag.rerank", "reranking");
 
         final String noun;
         final String settings;
@@ -172,7 +173,8 @@ final class LlmTransport {
         return kind == Kind.LLM ? " (the prompt does not fit the server's context window: set graphrag.llm.contextTokens"
                 + " (now " + cfg.contextTokens() + ") to the server's window (vLLM --max-model-len, llama.cpp --ctx-size) so prompts are trimmed"
                 + " to fit, or raise the server's window; docs/llm.md#context-windows)"
-                : " (a text is longer than the embedding model takes: lower graphrag.ingest.chunkSize, or raise the server's input limit)";
+                : kind == Kind.EMBEDDING ? " (a text is longer than the embedding model takes: lower graphrag.ingest.chunkSize, or raise the server's input limit)"
+                : " (a passage is longer than the reranker takes: lower graphrag.rerank.maxDocumentChars, or let the server truncate)";
     }
 
     private HttpResponse<byte[]> send(LlmConfig cfg, String path, String payload, BooleanSupplier cancelled, String step)

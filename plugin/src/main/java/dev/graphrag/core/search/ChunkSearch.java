@@ -16,9 +16,15 @@ import java.util.Map;
 
 /** Dense, BM25 and fused chunk search over the lexical graph's indexes, within one corpus. READ only. */
 public final class ChunkSearch {
-    /** One ranked chunk. denseScore is the cosine; bm25Score Lucene's raw score (0 when the chunk had no hit). */
+    /**
+     * One ranked chunk. denseScore is the cosine; bm25Score Lucene's raw score (0 when the chunk had no hit); rerankScore the
+     * reranker's (null when the search did not rerank or the reranker failed).
+     */
     public record Hit(long rank, String chunkId, String documentId, String text, double score, double denseScore,
-                      double bm25Score, Node node) {}
+                      double bm25Score, Double rerankScore, Node node) {}
+
+    /** A search's hits, and the reranking stage's note and cost (null and none without it). */
+    public record Found(List<Hit> hits, String rerankNote, dev.graphrag.core.llm.Usage rerankUsage) {}
 
     public static final int MAX_QUERY_CHARS = 10_000;
 
@@ -39,6 +45,20 @@ public final class ChunkSearch {
         return query;
     }
 
+    /** The k best chunks; when cfg asks for rerank, the k the reranker puts first among the best rerankCandidates. */
+    public Found search(String query, SearchConfig cfg, Reranker reranker, java.util.function.BooleanSupplier cancelled) {
+        List<Hit> fused = search(query, cfg);
+        if (!cfg.rerank().enabled()) return new Found(fused, null, dev.graphrag.core.llm.Usage.NONE);
+        Reranker.Ranked<Hit> r = reranker.rerank(query, fused, Hit::text, cfg.k(), cancelled);
+        List<Hit> out = new ArrayList<>(r.items().size());
+        for (int i = 0; i < r.items().size(); i++) {
+            Hit h = r.items().get(i);
+            out.add(new Hit(i + 1, h.chunkId(), h.documentId(), h.text(), h.score(), h.denseScore(), h.bm25Score(), r.score(i), h.node()));
+        }
+        return new Found(out, r.note(), r.usage());
+    }
+
+    /** The fused ranking before any reranking: cfg.rerank().fetch(k) chunks, best first. */
     public List<Hit> search(String query, SearchConfig cfg) {
         checkQuery("rag.search", query);
         LexicalGraph.requireCorpus(tx, cfg.corpus());
@@ -92,15 +112,36 @@ public final class ChunkSearch {
             };
             Node n = e.getKey();
             // the id alone for ranking (ties): a candidate's document and text are read only if it is returned
-            hits.add(new Hit(0, (String) n.getProperty("id"), null, null, score, dense, s[1], n));
+            hits.add(new Hit(0, (String) n.getProperty("id"), null, null, score, dense, s[1], null, n));
         }
         hits.sort(Comparator.comparingDouble(Hit::score).reversed().thenComparing(Hit::chunkId));
-        List<Hit> out = new ArrayList<>(Math.min(cfg.k(), hits.size()));
-        for (int i = 0; i < hits.size() && i < cfg.k(); i++) {
+        if (cfg.mode() == SearchMode.HYBRID || cfg.mode() == SearchMode.RRF) hits = denseHeadFirst(hits, cfg.denseHead());
+        int n = cfg.rerank().fetch(cfg.k());
+        List<Hit> out = new ArrayList<>(Math.min(n, hits.size()));
+        for (int i = 0; i < hits.size() && i < n; i++) {
             Hit h = hits.get(i);
             out.add(new Hit(i + 1, h.chunkId(), (String) h.node().getProperty("documentId"), (String) h.node().getProperty("text"), h.score(),
-                    h.denseScore(), h.bm25Score(), h.node()));
+                    h.denseScore(), h.bm25Score(), null, h.node()));
         }
+        return out;
+    }
+
+    /**
+     * The fused ranking with dense's {@code head} best first, in dense order (docs/benchmarks.md, fusion): on the training
+     * sets BM25's gains over dense all come from below the head, its losses from displacing dense's confident first hits,
+     * so the head is kept and fusion orders the rest. A fused list then differs from dense in its last k - head places only.
+     */
+    static List<Hit> denseHeadFirst(List<Hit> fused, int head) {
+        if (head == 0 || fused.isEmpty()) return fused;
+        List<Hit> byDense = new ArrayList<>(fused);
+        byDense.sort(Comparator.comparingDouble(Hit::denseScore).reversed().thenComparing(Hit::chunkId));
+        List<Hit> out = new ArrayList<>(fused.size());
+        java.util.Set<String> first = new java.util.HashSet<>();
+        for (int i = 0; i < head && i < byDense.size(); i++) {
+            out.add(byDense.get(i));
+            first.add(byDense.get(i).chunkId());
+        }
+        for (Hit h : fused) if (!first.contains(h.chunkId())) out.add(h);
         return out;
     }
 

@@ -7,9 +7,11 @@ import java.util.Map;
 /**
  * rag.search's config. {@code candidates}: how many hits each index contributes before fusion; {@code denseWeight}:
  * the dense side's share in hybrid (of the normalised cosine; the rest is normalised BM25) and in rrf (of the
- * reciprocal ranks); {@code where}: the {@link DocumentFilter} chunks must pass (null: all).
+ * reciprocal ranks); {@code where}: the {@link DocumentFilter} chunks must pass (null: all); {@code rerank}: the
+ * {@link Reranker} stage over the best {@code rerankCandidates}.
  */
-public record SearchConfig(String corpus, int k, SearchMode mode, int candidates, int rrfK, double denseWeight, DocumentFilter filter) {
+public record SearchConfig(String corpus, int k, SearchMode mode, int candidates, int rrfK, double denseWeight, int denseHead,
+                           DocumentFilter filter, RerankConfig rerank) {
     public static final int MAX_K = 1000;
     /**
      * The default dense share: for hybrid 0.8 and 0.9 tie on MuSiQue Recall@5 (the tuning set), and the tie goes to the
@@ -17,6 +19,8 @@ public record SearchConfig(String corpus, int k, SearchMode mode, int candidates
      * (docs/benchmarks.md, retrieval quality).
      */
     public static final double DEFAULT_DENSE_WEIGHT = 0.9;
+    /** How many of dense's best lead a hybrid or rrf ranking ({@link ChunkSearch#denseHeadFirst}); chosen by leave-one-set-out (docs/benchmarks.md). */
+    public static final int DEFAULT_DENSE_HEAD = 2;
 
     public static SearchConfig parse(Map<String, Object> config) {
         ConfigReader r = ConfigReader.of("rag.search", config);
@@ -26,8 +30,10 @@ public record SearchConfig(String corpus, int k, SearchMode mode, int candidates
         int candidates = r.integer("candidates", Math.max(50, 4 * k), 1, 10_000);
         int rrfK = r.integer("rrfK", 60, 1, 10_000);
         double denseWeight = r.number("denseWeight", DEFAULT_DENSE_WEIGHT, 0, 1);
+        int denseHead = r.integer("denseHead", DEFAULT_DENSE_HEAD, 0, MAX_K);
         DocumentFilter filter = DocumentFilter.parse("rag.search", r.any(DocumentFilter.KEY_NAME));
+        RerankConfig rerank = RerankConfig.read(r, k);
         r.finish();
-        return new SearchConfig(corpus, k, mode, Math.max(candidates, k), rrfK, denseWeight, filter);
+        return new SearchConfig(corpus, k, mode, Math.max(candidates, rerank.fetch(k)), rrfK, denseWeight, denseHead, filter, rerank);
     }
 }

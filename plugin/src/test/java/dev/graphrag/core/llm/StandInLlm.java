@@ -21,7 +21,9 @@ import java.util.function.Predicate;
 /**
  * An OpenAI-compatible server on 127.0.0.1 for tests: /v1/chat/completions answers from a rule table
  * (first matching rule with uses left), /v1/embeddings gives each text a bag-of-words vector (scripted faults from
- * {@link #onEmbeddings()} rules), /v1/models lists one model, every request is recorded, and
+ * {@link #onEmbeddings()} rules), /v1/rerank (and /rerank, as text-embeddings-inference serves it) scores documents by
+ * the share of the query's words each holds (or by {@link #rerankScores}; faults from {@link #onRerank()} rules; more
+ * documents than {@link #rerankLimit} refused with 413, as servers do), /v1/models lists one model, every request is recorded, and
  * replies can be faults: a delay, 429 with Retry-After, 500, a body that is not JSON, a cut-off reply,
  * a dropped connection.
  * <pre>
@@ -116,6 +118,8 @@ public final class StandInLlm implements AutoCloseable, org.junit.jupiter.api.ex
         }));
         server.createContext("/v1/chat/completions", this::chat);
         server.createContext("/v1/embeddings", this::embeddings);
+        server.createContext("/v1/rerank", this::rerank);
+        server.createContext("/rerank", this::rerank);
         server.createContext("/v1/models", ex -> {
             requests.add(new Request(JSON.createObjectNode(), ex.getRequestHeaders().getFirst("Authorization"),
                     ex.getRequestHeaders().getFirst("X-Rag-Step"), ex.getRequestMethod(), ex.getRequestURI().getPath()));
@@ -174,6 +178,67 @@ public final class StandInLlm implements AutoCloseable, org.junit.jupiter.api.ex
 
     public Rule onEmbeddings() {
         return onEmbeddings(r -> true);
+    }
+
+    private final List<Rule> rerankRules = new CopyOnWriteArrayList<>();
+    private volatile java.util.function.ToDoubleBiFunction<String, String> rerankScores;
+    private volatile int rerankLimit;
+
+    /** A rule for rerank requests (a fault, a delay, a raw body); without one, documents are scored as the class says. */
+    public Rule onRerank() {
+        Rule r = new Rule(x -> true);
+        rerankRules.add(r);
+        return r;
+    }
+
+    /** Scores (query, document) with this function instead of word overlap (an oracle reranker, ties). */
+    public void rerankScores(java.util.function.ToDoubleBiFunction<String, String> score) { rerankScores = score; }
+
+    /** Refuses a rerank request with more documents than this with 413 (0: no limit), as TEI's max-client-batch-size does. */
+    public void rerankLimit(int documents) { rerankLimit = documents; }
+
+    /** The stand-in reranker's default score: the share of the query's distinct words the document holds. */
+    public static double overlap(String query, String document) {
+        java.util.Set<String> q = new java.util.HashSet<>(List.of(query.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}\\p{N}]+")));
+        q.remove("");
+        java.util.Set<String> d = new java.util.HashSet<>(List.of(document.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}\\p{N}]+")));
+        long shared = q.stream().filter(d::contains).count();
+        return q.isEmpty() ? 0 : (double) shared / q.size();
+    }
+
+    /**
+     * Cohere's shape ({documents, top_n} -> {results: [{index, relevance_score}]}), Voyage's (top_k -> {data: [...]}) or
+     * TEI's ({texts} -> [{index, score}]), chosen by the request's fields; results best first, as servers give them.
+     */
+    private void rerank(HttpExchange ex) throws IOException {
+        Request req = record(ex);
+        Rule rule = take(rerankRules, req);
+        if (rule != null && fault(ex, rule)) return;
+        boolean tei = req.body().has("texts");
+        JsonNode docs = tei ? req.body().path("texts") : req.body().path("documents");
+        if (rerankLimit > 0 && docs.size() > rerankLimit) {
+            send(ex, 413, "{\"error\":\"batch size " + docs.size() + " > maximum allowed batch size " + rerankLimit + "\"}", null);
+            return;
+        }
+        String query = req.body().path("query").asText();
+        java.util.function.ToDoubleBiFunction<String, String> score = rerankScores != null ? rerankScores : StandInLlm::overlap;
+        List<double[]> scored = new java.util.ArrayList<>();
+        for (int i = 0; i < docs.size(); i++) scored.add(new double[] {i, score.applyAsDouble(query, docs.get(i).asText())});
+        scored.sort((a, b) -> Double.compare(b[1], a[1]));
+        int top = req.body().has("top_n") ? req.body().path("top_n").asInt() : req.body().has("top_k") ? req.body().path("top_k").asInt() : scored.size();
+        ArrayNode items = JSON.createArrayNode();
+        for (double[] s : scored.subList(0, Math.min(top, scored.size()))) {
+            ObjectNode item = items.addObject().put("index", (int) s[0]);
+            if (tei) item.put("score", s[1]);
+            else item.put("relevance_score", s[1]);
+        }
+        if (tei) {
+            send(ex, 200, items.toString(), null);
+        } else {
+            ObjectNode root = JSON.createObjectNode();
+            root.set(req.body().has("top_k") ? "data" : "results", items);
+            send(ex, 200, root.toString(), null);
+        }
     }
 
     /** The length of the vectors /v1/embeddings gives when a request does not ask for {@code dimensions} (64 until reset). */
@@ -264,6 +329,9 @@ public final class StandInLlm implements AutoCloseable, org.junit.jupiter.api.ex
     public void reset() {
         rules.clear();
         embeddingRules.clear();
+        rerankRules.clear();
+        rerankScores = null;
+        rerankLimit = 0;
         embeddingDimensions = 64;
         requests.clear();
         modelsDelayMs = 0;
