@@ -124,8 +124,8 @@ public final class RerankEndpoint {
             }
             default -> {
                 body.set("documents", JSON.valueToTree(cut));
+                // nothing beyond the four fields every server of this shape takes (Cohere's v2 dropped some of v1's)
                 body.put("top_n", topN);
-                body.put("return_documents", false);
             }
         }
         LlmTransport.Posted reply = transport.post(target, "/rerank", STEP, body.toString(), cancelled);
