@@ -135,6 +135,9 @@ class RerankStageTest {
         assertEquals(TestServer.count("MATCH (c:Chunk {corpus: 'rerank-search'}) RETURN count(c) AS n", Map.of()),
                 RERANKER.requests().get(0).body().path("documents").size(), "max(20, 4k) candidates asked: every chunk of this small corpus");
         assertEquals(1, rerankCalls(row));
+        for (StandInLlm.Request r : LLM.requests()) {
+            assertFalse(r.body().toString().contains("rerank-key") || "Bearer rerank-key".equals(r.authorization()), "the reranker's key went to the LLM");
+        }
         // the reranker's failure keeps agrag's own order and answers all the same
         RERANKER.reset();
         RERANKER.onRerank().rawBody("{\"results\": \"none\"}");

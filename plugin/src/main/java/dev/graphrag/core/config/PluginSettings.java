@@ -51,13 +51,7 @@ public final class PluginSettings {
         d.put("graphrag.embedding.apiKey", "");
         d.put("graphrag.embedding.apiKeyEnv", "");
         d.put("graphrag.embedding.dimensions", 0L);
-        d.put("graphrag.embedding.timeoutMs", 60_000L);
-        d.put("graphrag.embedding.connectTimeoutMs", 10_000L);
-        d.put("graphrag.embedding.maxRetries", 3L);
-        d.put("graphrag.embedding.retryBaseMs", 500L);
-        d.put("graphrag.embedding.maxConcurrent", 4L);
-        d.put("graphrag.embedding.maxQueueMs", 60_000L);
-        d.put("graphrag.embedding.maxReplyBytes", 32L << 20);
+        exchanges(d, "graphrag.embedding", 60_000, 10_000, 3, 500, 4, 60_000, 32L << 20);
         d.put("graphrag.ingest.chunkSize", 256L);
         d.put("graphrag.ingest.chunkOverlap", 32L);
         d.put("graphrag.ingest.batchSize", 2048L);
@@ -95,16 +89,22 @@ public final class PluginSettings {
         d.put("graphrag.rerank.apiKeyEnv", "");
         d.put("graphrag.rerank.maxDocuments", 32L);
         d.put("graphrag.rerank.maxDocumentChars", 4_000L);
-        d.put("graphrag.rerank.timeoutMs", 30_000L);
-        d.put("graphrag.rerank.connectTimeoutMs", 5_000L);
-        d.put("graphrag.rerank.maxRetries", 1L);
-        d.put("graphrag.rerank.retryBaseMs", 200L);
-        d.put("graphrag.rerank.maxConcurrent", 4L);
-        d.put("graphrag.rerank.maxQueueMs", 10_000L);
-        d.put("graphrag.rerank.maxReplyBytes", 4L << 20);
+        exchanges(d, "graphrag.rerank", 30_000, 5_000, 1, 200, 4, 10_000, 4L << 20);
         d.put("graphrag.llm.cache.enabled", false);
         d.put("graphrag.llm.cache.size", 1000L);
         DEFAULTS = Collections.unmodifiableMap(d);
+    }
+
+    /** The exchange limits every server-named endpoint (embeddings, reranker) declares under its prefix. */
+    private static void exchanges(Map<String, Object> d, String prefix, long timeoutMs, long connectTimeoutMs, long maxRetries, long retryBaseMs,
+                                  long maxConcurrent, long maxQueueMs, long maxReplyBytes) {
+        d.put(prefix + ".timeoutMs", timeoutMs);
+        d.put(prefix + ".connectTimeoutMs", connectTimeoutMs);
+        d.put(prefix + ".maxRetries", maxRetries);
+        d.put(prefix + ".retryBaseMs", retryBaseMs);
+        d.put(prefix + ".maxConcurrent", maxConcurrent);
+        d.put(prefix + ".maxQueueMs", maxQueueMs);
+        d.put(prefix + ".maxReplyBytes", maxReplyBytes);
     }
 
     private final Map<String, Object> declared;

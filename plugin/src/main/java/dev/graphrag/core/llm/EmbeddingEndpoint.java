@@ -55,19 +55,8 @@ public final class EmbeddingEndpoint {
         }
         long dims = s.integer("graphrag.embedding.dimensions");
         if (dims < 0 || dims > 65_536) throw new RagException("graphrag.embedding.dimensions must be in [0, 65536] (0: the model's own), got " + dims);
-        String key = LlmConfig.configuredKey(s, "graphrag.embedding", env);
-        if (key.isEmpty()) {
-            // the LLM key belongs to graphrag.llm.endpoint: it goes here only when this is that very endpoint
-            String llm = s.string("graphrag.llm.endpoint").trim();
-            if (!llm.isEmpty() && EndpointPolicy.sameEndpoint(EndpointPolicy.parse(llm, "graphrag.llm.endpoint"), uri)) {
-                key = LlmConfig.configuredKey(s, "graphrag.llm", env);
-            }
-        }
-        LlmConfig target = LlmConfig.configured(uri, model, key, s.integer("graphrag.embedding.timeoutMs"),
-                s.integer("graphrag.embedding.connectTimeoutMs"), (int) s.integer("graphrag.embedding.maxRetries"),
-                s.integer("graphrag.embedding.retryBaseMs"));
-        LlmTransport transport = new LlmTransport(LlmTransport.Kind.EMBEDDING, (int) s.integer("graphrag.embedding.maxConcurrent"),
-                target.connectTimeoutMs(), s.integer("graphrag.embedding.maxQueueMs"), s.integer("graphrag.embedding.maxReplyBytes"), log);
+        LlmConfig target = LlmConfig.serverNamed(s, "graphrag.embedding", uri, model, env);
+        LlmTransport transport = LlmTransport.of(LlmTransport.Kind.EMBEDDING, s, target, log);
         return new EmbeddingEndpoint(target, transport, (int) dims);
     }
 

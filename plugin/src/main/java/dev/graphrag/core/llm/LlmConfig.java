@@ -112,6 +112,24 @@ public final class LlmConfig {
                 timeoutMs, connectTimeoutMs, maxRetries, retryBaseMs);
     }
 
+    /**
+     * A server-named endpoint's target (embeddings, reranker): its key is {@code <prefix>.apiKey} (or the variable
+     * {@code <prefix>.apiKeyEnv} names), else the LLM key where this is graphrag.llm.endpoint itself, else none; timeouts
+     * and retries from {@code <prefix>.*}.
+     */
+    static LlmConfig serverNamed(PluginSettings s, String prefix, URI endpoint, String model, Map<String, String> env) {
+        String key = configuredKey(s, prefix, env);
+        if (key.isEmpty()) {
+            // the LLM key belongs to graphrag.llm.endpoint: it goes here only when this is that very endpoint
+            String llm = s.string("graphrag.llm.endpoint").trim();
+            if (!llm.isEmpty() && EndpointPolicy.sameEndpoint(EndpointPolicy.parse(llm, "graphrag.llm.endpoint"), endpoint)) {
+                key = configuredKey(s, "graphrag.llm", env);
+            }
+        }
+        return configured(endpoint, model, key, s.integer(prefix + ".timeoutMs"), s.integer(prefix + ".connectTimeoutMs"),
+                (int) s.integer(prefix + ".maxRetries"), s.integer(prefix + ".retryBaseMs"));
+    }
+
     private static String serverKey(PluginSettings s, Map<String, String> env) {
         return configuredKey(s, "graphrag.llm", env);
     }

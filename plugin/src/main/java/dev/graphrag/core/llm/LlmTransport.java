@@ -75,6 +75,12 @@ final class LlmTransport {
         this.log = log;
     }
 
+    /** The transport of a server-named endpoint, its permits and reply cap from {@code kind}'s settings. */
+    static LlmTransport of(Kind kind, dev.graphrag.core.config.PluginSettings s, LlmConfig target, Consumer<String> log) {
+        return new LlmTransport(kind, (int) s.integer(kind.settings + ".maxConcurrent"), target.connectTimeoutMs(), s.integer(kind.settings + ".maxQueueMs"),
+                s.integer(kind.settings + ".maxReplyBytes"), log);
+    }
+
     int availablePermits() {
         return permits.availablePermits();
     }

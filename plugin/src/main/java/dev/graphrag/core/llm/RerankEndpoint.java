@@ -75,18 +75,8 @@ public final class RerankEndpoint {
         if (maxDocuments < 1 || maxDocuments > 10_000) throw new RagException("graphrag.rerank.maxDocuments must be in [1, 10000], got " + maxDocuments);
         long maxChars = s.integer("graphrag.rerank.maxDocumentChars");
         if (maxChars < 100 || maxChars > 1_000_000) throw new RagException("graphrag.rerank.maxDocumentChars must be in [100, 1000000], got " + maxChars);
-        String key = LlmConfig.configuredKey(s, "graphrag.rerank", env);
-        if (key.isEmpty()) {
-            // the LLM key belongs to graphrag.llm.endpoint: it goes here only when this is that very endpoint
-            String llm = s.string("graphrag.llm.endpoint").trim();
-            if (!llm.isEmpty() && EndpointPolicy.sameEndpoint(EndpointPolicy.parse(llm, "graphrag.llm.endpoint"), uri)) {
-                key = LlmConfig.configuredKey(s, "graphrag.llm", env);
-            }
-        }
-        LlmConfig target = LlmConfig.configured(uri, model, key, s.integer("graphrag.rerank.timeoutMs"), s.integer("graphrag.rerank.connectTimeoutMs"),
-                (int) s.integer("graphrag.rerank.maxRetries"), s.integer("graphrag.rerank.retryBaseMs"));
-        LlmTransport transport = new LlmTransport(LlmTransport.Kind.RERANK, (int) s.integer("graphrag.rerank.maxConcurrent"),
-                target.connectTimeoutMs(), s.integer("graphrag.rerank.maxQueueMs"), s.integer("graphrag.rerank.maxReplyBytes"), log);
+        LlmConfig target = LlmConfig.serverNamed(s, "graphrag.rerank", uri, model, env);
+        LlmTransport transport = LlmTransport.of(LlmTransport.Kind.RERANK, s, target, log);
         return new RerankEndpoint(provider, target, transport, (int) maxDocuments, (int) maxChars);
     }
 
