@@ -45,10 +45,10 @@ public final class AgragLayer {
      * batches, the meta node last) with the corpus's cached snapshot before and after, and its GDS projection.
      */
     public static LayerDrop.Dropped drop(GraphDatabaseService db, String databaseName, LayerCache cache, String corpus, BooleanSupplier cancelled) {
-        AgragRetriever.invalidate(cache, databaseName, corpus);
+        AgragSnapshots.invalidate(cache, databaseName, corpus);
         LayerDrop.Dropped n = SPEC.drop(db, corpus, cancelled);
         AgragProjection.drop(db, corpus);
-        AgragRetriever.invalidate(cache, databaseName, corpus);
+        AgragSnapshots.invalidate(cache, databaseName, corpus);
         return n;
     }
 }

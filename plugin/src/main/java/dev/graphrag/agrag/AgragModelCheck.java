@@ -30,7 +30,7 @@ public final class AgragModelCheck {
                             }
                             return named.isEmpty() ? "no triple from passages that state four facts" : CheckSample.invented(CheckSample.of(c), named, "a triple's entity");
                         }),
-                ModelCheck.json(METHOD, AgragRetriever.FILTER_STEP, c -> AgragPrompts.tripleFilter(CheckSample.of(c).question(), candidates(c)),
+                ModelCheck.json(METHOD, FactMapper.FILTER_STEP, c -> AgragPrompts.tripleFilter(CheckSample.of(c).question(), candidates(c)),
                         j -> AgragPrompts.triples(j, "fact") == null ? "it has no \"fact\" list" : null,
                         (c, j) -> {
                             List<List<String>> kept = AgragPrompts.triples(j, "fact"), offered = candidates(c);

@@ -4,29 +4,22 @@ import dev.graphrag.core.Forked;
 import dev.graphrag.core.RagCall;
 import dev.graphrag.core.search.Reranker;
 import dev.graphrag.core.RagException;
-import dev.graphrag.core.layer.LayerCache;
-import dev.graphrag.core.lexical.LayerVersions;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.embed.QueryCosines;
 import dev.graphrag.core.embed.VectorMatrix;
-import dev.graphrag.core.lexical.LexicalGraph;
 import dev.graphrag.core.llm.ChatRequest;
 import dev.graphrag.core.llm.ChatResponse;
 import dev.graphrag.core.llm.LlmClient;
-import dev.graphrag.core.llm.UnusableReply;
 import dev.graphrag.core.llm.PromptFit;
 import dev.graphrag.core.llm.TokenCounter;
 import dev.graphrag.core.llm.LlmConfig;
 import dev.graphrag.core.llm.Usage;
 import dev.graphrag.core.search.ChunkSearch;
-import dev.graphrag.core.search.VectorIndexQuery;
-import dev.graphrag.core.search.VectorSearch;
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.Relationship;
 import org.neo4j.graphdb.Transaction;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -35,21 +28,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
- * AGRAG retrieval (spec §2.3-2.5) over the cached snapshot of a corpus, in the caller's READ transaction. The
- * snapshot is the runtime's, keyed by the layer's and the chunks' stored versions; every node and relationship
- * it hands out is checked against the graph, and one that does not match (deleted by plain Cypher, its id
- * reused by another corpus) reloads the snapshot instead of returning another corpus's data.
+ * AGRAG's queries (spec §2.3-2.5) in the caller's READ transaction: agrag.mcmi, agrag.retrieve, agrag.mapFacts and
+ * agrag.answer over the corpus's snapshot ({@link AgragSnapshots}), with the query's cosines from {@link CosineLookup},
+ * its facts from {@link FactMapper} and its chunk places filled by {@link ChunkRanking}. A query that finds the snapshot
+ * stale runs once more on a fresh one.
  */
 public final class AgragRetriever {
     static final int BM25_CANDIDATES = 1000;
-    static final String LAYER = "agrag";
-
-    /** What the snapshot holds no longer matches the graph. */
-    static final class StaleSnapshotException extends RuntimeException {
-        StaleSnapshotException(String what) {
-            super(what, null, false, false);
-        }
-    }
 
     /** The MCMI subgraph and everything about it. */
     public record Subgraph(List<String> terminals, List<Node> nodes, List<Relationship> relationships, List<String> pathChunkIds,
@@ -70,21 +55,28 @@ public final class AgragRetriever {
     private final LlmConfig llmConfig;
     private final BooleanSupplier cancelled;
     private final java.util.function.Function<String, Reranker> rerankers;
-    private final String databaseName;
-    private final LayerCache cache;
     private final java.util.concurrent.Executor pool;
+    private final AgragSnapshots snapshots;
+    private final CosineLookup lookup;
+    private final FactMapper factMapper;
 
     /** Reads in the caller's transaction; {@code llm} is null when no step of the call asks an LLM. */
     public AgragRetriever(RagCall call, RagCall.BoundLlm llm) {
         this.tx = call.tx();
-        this.cache = call.layerCache();
-        this.databaseName = call.database();
+        this.snapshots = new AgragSnapshots(call.tx(), call.layerCache(), call.database());
+        this.lookup = new CosineLookup(call.tx());
         this.embeddings = call.embeddings();
         this.llm = llm == null ? null : llm.client();
         this.llmConfig = llm == null ? null : llm.config();
         this.cancelled = call.cancelled();
         this.pool = call.executor();
         this.rerankers = call::reranker;
+        this.factMapper = new FactMapper(this.llm, this.llmConfig, this.cancelled);
+    }
+
+    /** Loads (or finds) the corpus's in-memory snapshot, so the first query does not pay for it: {nodes, relationships}. */
+    public long[] warm(String corpus) {
+        return snapshots.warm(corpus);
     }
 
     /** Where a stage that touches no transaction runs beside the caller's work: the shared pool, or null (the caller) at concurrency 1. */
@@ -92,34 +84,12 @@ public final class AgragRetriever {
         return cfg.subgraph().concurrency() > 1 ? pool : null;
     }
 
-    private AgragSnapshot snapshot(String corpus) {
-        Node corpusNode = LexicalGraph.requireCorpus(tx, corpus);
-        Node meta = AgragLayer.SPEC.requireBuilt(tx, corpus);
-        long version = ((Number) meta.getProperty("version")).longValue();
-        return cache.get(databaseName, corpus, LAYER, LayerVersions.key(corpusNode, version), () -> AgragSnapshot.load(tx, corpus, version));
-    }
-
-    /** Runs a query; if what the snapshot holds turned out stale, once more on a freshly loaded one. */
-    private <T> T fresh(String corpus, java.util.function.Supplier<T> query) {
-        try {
-            return query.get();
-        } catch (StaleSnapshotException e) {
-            cache.invalidate(databaseName, corpus, LAYER);
-            try {
-                return query.get();
-            } catch (StaleSnapshotException again) {
-                throw new RagException("agrag: the AGRAG layer of corpus '" + corpus + "' changed while it was read (" + again.getMessage()
-                        + "); run agrag.index and ask again");
-            }
-        }
-    }
-
     /**
      * What one query computes once, whatever it is then used for: the corpus snapshot, every chunk's cosine and
      * hybrid score, the fact mapping (with the LLM filter's usage) and the query's entity cosines as far as known.
      */
     /** admitted: per chunk row, whether a where filter lets it through (null: no filter). */
-    private record QueryState(long startNanos, AgragSnapshot g, QueryCosines dense, HybridScores hybrid, FactMapping facts, VectorMatrix.Scorer entitySim,
+    private record QueryState(long startNanos, AgragSnapshot g, QueryCosines dense, HybridScores hybrid, FactMapper.FactMapping facts, VectorMatrix.Scorer entitySim,
                               boolean[] admitted) {}
 
     /**
@@ -138,107 +108,31 @@ public final class AgragRetriever {
         return m;
     }
 
-    /** The n best chunk rows by score among the admitted ones (all when admitted is null), best first. */
-    private static List<Integer> topAdmitted(int chunks, java.util.function.IntToDoubleFunction score, int n, boolean[] admitted,
-                                             java.util.function.IntFunction<List<Integer>> unfiltered) {
-        if (admitted == null) return unfiltered.apply(n);
-        double[] all = new double[chunks];
-        int count = 0;
-        for (int c = 0; c < chunks; c++) {
-            all[c] = admitted[c] ? score.applyAsDouble(c) : Double.NEGATIVE_INFINITY;
-            if (admitted[c]) count++;
-        }
-        return topK(all, Math.min(n, count));
-    }
-
     /** @param hybrid whether the call needs §2.4's hybrid chunk scores (an MCMI run does; the ppr ranking does not) */
     private QueryState state(String owner, String query, AgragQueryConfig cfg, boolean hybrid) {
         long t0 = System.nanoTime();
         ChunkSearch.checkQuery(owner, query);
-        AgragSnapshot g = snapshot(cfg.corpus());
+        AgragSnapshot g = snapshots.snapshot(cfg.corpus());
         float[] q = embeddings.embed(query);
-        AgragQueryConfig.Lookup.Source factSource = factSource(g, cfg);
+        AgragQueryConfig.Lookup.Source factSource = lookup.factSource(g, cfg);
         boolean factsByIndex = factSource == AgragQueryConfig.Lookup.Source.INDEX;
         // on a worker what needs no transaction (the facts' cosines unless the index gives them, then entity cosines ahead of
         // the Steiner search, an MCMI run's largest cost) while this thread asks the indexes and BM25, which read the transaction
         VectorMatrix.Scorer entitySim = hybrid ? g.entityVectors.scorer(q) : null;
         AtomicBoolean scanned = new AtomicBoolean();
-        Forked<QueryCosines> factScan = thenScoreAhead(pool(cfg), () -> factsByIndex ? null : factCosines(g, q, cfg, factSource), g, entitySim, scanned);
+        Forked<QueryCosines> factScan = thenScoreAhead(pool(cfg), () -> factsByIndex ? null : lookup.factCosines(g, q, cfg, factSource), g, entitySim, scanned);
         QueryCosines dense, factsFromIndex;
         HybridScores hybridScores;
         try {
-            dense = dense(g, q, cfg);
-            factsFromIndex = factsByIndex ? factCosines(g, q, cfg, factSource) : null;
+            dense = lookup.dense(g, q, cfg);
+            factsFromIndex = factsByIndex ? lookup.factCosines(g, q, cfg, factSource) : null;
             hybridScores = hybrid ? hybridScores(g, query, dense, cfg) : null;
         } finally {
             scanned.set(true);
         }
         QueryCosines factSim = factsByIndex ? factsFromIndex : factScan.join();
-        FactMapping facts = mapFacts(g, query, factSim, cfg);
+        FactMapper.FactMapping facts = factMapper.map(g, query, factSim, cfg);
         return new QueryState(t0, g, dense, hybridScores, facts, entitySim, admitted(g, cfg));
-    }
-
-    /** The chunks' cosines: scanned, or from the cells or the chunk index when the corpus is large (AgragQueryConfig.Lookup). */
-    private QueryCosines dense(AgragSnapshot g, float[] q, AgragQueryConfig cfg) {
-        AgragQueryConfig.Lookup.Source source = cfg.lookup().source(g.chunkVectors.distinctCount());
-        if (source == AgragQueryConfig.Lookup.Source.INDEX && !VectorSearch.online(tx, LexicalGraph.VECTOR_INDEX)) source = AgragQueryConfig.Lookup.Source.SCAN;
-        return candidatesOrScan(g.chunkVectors, q, source, Math.max(cfg.lookup().indexCandidates(), cfg.ranking().k()), cfg.lookup().cellProbes(),
-                (v, n) -> chunkRows(g, v, n));
-    }
-
-    /** Where the facts' best rows come from (AgragQueryConfig.Lookup): an index that is not online is scanned instead. */
-    private AgragQueryConfig.Lookup.Source factSource(AgragSnapshot g, AgragQueryConfig cfg) {
-        AgragQueryConfig.Lookup.Source source = cfg.lookup().source(g.factVectors.distinctCount());
-        return source == AgragQueryConfig.Lookup.Source.INDEX && !VectorSearch.online(tx, AgragGraph.FACT_INDEX) ? AgragQueryConfig.Lookup.Source.SCAN : source;
-    }
-
-    /** The facts' cosines from the source (its candidates at least factTopK). Only the index source reads the transaction. */
-    private QueryCosines factCosines(AgragSnapshot g, float[] q, AgragQueryConfig cfg, AgragQueryConfig.Lookup.Source source) {
-        return candidatesOrScan(g.factVectors, q, source, Math.max(cfg.lookup().indexCandidates(), cfg.facts().factTopK()), cfg.lookup().cellProbes(),
-                (v, n) -> factRows(g, v, n));
-    }
-
-    /**
-     * A matrix's cosines: scanned; or its n best candidates re-scored, from the matrix's cells ({@code probes} nearest)
-     * or from {@code indexRows} (an index's n nearest rows to a vector). Candidates that are none of the corpus's rows
-     * (an index still populating) are no ranking, so that is scanned too.
-     */
-    private static QueryCosines candidatesOrScan(VectorMatrix m, float[] q, AgragQueryConfig.Lookup.Source source, int n, int probes,
-                                                 java.util.function.BiFunction<float[], Integer, int[]> indexRows) {
-        java.util.function.BiFunction<float[], Integer, int[]> rows = switch (source) {
-            case SCAN -> null;
-            case CELLS -> (v, k) -> m.cells().nearestRows(v, k, probes);
-            case INDEX -> indexRows;
-        };
-        if (rows == null) return QueryCosines.scan(m, q);
-        int[] hits = rows.apply(q, n);
-        return hits.length == 0 ? QueryCosines.scan(m, q) : QueryCosines.fromIndex(m, q, hits, rows.apply(negated(q), LOWEST_PROBES));
-    }
-
-    /** How many of the rows least like the query the index is asked for, for the cosine range's floor. */
-    static final int LOWEST_PROBES = 10;
-
-    private int[] chunkRows(AgragSnapshot g, float[] q, int n) {
-        return VectorIndexQuery.topInCorpus(tx, LexicalGraph.VECTOR_INDEX, q, g.corpus, n, g::chunkCount).keySet().stream()
-                .mapToInt(g::chunkRow).filter(c -> c >= 0).toArray();
-    }
-
-    private int[] factRows(AgragSnapshot g, float[] q, int n) {
-        return VectorIndexQuery.topRelationships(tx, AgragGraph.FACT_INDEX, q, n, r -> g.factRow(r.getId()) >= 0, this::factRelationships).keySet().stream()
-                .mapToInt(r -> g.factRow(r.getId())).toArray();
-    }
-
-    /** Every fact relationship of every corpus: where the widening rounds stop. */
-    private long factRelationships() {
-        try (var r = tx.execute("MATCH ()-[f:" + AgragGraph.REL.name() + "]->() RETURN count(f) AS n")) {
-            return ((Number) r.next().get("n")).longValue();
-        }
-    }
-
-    private static float[] negated(float[] q) {
-        float[] out = new float[q.length];
-        for (int i = 0; i < q.length; i++) out[i] = -q[i];
-        return out;
     }
 
     /**
@@ -259,7 +153,7 @@ public final class AgragRetriever {
 
     /** agrag.mcmi; a layer without facts has no subgraph to build, and the error says so (retrieve and answer still rank chunks). */
     public Subgraph mcmi(String query, AgragQueryConfig cfg) {
-        return fresh(cfg.corpus(), () -> {
+        return snapshots.fresh(cfg.corpus(), () -> {
             QueryState st = state("agrag", query, cfg, true);
             if (st.g().factCount == 0) {
                 throw new RagException("agrag.mcmi: the AGRAG layer of corpus '" + cfg.corpus() + "' has no facts (agrag.index found no"
@@ -273,7 +167,7 @@ public final class AgragRetriever {
     private McmiRun mcmiRun(QueryState st, AgragQueryConfig cfg) {
         long t0 = st.startNanos();
         AgragSnapshot g = st.g();
-        FactMapping fm = st.facts();
+        FactMapper.FactMapping fm = st.facts();
         Usage tokens = fm.usage();
         QueryCosines factSim = fm.similarity();
         List<List<String>> facts = new ArrayList<>();
@@ -330,9 +224,9 @@ public final class AgragRetriever {
         SubgraphText.Rendered text = SubgraphText.render(nodes, r.output(), s, g::isEntity, i -> g.names.get(i));
         List<String> terminalNames = terminals.stream().map(g.names::get).toList();
         List<Node> nodeList = new ArrayList<>();
-        for (int v : nodes) nodeList.add(nodeOf(g, v));
+        for (int v : nodes) nodeList.add(snapshots.nodeOf(g, v));
         List<Relationship> rels = new ArrayList<>();
-        for (CostGraph.Edge e : r.output()) if (e.ref() >= 0 && nodes.contains(e.u()) && nodes.contains(e.v())) rels.add(relationship(g, e.ref()));
+        for (CostGraph.Edge e : r.output()) if (e.ref() >= 0 && nodes.contains(e.u()) && nodes.contains(e.v())) rels.add(snapshots.relationship(g, e.ref()));
         List<String> pathChunks = text.pathChunks().stream().map(i -> g.chunkIds.get(i - g.entityCount)).toList();
         boolean usedPseudo = r.nodes().contains(g.pseudo());
         int mcstNodes = (int) r.mcstNodes().stream().filter(v -> v != g.pseudo()).count();
@@ -346,65 +240,28 @@ public final class AgragRetriever {
 
     /** agrag.mapFacts: B1-B2 alone, for inspecting what a question maps to. */
     public List<MappedFact> mapFacts(String query, AgragQueryConfig cfg) {
-        return fresh(cfg.corpus(), () -> mapFactsOnce(query, cfg));
+        return snapshots.fresh(cfg.corpus(), () -> mapFactsOnce(query, cfg));
     }
 
     private List<MappedFact> mapFactsOnce(String query, AgragQueryConfig cfg) {
         ChunkSearch.checkQuery("agrag.mapFacts", query);
-        AgragSnapshot g = snapshot(cfg.corpus());
+        AgragSnapshot g = snapshots.snapshot(cfg.corpus());
         float[] q = embeddings.embed(query);
-        FactMapping fm = mapFacts(g, query, factCosines(g, q, cfg, factSource(g, cfg)), cfg);
+        FactMapper.FactMapping fm = factMapper.map(g, query, lookup.factCosines(g, q, cfg, lookup.factSource(g, cfg)), cfg);
         List<MappedFact> out = new ArrayList<>();
         for (int i : fm.similarity().top(cfg.facts().factTopK())) {
             AgragSnapshot.FactEdge f = g.fact(i);
-            out.add(new MappedFact(out.size() + 1, (String) relationship(g, f.relId()).getProperty("factId", null), f.s(), f.p(), f.o(),
+            out.add(new MappedFact(out.size() + 1, (String) snapshots.relationship(g, f.relId()).getProperty("factId", null), f.s(), f.p(), f.o(),
                     fm.similarity().cosine(i), fm.kept().contains(i)));
         }
         return out;
-    }
-
-    /** B1-B2: facts by cosine, then the LLM filter when asked, and what the filter cost. */
-    record FactMapping(List<Integer> kept, QueryCosines similarity, Usage usage) {}
-
-    static final String FILTER_STEP = "agrag triple filter";
-    /** What the triple filter does when the model's reply is unusable (counted in tokensByStep). */
-    static final String FILTER_FALLBACK = "all candidate facts kept, as with filter false";
-
-    private FactMapping mapFacts(AgragSnapshot g, String query, QueryCosines factSim, AgragQueryConfig cfg) {
-        Usage tokens = Usage.NONE;
-        List<Integer> raw = factSim.top(cfg.facts().factTopK());
-        List<Integer> kept = raw;
-        if (cfg.facts().filter() && !raw.isEmpty()) {
-            if (llm == null || llmConfig == null) throw new RagException("agrag: filter needs an LLM: " + LlmConfig.HOW_TO_CONFIGURE);
-            List<List<String>> candidates = new ArrayList<>();
-            for (int i : raw) {
-                AgragSnapshot.FactEdge f = g.fact(i);
-                candidates.add(List.of(f.s(), f.p(), f.o()));
-            }
-            // the weakest candidates go first when the window is small: they are ranked by similarity
-            PromptFit.Fitted fit = PromptFit.fit(llmConfig, FILTER_STEP, candidates.size(),
-                    n -> AgragPrompts.tripleFilter(query, candidates.subList(0, n)), TokenCounter.responseFormat("json_object"));
-            LlmClient.JsonReply reply;
-            try {
-                reply = llm.chatJson(llmConfig, ChatRequest.of(FILTER_STEP, fit.messages()),
-                        j -> AgragPrompts.triples(j, "fact") == null ? "it has no \"fact\" list" : null, true, cancelled);
-            } catch (UnusableReply e) {
-                // as without the filter (filter: false): every candidate fact kept, the reply's cost and the fallback counted
-                return new FactMapping(List.copyOf(raw), factSim, Usage.unusable(e, FILTER_FALLBACK)
-                        .plus(Usage.trimmed(FILTER_STEP, fit.trimmed(), fit.trimmedTokens())));
-            }
-            tokens = Usage.of(FILTER_STEP, reply.response()).plus(Usage.trimmed(FILTER_STEP, fit.trimmed(), fit.trimmedTokens()));
-            List<Integer> mapped = FactMatcher.map(AgragPrompts.triples(reply.json(), "fact"), candidates, FactMatcher.DEFAULT_MIN_SIMILARITY, cfg.facts().factTopK());
-            kept = mapped.stream().map(raw::get).toList();
-        }
-        return new FactMapping(List.copyOf(kept), factSim, tokens);
     }
 
     /**
      * HippoRAG 2's passage ranking: PPR reset on the kept facts' entities (fact score over the entity's chunk count)
      * and on every passage (its min-max dense score times passageNodeWeight); passages ranked by PPR.
      */
-    private double[] hippoPageRank(AgragSnapshot g, FactMapping fm, QueryCosines dense, AgragQueryConfig cfg) {
+    private double[] hippoPageRank(AgragSnapshot g, FactMapper.FactMapping fm, QueryCosines dense, AgragQueryConfig cfg) {
         double[] reset = new double[g.nodeCount()];
         int[] degree = g.chunkDegree();
         ChunkSearch.MinMax fmm = new ChunkSearch.MinMax();
@@ -426,44 +283,6 @@ public final class AgragRetriever {
         double[] out = new double[g.chunkCount()];
         for (int c = 0; c < out.length; c++) out[c] = x[g.entityCount + c];
         return out;
-    }
-
-    /** The graph node of snapshot node v, checked to be the same entity or chunk of this corpus. */
-    @SuppressWarnings("deprecation")
-    private Node nodeOf(AgragSnapshot g, int v) {
-        Node n;
-        try {
-            n = tx.getNodeById(g.nodeIds[v]);
-        } catch (org.neo4j.graphdb.NotFoundException e) {
-            throw new StaleSnapshotException("a node it holds was deleted");
-        }
-        boolean same = g.corpus.equals(n.getProperty("corpus", null)) && (g.isEntity(v)
-                ? n.hasLabel(AgragGraph.ENTITY) && g.names.get(v).equals(n.getProperty("name", null))
-                : n.hasLabel(LexicalGraph.CHUNK) && g.chunkIds.get(v - g.entityCount).equals(n.getProperty("id", null)));
-        if (!same) throw new StaleSnapshotException("a node id it holds now belongs to another node");
-        return n;
-    }
-
-    /** A relationship of the snapshot, checked to run between this corpus's nodes. */
-    @SuppressWarnings("deprecation")
-    private Relationship relationship(AgragSnapshot g, long id) {
-        Relationship r;
-        try {
-            r = tx.getRelationshipById(id);
-        } catch (org.neo4j.graphdb.NotFoundException e) {
-            throw new StaleSnapshotException("a relationship it holds was deleted");
-        }
-        if (!g.corpus.equals(r.getStartNode().getProperty("corpus", null)) || !g.corpus.equals(r.getEndNode().getProperty("corpus", null))) {
-            throw new StaleSnapshotException("a relationship id it holds now belongs to another corpus");
-        }
-        return r;
-    }
-
-    /** A chunk's node by its id, or stale when it is gone. */
-    private Node chunk(String id) {
-        Node n = tx.findNode(LexicalGraph.CHUNK, "id", id);
-        if (n == null) throw new StaleSnapshotException("chunk " + id + " was deleted");
-        return n;
     }
 
     /** PPR influence (B4), native or through GDS (re-projecting a lost projection); normalised, chunks scaled by the passage factor. */
@@ -516,7 +335,7 @@ public final class AgragRetriever {
 
     /** agrag.retrieve: chunks by mode. mcmi = path chunks by influence, then hybrid; hybrid = §2.4; ppr = PPR over passages. */
     public List<RankedChunk> retrieve(String query, AgragQueryConfig cfg) {
-        return fresh(cfg.corpus(), () -> retrieveOnce(query, cfg));
+        return snapshots.fresh(cfg.corpus(), () -> retrieveOnce(query, cfg));
     }
 
     private List<RankedChunk> retrieveOnce(String query, AgragQueryConfig cfg) {
@@ -525,20 +344,20 @@ public final class AgragRetriever {
         Set<Integer> taken = new LinkedHashSet<>();
         if (cfg.mode() == AgragQueryConfig.RetrieveMode.HYBRID) {
             ChunkSearch.checkQuery("agrag.retrieve", query);
-            AgragSnapshot g = snapshot(cfg.corpus());
+            AgragSnapshot g = snapshots.snapshot(cfg.corpus());
             score = new double[g.chunkCount()];
             source = new String[g.chunkCount()];
-            QueryCosines dense = dense(g, embeddings.embed(query), cfg);
+            QueryCosines dense = lookup.dense(g, embeddings.embed(query), cfg);
             HybridScores hybrid = hybridScores(g, query, dense, cfg);
             boolean[] admitted = admitted(g, cfg);
             // the denseFirst densest lead here too, as in rag.search's denseHead: Eq. 21's equal weights alone fall below dense
             // on every training set (docs/benchmarks.md, fusion); denseFirst: 0 is the paper's ranking
-            for (int c : topAdmitted(g.chunkCount(), dense::cosine, Math.min(cfg.ranking().denseFirst(), cfg.ranking().k()), admitted, dense::top)) {
+            for (int c : ChunkRanking.topAdmitted(g.chunkCount(), dense::cosine, Math.min(cfg.ranking().denseFirst(), cfg.ranking().k()), admitted, dense::top)) {
                 taken.add(c);
                 score[c] = dense.cosine(c);
                 source[c] = "dense";
             }
-            List<Integer> top = topAdmitted(g.chunkCount(), hybrid::score, cfg.ranking().k() + taken.size(), admitted, hybrid::top);
+            List<Integer> top = ChunkRanking.topAdmitted(g.chunkCount(), hybrid::score, cfg.ranking().k() + taken.size(), admitted, hybrid::top);
             return ranked(g, top, hybrid::score, "hybrid", taken, score, source, cfg.ranking().k());
         }
         QueryState st = state("agrag.retrieve", query, cfg, cfg.mode() == AgragQueryConfig.RetrieveMode.MCMI);
@@ -546,11 +365,11 @@ public final class AgragRetriever {
         score = new double[g.chunkCount()];
         source = new String[g.chunkCount()];
         QueryCosines dense = st.dense();
-        FactMapping facts = st.facts();
+        FactMapper.FactMapping facts = st.facts();
         // the HippoRAG 2 passage ranking reads only the snapshot: beside the MCMI run
         Forked<double[]> passageRanks = Forked.start(pool(cfg), () -> hippoPageRank(g, facts, dense, cfg));
         McmiRun run = cfg.mode() == AgragQueryConfig.RetrieveMode.MCMI ? mcmiRun(st, cfg) : null;
-        leadingChunks(g, query, dense, cfg, taken, score, source, st.admitted());
+        ChunkRanking.leadingChunks(g, query, dense, cfg, taken, score, source, st.admitted());
         if (run != null) {
             for (String id : run.subgraph().pathChunkIds()) {
                 int c = g.indexOfChunk.get(id) - g.entityCount;
@@ -564,73 +383,9 @@ public final class AgragRetriever {
         double[] ppr = passageRanks.join();
         double[] rankable = ppr.clone();
         if (st.admitted() != null) for (int c = 0; c < rankable.length; c++) if (!st.admitted()[c]) rankable[c] = Double.NEGATIVE_INFINITY;
-        List<Integer> best = bestUntaken(rankable, taken, cfg.ranking().k());
+        List<Integer> best = ChunkRanking.bestUntaken(rankable, taken, cfg.ranking().k());
         if (st.admitted() != null) best = best.stream().filter(c -> st.admitted()[c]).toList();
         return ranked(g, best, c -> ppr[c], "ppr", taken, score, source, cfg.ranking().k());
-    }
-
-    /**
-     * The chunks that lead agrag.retrieve's mcmi and ppr rankings and agrag.answer's retrieved chunks: the denseFirst densest
-     * (the graph then only has to find what the question does not name), then the named and the linked passages.
-     */
-    private static void leadingChunks(AgragSnapshot g, String query, QueryCosines dense, AgragQueryConfig cfg, Set<Integer> taken, double[] score,
-                                      String[] source, boolean[] admitted) {
-        for (int c : topAdmitted(g.chunkCount(), dense::cosine, Math.min(cfg.ranking().denseFirst(), cfg.ranking().k()), admitted, dense::top)) {
-            taken.add(c);
-            score[c] = dense.cosine(c);
-            source[c] = "dense";
-        }
-        titledPassages(g, admittedOnly(namedDocumentChunks(g, query), admitted), cfg.ranking().namedPassages(), dense, cfg.ranking().k(), taken,
-                score, source, "named");
-        List<Integer> densest = topAdmitted(g.chunkCount(), dense::cosine, 1, admitted, dense::top);
-        if (cfg.ranking().linkedPassages() > 0 && !densest.isEmpty()) {
-            titledPassages(g, admittedOnly(g.linkedChunks[densest.get(0)], admitted), cfg.ranking().linkedPassages(), dense, cfg.ranking().k(), taken,
-                    score, source, "link");
-        }
-    }
-
-    private static int[] admittedOnly(int[] chunks, boolean[] admitted) {
-        return admitted == null ? chunks : java.util.Arrays.stream(chunks).filter(c -> admitted[c]).toArray();
-    }
-
-    /** Chunks of the documents whose title the question names (whole words, as title links match). */
-    private static int[] namedDocumentChunks(AgragSnapshot g, String query) {
-        return g.titles.links(null, query).stream().flatMap(l -> java.util.Arrays.stream(g.chunksOfDocument.getOrDefault(l.documentId(), new int[0])).boxed())
-                .mapToInt(Integer::intValue).toArray();
-    }
-
-    /**
-     * Up to {@code max} of the candidate chunks, best cosine first, one per document, labelled {@code label}. The candidates are
-     * chunks of documents known by title: those the question names (named), or those the densest chunk names (link), as the
-     * bridge passage of a two-hop question is typically the article about a name in the first.
-     */
-    private static void titledPassages(AgragSnapshot g, int[] candidateChunks, int max, QueryCosines dense, int k, Set<Integer> taken,
-                                       double[] score, String[] source, String label) {
-        if (max == 0) return;
-        List<Integer> candidates = new ArrayList<>();
-        for (int c : candidateChunks) candidates.add(c);
-        candidates.sort(Comparator.<Integer>comparingDouble(c -> -dense.cosine(c)).thenComparing(Comparator.naturalOrder()));
-        Set<String> documents = new java.util.HashSet<>();
-        int added = 0;
-        for (int c : candidates) {
-            if (added >= max || taken.size() >= k) break;
-            if (!documents.add(g.chunkDocs.get(c)) || !taken.add(c)) continue;
-            score[c] = dense.cosine(c);
-            source[c] = label;
-            added++;
-        }
-    }
-
-    /** Indexes of the k largest scores, best first, ties to the smaller index. */
-    static List<Integer> topK(double[] score, int k) {
-        return QueryCosines.topK(score, k);
-    }
-
-    /** The k best chunks by {@code score} that are not taken yet, best first. */
-    private static List<Integer> bestUntaken(double[] score, Set<Integer> taken, int k) {
-        double[] rest = score.clone();
-        for (int c : taken) rest[c] = Double.NEGATIVE_INFINITY;
-        return topK(rest, k);
     }
 
     /** Fills the ranking up to k after the chunks already taken, in {@code order}, each scored by {@code scoreOf} and labelled. */
@@ -647,14 +402,14 @@ public final class AgragRetriever {
         for (int c : taken) {
             if (rank >= k) break;
             String id = g.chunkIds.get(c);
-            out.add(new RankedChunk(++rank, id, g.chunkDocs.get(c), (String) chunk(id).getProperty("text"), score[c], source[c]));
+            out.add(new RankedChunk(++rank, id, g.chunkDocs.get(c), (String) snapshots.chunk(id).getProperty("text"), score[c], source[c]));
         }
         return out;
     }
 
     /** agrag.answer: the subgraph strings, path chunks and retrieved chunks (leading, then hybrid) in the answer prompt (§2.5, hrMode fixed). */
     public Answer answer(String query, AgragQueryConfig cfg) {
-        return fresh(cfg.corpus(), () -> answerOnce(query, cfg));
+        return snapshots.fresh(cfg.corpus(), () -> answerOnce(query, cfg));
     }
 
     private Answer answerOnce(String query, AgragQueryConfig cfg) {
@@ -667,10 +422,10 @@ public final class AgragRetriever {
         // the chunks agrag.retrieve would lead with, then the hybrid ranking (§2.4) up to k; path chunks are in the prompt already
         Set<Integer> taken = new LinkedHashSet<>();
         boolean[] admitted = run.state().admitted();
-        leadingChunks(g, query, run.state().dense(), cfg, taken, new double[g.chunkCount()], new String[g.chunkCount()], admitted);
+        ChunkRanking.leadingChunks(g, query, run.state().dense(), cfg, taken, new double[g.chunkCount()], new String[g.chunkCount()], admitted);
         // with rerank: rerankCandidates chunks in the same order, the reranker's k of them kept
         int fetch = cfg.answer().rerank().fetch(cfg.ranking().k());
-        for (int c : topAdmitted(g.chunkCount(), run.hybrid()::score, fetch, admitted, run.hybrid()::top)) {
+        for (int c : ChunkRanking.topAdmitted(g.chunkCount(), run.hybrid()::score, fetch, admitted, run.hybrid()::top)) {
             if (taken.size() >= fetch) break;
             taken.add(c);
         }
@@ -679,7 +434,7 @@ public final class AgragRetriever {
         Map<String, Object> rerankColumn = null;
         Usage rerankUsage = Usage.NONE;
         if (cfg.answer().rerank().enabled()) {
-            Reranker.Ranked<String> r = rerankers.apply("agrag.answer").rerank(query, candidates, id -> (String) chunk(id).getProperty("text"),
+            Reranker.Ranked<String> r = rerankers.apply("agrag.answer").rerank(query, candidates, id -> (String) snapshots.chunk(id).getProperty("text"),
                     cfg.ranking().k(), cancelled);
             candidates = r.items();
             rerankColumn = r.column(id -> id);
@@ -706,18 +461,8 @@ public final class AgragRetriever {
 
     private List<String> texts(List<String> chunkIds) {
         List<String> out = new ArrayList<>();
-        for (String id : chunkIds) out.add((String) chunk(id).getProperty("text"));
+        for (String id : chunkIds) out.add((String) snapshots.chunk(id).getProperty("text"));
         return out;
     }
 
-    /** Loads (or finds) the corpus's in-memory snapshot, so the first query does not pay for it: {nodes, relationships}. */
-    public long[] warm(String corpus) {
-        AgragSnapshot g = snapshot(corpus);
-        return new long[] {g.nodeCount() - 1, g.edgeCount() - g.chunkCount()};
-    }
-
-    /** Forgets the corpus's cached snapshot (after agrag.drop). */
-    public static void invalidate(LayerCache cache, String databaseName, String corpus) {
-        cache.invalidate(databaseName, corpus, LAYER);
-    }
 }

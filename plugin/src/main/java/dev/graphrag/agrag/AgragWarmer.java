@@ -14,7 +14,7 @@ import java.util.Map;
 public final class AgragWarmer implements LayerWarmer {
     @Override
     public String layer() {
-        return AgragRetriever.LAYER;
+        return AgragSnapshots.LAYER;
     }
 
     @Override

@@ -179,7 +179,7 @@ class AgragAlgorithmsRandomTest {
             List<Integer> all = new ArrayList<>();
             for (int i = 0; i < score.length; i++) all.add(i);
             all.sort((a, b) -> score[a] != score[b] ? Double.compare(score[b], score[a]) : Integer.compare(a, b));
-            assertEquals(all.subList(0, Math.min(k, all.size())), AgragRetriever.topK(score, k), "round " + round);
+            assertEquals(all.subList(0, Math.min(k, all.size())), ChunkRanking.topK(score, k), "round " + round);
         }
     }
 
