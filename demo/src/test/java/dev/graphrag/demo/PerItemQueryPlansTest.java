@@ -1,6 +1,6 @@
 package dev.graphrag.demo;
 
-import dev.graphrag.raga.RagaIngest;
+import dev.graphrag.raga.ReadingPrompts;
 import dev.graphrag.raga.RagaLayer;
 import dev.graphrag.raga.RagaSchema;
 import dev.graphrag.remind.RemindIndexer;
@@ -84,17 +84,17 @@ class PerItemQueryPlansTest {
     @Test
     void theReadingPromptsRecentEntitiesReadOnlyThoseShown() {
         Map<String, Object> params = Map.of("c", CORPUS, "n", 5L);
-        long rows = widest(RagaIngest.RECENT_ENTITIES, params);
+        long rows = widest(ReadingPrompts.RECENT_ENTITIES, params);
         assertTrue(rows <= 6, "rows read for 5 recent entities of " + NODES + ": " + rows);
         // the newest first, as the prompt shows them
-        assertEquals("e299-9", TestServer.rows(RagaIngest.RECENT_ENTITIES, params).get(0).get("name"));
+        assertEquals("e299-9", TestServer.rows(ReadingPrompts.RECENT_ENTITIES, params).get(0).get("name"));
     }
 
     @Test
     void aDocumentsChunkCountReadsItsChunksOnly() {
-        long rows = widest(RagaIngest.DOCUMENT_CHUNK_COUNT, Map.of("c", CORPUS, "d", "doc7"));
+        long rows = widest(ReadingPrompts.DOCUMENT_CHUNK_COUNT, Map.of("c", CORPUS, "d", "doc7"));
         assertTrue(rows <= NODES / DOCS, "rows of the widest operator for one document's chunk count: " + rows);
-        assertEquals((long) NODES / DOCS, TestServer.count(RagaIngest.DOCUMENT_CHUNK_COUNT, Map.of("c", CORPUS, "d", "doc7")));
+        assertEquals((long) NODES / DOCS, TestServer.count(ReadingPrompts.DOCUMENT_CHUNK_COUNT, Map.of("c", CORPUS, "d", "doc7")));
     }
 
     @Test

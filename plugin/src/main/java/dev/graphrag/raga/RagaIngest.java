@@ -10,7 +10,6 @@ import dev.graphrag.core.llm.ToolLoop;
 import dev.graphrag.core.llm.Usage;
 import dev.graphrag.core.llm.UsageMeter;
 import org.neo4j.graphdb.GraphDatabaseService;
-import org.neo4j.graphdb.Label;
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.Result;
 import org.neo4j.graphdb.Transaction;
@@ -24,7 +23,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.UUID;
-import java.util.stream.Collectors;
 
 /**
  * raga.ingest's reading loop (spec §2.3, §2.4): per chunk of the given documents, in order, an agent reads through
@@ -35,14 +33,6 @@ import java.util.stream.Collectors;
  * complete, then one summary row.
  */
 public final class RagaIngest {
-    /**
-     * The reading prompt's most recently touched entities (per chunk): ordered by (corpus, updatedAt) as the
-     * raga_entity_recent index is, so that only the n returned are read, not every entity of the corpus.
-     */
-    public static final String RECENT_ENTITIES = "MATCH (e:RagaEntity {corpus: $c}) WHERE e.updatedAt IS NOT NULL RETURN e.name AS name,"
-            + " e.entityType AS type ORDER BY e.corpus DESC, e.updatedAt DESC LIMIT $n";
-    /** A document's chunk count (per chunk), through the document's key rather than the corpus's chunks. */
-    public static final String DOCUMENT_CHUNK_COUNT = "RETURN COUNT { (:Document {corpus: $c, id: $d})-[:HAS_CHUNK]->(:Chunk) } AS n";
 
     /** A row: kind "chunk" per chunk read, then kind "summary" with the totals and why the run stopped. */
     public record Row(String kind, String sessionId, String documentId, String chunkId, Long index, String state, String summary, boolean incomplete,
@@ -58,7 +48,8 @@ public final class RagaIngest {
     private final UsageMeter total = new UsageMeter();
     private final ToolContext.Counters totals = new ToolContext.Counters();
     private long toolCalls, invalidCalls, todosResolved;
-    private String sessionId;
+    private final ReadingPrompts prompts;
+    private IngestSession session;
 
     public RagaIngest(RagCall call, RagCall.BoundLlm llm, RagaIngestConfig cfg) {
         this.call = call;
@@ -66,6 +57,7 @@ public final class RagaIngest {
         this.llm = llm.client();
         this.llmConfig = llm.config();
         this.cfg = cfg;
+        this.prompts = new ReadingPrompts(cfg);
     }
 
     /** Chunks still to read, in document order; documentIds empty means every document of the corpus. */
@@ -102,8 +94,8 @@ public final class RagaIngest {
             }
             tx.commit();
         }
-        sessionId = "raga-" + UUID.randomUUID();
-        session("RUNNING", null);
+        session = new IngestSession(db, cfg.corpus(), "raga-" + UUID.randomUUID(), llmConfig.model());
+        session.update("RUNNING", null, toolCalls, invalidCalls, totals, total.usage(), errors);
         if (cfg.bootstrapSchema()) bootstrapSchema();
         long started = System.currentTimeMillis();
         Iterator<Pending> it = pending.iterator();
@@ -131,7 +123,7 @@ public final class RagaIngest {
                         if (row != null) return row;
                     } catch (RuntimeException e) {
                         done = true;
-                        session("FAILED", "chunk " + p.chunkId() + ": " + e.getMessage());
+                        session.update("FAILED", "chunk " + p.chunkId() + ": " + e.getMessage(), toolCalls, invalidCalls, totals, total.usage(), errors);
                         throw new RagException("raga.ingest: reading chunk '" + p.chunkId() + "' failed: " + e.getMessage()
                                 + "; what was written stays, and the next raga.ingest resumes from this chunk");
                     }
@@ -140,8 +132,8 @@ public final class RagaIngest {
 
             private Row summary(String stop) {
                 done = true;
-                session(stop.equals("done") ? "DONE" : "STOPPED", stop);
-                return new Row("summary", sessionId, null, null, null, stop.equals("done") ? "DONE" : "STOPPED", null, false, toolCalls, invalidCalls,
+                session.update(stop.equals("done") ? "DONE" : "STOPPED", stop, toolCalls, invalidCalls, totals, total.usage(), errors);
+                return new Row("summary", session.id(), null, null, null, stop.equals("done") ? "DONE" : "STOPPED", null, false, toolCalls, invalidCalls,
                         totals.entitiesCreated, totals.entitiesReused, totals.relationsCreated, totals.updates, totals.merges, totals.deletes, totals.reviews,
                         totals.todos, todosResolved, total.usage(), stop, System.currentTimeMillis() - started);
             }
@@ -164,7 +156,7 @@ public final class RagaIngest {
         }
         p = fresh;
         long t0 = System.currentTimeMillis();
-        ToolContext ctx = new ToolContext(cfg.corpus(), p.chunkId(), sessionId, cfg.tools());
+        ToolContext ctx = new ToolContext(cfg.corpus(), p.chunkId(), session.id(), cfg.tools());
         UsageMeter usage = new UsageMeter();
         String summary = null;
         boolean incomplete = false;
@@ -176,7 +168,7 @@ public final class RagaIngest {
             try (Transaction tx = db.beginTx()) {
                 Node c = tx.findNode(LexicalGraph.CHUNK, "id", p.chunkId());
                 c.setProperty("ragaState", RagaGraph.READING);
-                messages = readPrompt(tx, c);
+                messages = prompts.read(tx, c, errors);
                 tx.commit();
             }
             ToolLoop.Outcome o = loop(ctx, RagaPrompts.READ, cfg.maxRounds()).run(messages, cfg.toolMode());
@@ -209,8 +201,8 @@ public final class RagaIngest {
                 c.setProperty("ragaState", RagaGraph.VERIFIED);
                 c.setProperty("ragaSummary", summary);
                 c.setProperty("ragaIncomplete", incomplete);
-                c.setProperty("ragaSessionId", sessionId);
-                if (incomplete) alert(tx, "ROUND_LIMIT", "chunk " + p.chunkId() + " stopped at " + o.stopReason(), p.chunkId());
+                c.setProperty("ragaSessionId", session.id());
+                if (incomplete) session.alert(tx, "ROUND_LIMIT", "chunk " + p.chunkId() + " stopped at " + o.stopReason(), p.chunkId());
                 tx.commit();
             }
         }
@@ -222,8 +214,8 @@ public final class RagaIngest {
         total.add(usage.usage());
         ToolContext.Counters k = ctx.counters;
         totals.add(k);
-        session("RUNNING", null);
-        return new Row("chunk", sessionId, p.documentId(), p.chunkId(), p.index(), RagaGraph.ARCHIVED, summary, incomplete, toolCalls - calls0,
+        session.update("RUNNING", null, toolCalls, invalidCalls, totals, total.usage(), errors);
+        return new Row("chunk", session.id(), p.documentId(), p.chunkId(), p.index(), RagaGraph.ARCHIVED, summary, incomplete, toolCalls - calls0,
                 invalidCalls - invalid0, k.entitiesCreated, k.entitiesReused, k.relationsCreated, k.updates, k.merges, k.deletes, k.reviews, k.todos,
                 todosResolved - resolved0, usage.usage(), stopReason, System.currentTimeMillis() - t0);
     }
@@ -288,7 +280,7 @@ public final class RagaIngest {
         for (Toolbox.Tool s : specs) {
             Map<String, Object> shownSchema = s.name().equals("batch_kg_ops") && !cfg.batchToolset() ? Toolbox.BATCH_BY_REFERENCE : null;
             tools.add(new ToolLoop.Tool(s.name(), s.description(), s.parameters(), args -> {
-                ctx.toolCallId = sessionId + "#" + (++callNo[0]);
+                ctx.toolCallId = session.id() + "#" + (++callNo[0]);
                 ToolResult r = runTool(ctx, s.name(), args);
                 if (!r.ok()) remember(s.name(), r);
                 Map<String, Object> env = observation(shown.of(r.envelope()));
@@ -352,86 +344,6 @@ public final class RagaIngest {
         }
     }
 
-    private List<Map<String, Object>> readPrompt(Transaction tx, Node c) {
-        String doc = (String) c.getProperty("documentId");
-        long idx = ((Number) c.getProperty("index")).longValue();
-        long totalChunks = ((Number) tx.execute(DOCUMENT_CHUNK_COUNT, Map.of("c", cfg.corpus(), "d", doc))
-                .next().get("n")).longValue();
-        Node prev = tx.findNode(LexicalGraph.CHUNK, "id", LexicalGraph.chunkId(cfg.corpus(), doc, (int) idx - 1));
-        Node next = tx.findNode(LexicalGraph.CHUNK, "id", LexicalGraph.chunkId(cfg.corpus(), doc, (int) idx + 1));
-        int n = cfg.adjacentContextChars();
-        String before = prev == null || n == 0 ? "" : tail((String) prev.getProperty("text"), n);
-        String after = next == null || n == 0 ? "" : head((String) next.getProperty("text"), n);
-        String title = null;
-        try (Result r = tx.execute("MATCH (d:Document {corpus: $c, id: $d}) RETURN d.title AS t", Map.of("c", cfg.corpus(), "d", doc))) {
-            if (r.hasNext()) title = (String) r.next().get("t");
-        }
-        return RagaPrompts.read(schemaBlock(tx), workingMemory(tx, idx, totalChunks), (String) c.getProperty("id"), title, idx, totalChunks,
-                (String) c.getProperty("text"), before, after);
-    }
-
-    private static String tail(String s, int n) {
-        return s.length() <= n ? s : s.substring(s.length() - n);
-    }
-
-    private static String head(String s, int n) {
-        return s.length() <= n ? s : s.substring(0, n);
-    }
-
-    /**
-     * The schema the prompt shows: ACTIVE types first, then the most recently proposed ones, at most {@code promptTypes}
-     * of each kind, and how many were left out. Agents propose types freely, so listing them all would grow every
-     * prompt with the corpus (thousands of relation types on MuSiQue).
-     */
-    private Map<String, Object> schemaBlock(Transaction tx) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        int n = cfg.promptTypes();
-        for (Label label : List.of(RagaGraph.ENTITY_TYPE, RagaGraph.RELATION_TYPE)) {
-            String kind = label.equals(RagaGraph.ENTITY_TYPE) ? "entity_types" : "relation_types";
-            // by status, then (relations) by domain -> range: each signature and status is written once, not per type
-            List<RagaSchema.TypeRow> listed = RagaSchema.newestTypes(tx, label, cfg.corpus(), n);
-            Map<String, ?> byStatus = label.equals(RagaGraph.ENTITY_TYPE)
-                    ? listed.stream().collect(Collectors.groupingBy(RagaIngest::statusWord, LinkedHashMap::new,
-                            Collectors.mapping(RagaSchema.TypeRow::name, Collectors.toList())))
-                    : listed.stream().collect(Collectors.groupingBy(RagaIngest::statusWord, LinkedHashMap::new,
-                            Collectors.groupingBy(RagaIngest::signature, LinkedHashMap::new, Collectors.mapping(RagaSchema.TypeRow::name, Collectors.toList()))));
-            m.put(kind, byStatus);
-            // fewer than n listed is all there are; n listed may leave some out, counted on the index
-            long all = listed.size() < n ? listed.size() : RagaSchema.countTypes(tx, label, cfg.corpus());
-            if (all > listed.size()) m.put(kind.replace("_types", "_types_not_shown"), all - listed.size());
-        }
-        return m;
-    }
-
-    /** How the prompt names a type's status: "proposed" for the agent's own proposals, "active" for declared ones (ACTIVE and CANDIDATE). */
-    private static String statusWord(RagaSchema.TypeRow t) {
-        return "PROPOSED".equals(t.status()) ? "proposed" : "active";
-    }
-
-    private static String signature(RagaSchema.TypeRow t) {
-        return (t.domain() == null ? "Any" : t.domain()) + " -> " + (t.range() == null ? "Any" : t.range());
-    }
-
-    private Map<String, Object> workingMemory(Transaction tx, long idx, long totalChunks) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("progress", "paragraph " + (idx + 1) + " of " + totalChunks);
-        // by type, most recent first within each: a type is written once, not after every name
-        Map<String, List<String>> recent = new LinkedHashMap<>();
-        try (Result r = tx.execute(RECENT_ENTITIES,
-                Map.of("c", cfg.corpus(), "n", (long) cfg.recentEntities()))) {
-            r.forEachRemaining(row -> recent.computeIfAbsent(String.valueOf(row.get("type")), t -> new ArrayList<>()).add((String) row.get("name")));
-        }
-        if (!recent.isEmpty()) m.put("recent_entities", recent);
-        List<String> todos = new ArrayList<>();
-        try (Result r = tx.execute("MATCH (t:RagaTodo {corpus: $c, status: 'OPEN'}) RETURN t.todoId AS id, t.task AS task ORDER BY t.createdAt LIMIT 5",
-                Map.of("c", cfg.corpus()))) {
-            r.forEachRemaining(row -> todos.add(row.get("id") + ": " + row.get("task")));
-        }
-        if (!todos.isEmpty()) m.put("open_todos", todos);
-        if (!errors.isEmpty()) m.put("recent_errors", List.copyOf(errors.subList(Math.max(0, errors.size() - 3), errors.size())));
-        return m;
-    }
-
     // ---- todos (L4)
 
     /** The open todos this chunk triggers (high priority, or about an entity it mentions; each tried at most twice), handled in one loop. */
@@ -457,7 +369,7 @@ public final class RagaIngest {
                 }
             }
             if (todos.isEmpty()) return Usage.NONE;
-            List<Map<String, Object>> messages = RagaPrompts.todos(schemaBlock(tx), todos);
+            List<Map<String, Object>> messages = RagaPrompts.todos(prompts.schemaBlock(tx), todos);
             tx.commit();
             ToolLoop.Outcome o = loop(chunkCtx, RagaPrompts.FOLLOW_UPS, cfg.todoMaxRounds()).run(messages, cfg.toolMode());
             toolCalls += o.calls().size();
@@ -501,7 +413,7 @@ public final class RagaIngest {
             if (tx.execute("MATCH (t:RagaEntityType {corpus: $c}) RETURN t LIMIT 1", Map.of("c", cfg.corpus())).hasNext()) return;
             try (Result r = tx.execute("MATCH (d:Document {corpus: $c}) RETURN d.text AS text ORDER BY d.id LIMIT $n",
                     Map.of("c", cfg.corpus(), "n", (long) cfg.schemaSampleDocs()))) {
-                r.forEachRemaining(row -> samples.add(head(String.valueOf(row.get("text")), cfg.schemaSampleChars())));
+                r.forEachRemaining(row -> samples.add(ReadingPrompts.head(String.valueOf(row.get("text")), cfg.schemaSampleChars())));
             }
         }
         RagaPrompts.SchemaReply reply = null;
@@ -522,39 +434,4 @@ public final class RagaIngest {
 
     // ---- session and alerts
 
-    private void session(String status, String reason) {
-        try (Transaction tx = db.beginTx()) {
-            Node s = tx.findNode(RagaGraph.SESSION, "sessionId", sessionId);
-            if (s == null) {
-                s = tx.createNode(RagaGraph.SESSION);
-                s.setProperty("sessionId", sessionId);
-                s.setProperty("corpus", cfg.corpus());
-                s.setProperty("startedAt", ZonedDateTime.now());
-                s.setProperty("llmModel", llmConfig.model());
-            }
-            s.setProperty("status", status);
-            if (reason != null) s.setProperty("stopReason", reason);
-            s.setProperty("heartbeatAt", ZonedDateTime.now());
-            s.setProperty("toolCalls", toolCalls);
-            s.setProperty("invalidToolCalls", invalidCalls);
-            s.setProperty("entitiesCreated", totals.entitiesCreated);
-            s.setProperty("relationsCreated", totals.relationsCreated);
-            Usage u = total.usage();
-            s.setProperty("llmCalls", u.calls());
-            s.setProperty("promptTokens", u.promptTokens());
-            s.setProperty("completionTokens", u.completionTokens());
-            s.setProperty("errorHistory", errors.toArray(new String[0]));
-            tx.commit();
-        }
-    }
-
-    private void alert(Transaction tx, String kind, String message, String target) {
-        Node a = tx.createNode(RagaGraph.ALERT);
-        a.setProperty("corpus", cfg.corpus());
-        a.setProperty("kind", kind);
-        a.setProperty("message", message);
-        a.setProperty("targetId", target);
-        a.setProperty("sessionId", sessionId);
-        a.setProperty("createdAt", ZonedDateTime.now());
-    }
 }
