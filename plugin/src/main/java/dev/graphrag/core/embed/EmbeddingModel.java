@@ -179,9 +179,16 @@ public final class EmbeddingModel implements AutoCloseable {
             inputs.put("attention_mask", OnnxTensor.createTensor(env, LongBuffer.wrap(mask), shape));
             if (needsTokenTypes) inputs.put("token_type_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(new long[n * seq]), shape));
             try (OrtSession.Result result = session.run(inputs)) {
-                float[][][] hidden = (float[][][]) result.get(0).getValue();
+                // one bulk copy of the output, pooled in place: building [batch][token][dims] Java arrays first cost more
+                // than the model on long texts (docs/benchmarks.md, layer embedding throughput)
+                OnnxTensor hidden = (OnnxTensor) result.get(0);
+                long[] dims = hidden.getInfo().getShape();
+                if (dims.length != 3) throw new RagException("embedding model's first output has shape " + java.util.Arrays.toString(dims)
+                        + "; the plugin pools token vectors [batch, tokens, dimensions] (export the model's last_hidden_state first)");
+                java.nio.FloatBuffer all = hidden.getFloatBuffer();
+                int width = (int) dims[2], rows = (int) dims[1];
                 float[][] out = new float[n][];
-                for (int b = 0; b < n; b++) out[b] = spec.pooling().pool(hidden[b], batch[b].length, spec.normalize());
+                for (int b = 0; b < n; b++) out[b] = spec.pooling().pool(all, b * rows * width, width, batch[b].length, spec.normalize());
                 return out;
             }
         } catch (OrtException e) {

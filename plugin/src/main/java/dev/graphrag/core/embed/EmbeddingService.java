@@ -41,6 +41,15 @@ public final class EmbeddingService implements AutoCloseable {
     }
 
     /** Many texts, results in input order; {@code useCache=false} for bulk ingest. */
+    /**
+     * A build's texts, all at once (length-sorted over the whole list, so batches pad least), {@code cancelled} checked
+     * before every model call; nothing cached (a build's texts are not queries).
+     */
+    public float[][] embedAll(List<String> texts, BooleanSupplier cancelled) {
+        for (String t : texts) checkText(t);
+        return texts.isEmpty() ? new float[0][] : embedder.embedTexts(texts, false, cancelled);
+    }
+
     public float[][] embedAll(List<String> texts, boolean useCache) {
         int n = texts.size();
         float[][] out = new float[n][];
