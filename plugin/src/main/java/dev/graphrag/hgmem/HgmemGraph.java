@@ -12,6 +12,10 @@ import org.neo4j.graphdb.RelationshipType;
  * {@code (:HgUnit)-[:HG_MERGED_INTO]->(:HgUnit)}, {@code (:HgSession)-[:HG_HAS_STEP]->(:HgStep {t, ...})}.
  */
 public final class HgmemGraph {
+    /** On each chunk: its last extraction (X1) and the model and prompt it came from, reused by the next build. */
+    public static final String STORE = "hgmemExtraction";
+    public static final String STORE_KEY = "hgmemExtractionModel";
+
     public static final Label ENTITY = Label.label("HgEntity");
     public static final Label META = Label.label("HgMeta");
     public static final Label SESSION = Label.label("HgSession");

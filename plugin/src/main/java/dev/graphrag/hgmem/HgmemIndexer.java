@@ -44,11 +44,9 @@ public record HgmemIndexer(RagCall call, RagCall.BoundLlm llm) {
 
     /** Entities or relations described and embedded together (8 embedding groups of 256, as one pass over all of them makes). */
     static final int SLICE = 2048;
-    static final String STORE = "hgmemExtraction";
-    static final String STORE_KEY = "hgmemExtractionModel";
     /** Each chunk's X1 records as stored on it (public for the build-cost probe, which reads them without building). */
     public static final ChunkExtraction.Store<BaseGraphExtraction.Extraction> EXTRACTIONS =
-            ChunkExtraction.Store.json(STORE, STORE_KEY, BaseGraphExtraction.Extraction.class, "hgmem");
+            ChunkExtraction.Store.json(HgmemGraph.STORE, HgmemGraph.STORE_KEY, BaseGraphExtraction.Extraction.class, "hgmem");
 
     public Stats index(HgmemIndexConfig cfg) {
         long t0 = System.nanoTime();
@@ -192,7 +190,7 @@ public record HgmemIndexer(RagCall call, RagCall.BoundLlm llm) {
             List<String> missing = new ArrayList<>();
             try (Transaction tx = call.db().beginTx()) {
                 for (ChunkRow c : chunks) {
-                    Object v = tx.getNodeByElementId(c.elementId()).getProperty(STORE, null);
+                    Object v = tx.getNodeByElementId(c.elementId()).getProperty(HgmemGraph.STORE, null);
                     if (v == null) missing.add(c.id());
                     else stored.put(c.id(), EXTRACTIONS.decode().apply(v));
                 }
@@ -266,12 +264,11 @@ public record HgmemIndexer(RagCall call, RagCall.BoundLlm llm) {
             }
         }
         Map<String, float[]> out = new HashMap<>();
-        for (int i = 0; i < todo.size(); i += 256) {
-            if (call.cancelled().getAsBoolean()) throw new RagException("hgmem.index: terminated while embedding");
-            List<String> part = texts.subList(i, Math.min(texts.size(), i + 256));
-            float[][] v = call.embeddings().embedAll(part, false); // batched: no structure hangs on a threshold here, unlike synonym merging
-            for (int j = 0; j < part.size(); j++) out.put(todo.get(i + j), v[j]);
-        }
+        // all at once, length-sorted over the whole set (parts of 256 mixed long and short texts in every batch), the
+        // termination checked before each model call; batched, as chunk vectors are: nothing hangs on a threshold here,
+        // unlike AGRAG's synonym merging, so an int8 model's per-batch scales may move a vector in its last digits
+        float[][] v = call.embeddings().embedAll(texts, call.cancelled());
+        for (int j = 0; j < todo.size(); j++) out.put(todo.get(j), v[j]);
         return out;
     }
 

@@ -20,7 +20,7 @@ public final class HgmemLayer {
                     .index("hgmem_entity_corpus", HgmemGraph.ENTITY, "corpus").index("hgmem_unit_session", HgmemGraph.UNIT, "sessionId", "status")
                     .vector(HgmemGraph.ENTITY_INDEX, HgmemGraph.ENTITY, "embedding", dimensions))
             .drop(Step.nodes("session steps", HgmemGraph.STEP), Step.nodes("memory units", HgmemGraph.UNIT), Step.nodes("sessions", HgmemGraph.SESSION),
-                    Step.nodes("entities", HgmemGraph.ENTITY), Step.properties("stored extractions", LexicalGraph.CHUNK, HgmemIndexer.STORE, HgmemIndexer.STORE_KEY))
+                    Step.nodes("entities", HgmemGraph.ENTITY), Step.properties("stored extractions", LexicalGraph.CHUNK, HgmemGraph.STORE, HgmemGraph.STORE_KEY))
             .vectors("its entity and relation vectors", "sessions are lost")
             .build();
 
