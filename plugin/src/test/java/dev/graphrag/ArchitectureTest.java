@@ -83,6 +83,54 @@ class ArchitectureTest {
         assertEquals(List.of(), upward, "RagCall and GraphRagRuntime sit on top of core");
     }
 
+    /**
+     * core's subpackages name each other without a cycle (config and graph at the bottom, search above lexical, layer
+     * above both): a cycle is an arrow back up, which makes a package impossible to read or test without the ones above it.
+     */
+    @Test
+    void coresSubpackagesFormNoCycle() {
+        java.util.Map<String, java.util.Set<String>> deps = new java.util.TreeMap<>();
+        for (Source s : sources) {
+            if (!s.file().getName(0).toString().equals("core") || s.file().getNameCount() < 3) continue;
+            String from = s.file().getName(1).toString();
+            Matcher m = CORE_SUB.matcher(s.text());
+            while (m.find()) if (!m.group(1).equals(from)) deps.computeIfAbsent(from, k -> new java.util.TreeSet<>()).add(m.group(1));
+        }
+        assertTrue(deps.size() >= 6, "the rule reads core's subpackages: " + deps);
+        assertEquals(List.of(), cycles(deps), "core's subpackages by what they name: " + deps);
+    }
+
+    static final Pattern CORE_SUB = Pattern.compile("\\bdev\\.graphrag\\.core\\.([a-z]+)\\.");
+
+    /** Every package that reaches itself through the others, with the path. */
+    static List<String> cycles(java.util.Map<String, java.util.Set<String>> deps) {
+        List<String> out = new ArrayList<>();
+        for (String start : new java.util.TreeSet<>(deps.keySet())) {
+            java.util.Deque<List<String>> paths = new java.util.ArrayDeque<>(List.of(List.of(start)));
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            while (!paths.isEmpty()) {
+                List<String> path = paths.poll();
+                for (String next : new java.util.TreeSet<>(deps.getOrDefault(path.get(path.size() - 1), java.util.Set.of()))) {
+                    List<String> longer = new ArrayList<>(path);
+                    longer.add(next);
+                    if (next.equals(start)) {
+                        out.add(String.join(" -> ", longer));
+                    } else if (seen.add(next)) {
+                        paths.add(longer);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void theCycleCheckSeesACycle() {
+        assertEquals(List.of("lexical -> search -> lexical", "search -> lexical -> search"),
+                cycles(java.util.Map.of("lexical", java.util.Set.of("search"), "search", java.util.Set.of("lexical", "llm"))));
+        assertEquals(List.of(), cycles(java.util.Map.of("search", java.util.Set.of("lexical", "llm"), "lexical", java.util.Set.of("config"))));
+    }
+
     @Test
     void theCheckSeesACrossing() {
         Matcher m = NAMED.matcher("import dev.graphrag.agrag.AgragGraph; x = dev.graphrag.core.llm.LlmClient.of(y);");

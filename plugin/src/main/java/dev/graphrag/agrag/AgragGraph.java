@@ -11,6 +11,10 @@ import org.neo4j.graphdb.RelationshipType;
  * {@code (:AgMeta {corpus})}.
  */
 public final class AgragGraph {
+    /** On each chunk: the LLM's triples of its last extraction and the model and prompt they came from, reused by the next build. */
+    public static final String TRIPLES = "agragTriples";
+    public static final String TRIPLES_MODEL = "agragTriplesModel";
+
     public static final Label ENTITY = Label.label("AgEntity");
     public static final Label META = Label.label("AgMeta");
     public static final RelationshipType REL = RelationshipType.withName("AG_REL");

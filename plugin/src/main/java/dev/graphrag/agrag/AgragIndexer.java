@@ -51,8 +51,6 @@ public final class AgragIndexer {
     static final String EXTRACTION_STEP = "agrag.index relation extraction";
 
     static final String COOCCURS = "co-occurs with";
-    static final String TRIPLES = "agragTriples";
-    static final String TRIPLES_MODEL = "agragTriplesModel";
 
     record ChunkRow(String id, String documentId, String text) {}
 
@@ -187,7 +185,7 @@ public final class AgragIndexer {
     private Map<String, List<List<String>>> llmTriples(List<ChunkRow> chunks, Map<String, List<String>> candidates, AgragIndexConfig cfg) {
         if (llm == null || llmConfig == null) throw new RagException("agrag.index: relations 'llm' needs an LLM: " + LlmConfig.HOW_TO_CONFIGURE);
         ChunkExtraction<List<List<String>>> extraction = new ChunkExtraction<>(db,
-                new ChunkExtraction.Store<>(TRIPLES, TRIPLES_MODEL, AgragIndexer::encode, v -> decode((String[]) v)),
+                new ChunkExtraction.Store<>(AgragGraph.TRIPLES, AgragGraph.TRIPLES_MODEL, AgragIndexer::encode, v -> decode((String[]) v)),
                 (chunk, meter) -> {
                     LlmClient.JsonReply reply;
                     try {

@@ -1,16 +1,12 @@
 package dev.graphrag.agrag;
 
-import dev.graphrag.core.layer.LayerCache;
-import dev.graphrag.core.layer.LayerDrop;
 import dev.graphrag.core.layer.LayerDrop.Step;
 import dev.graphrag.core.layer.LayerInfo;
 import dev.graphrag.core.layer.LayerSchema;
 import dev.graphrag.core.layer.LayerSpec;
 import dev.graphrag.core.lexical.LexicalGraph;
-import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Transaction;
 
-import java.util.function.BooleanSupplier;
 
 /** The AGRAG layer of a corpus as a whole: its frame (schema, drop order), its info, and a drop that takes its caches and projection along. */
 public final class AgragLayer {
@@ -20,7 +16,9 @@ public final class AgragLayer {
                     .index("agrag_entity_corpus", AgragGraph.ENTITY, "corpus").index("agrag_fact_id", AgragGraph.REL, "factId")
                     .vector(AgragGraph.ENTITY_INDEX, AgragGraph.ENTITY, "embedding", dimensions).vector(AgragGraph.FACT_INDEX, AgragGraph.REL, "embedding", dimensions))
             .drop(Step.nodes("entities", AgragGraph.ENTITY), Step.relationships("title links", LexicalGraph.CHUNK, AgragGraph.LINKS),
-                    Step.properties("stored triples", LexicalGraph.CHUNK, AgragIndexer.TRIPLES, AgragIndexer.TRIPLES_MODEL))
+                    Step.properties("stored triples", LexicalGraph.CHUNK, AgragGraph.TRIPLES, AgragGraph.TRIPLES_MODEL))
+            // the GDS projection (when GDS is installed) goes with the layer; the snapshot cache is the frame's (RagCall.dropLayer)
+            .afterDrop(AgragProjection::drop)
             .build();
 
     /**
@@ -38,17 +36,5 @@ public final class AgragLayer {
         boolean projected = AgragProjection.gdsAvailable(tx) && AgragProjection.exists(tx, corpus);
         return new Info(corpus, i.version(), i.state(), i.chunksChanged(), (String) i.meta().getProperty("relations", null), i.recorded("chunks"),
                 i.recorded("entities"), i.recorded("facts"), synonyms, i.recorded("containsEdges"), i.recorded("titleLinks"), i.embeddingModel(), projected);
-    }
-
-    /**
-     * Drops the layer (the frame's order: the meta node says "dropping", entities, title links and stored triples go in
-     * batches, the meta node last) with the corpus's cached snapshot before and after, and its GDS projection.
-     */
-    public static LayerDrop.Dropped drop(GraphDatabaseService db, String databaseName, LayerCache cache, String corpus, BooleanSupplier cancelled) {
-        AgragSnapshots.invalidate(cache, databaseName, corpus);
-        LayerDrop.Dropped n = SPEC.drop(db, corpus, cancelled);
-        AgragProjection.drop(db, corpus);
-        AgragSnapshots.invalidate(cache, databaseName, corpus);
-        return n;
     }
 }

@@ -118,7 +118,13 @@ public final class RagCall {
 
     /** Drops a corpus's layer ({@link LayerSpec#drop}) while no build of it runs on this member; the row of its drop procedure. */
     public LayerDrop.Dropped dropLayer(LayerSpec layer, String corpus) {
-        return exclusive(layer.namespace(), layer.namespace() + ".drop", corpus, () -> layer.drop(db, corpus, cancelled));
+        return exclusive(layer.namespace(), layer.namespace() + ".drop", corpus, () -> {
+            // a layer's in-memory state (AGRAG's snapshot) goes with it, before (no query reads a layer going away) and after
+            runtime.layerCache().invalidate(database(), corpus, layer.namespace());
+            LayerDrop.Dropped dropped = layer.drop(db, corpus, cancelled);
+            runtime.layerCache().invalidate(database(), corpus, layer.namespace());
+            return dropped;
+        });
     }
 
     /** {@code work} while no build or drop of the corpus's {@code layer} runs on this member. */

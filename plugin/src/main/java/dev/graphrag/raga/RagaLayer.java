@@ -1,24 +1,21 @@
 package dev.graphrag.raga;
 
-import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.embed.ModelIdentity;
 import dev.graphrag.core.layer.LayerDrop.Step;
 import dev.graphrag.core.layer.LayerSchema;
 import dev.graphrag.core.layer.LayerSpec;
-import dev.graphrag.core.layer.LayerState;
 import dev.graphrag.core.lexical.LexicalGraph;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.Transaction;
 
-import java.time.ZonedDateTime;
 import java.util.Map;
 
 /**
  * The RAGA layer of a corpus as a whole: its frame (schema, drop order), set up (schema, and a {@code RagaMeta} node
  * recording the embedding model its entity vectors come from), required by every raga.* call, and its info. RAGA builds
- * incrementally (each tool call commits), so its meta node is ready from the start and carries version 1.
+ * incrementally (each tool call commits), so its meta node is ready from the set-up on.
  */
 public final class RagaLayer {
     public static final LayerSpec SPEC = LayerSpec.of("raga", "RAGA layer", RagaGraph.META)
@@ -47,6 +44,7 @@ public final class RagaLayer {
                     Step.nodes("alerts", RagaGraph.ALERT),
                     Step.properties("chunk reading states", LexicalGraph.CHUNK, "ragaState", "ragaSummary", "ragaIncomplete", "ragaSessionId"),
                     Step.properties("document title keys", LexicalGraph.DOCUMENT, RagaGraph.TITLE_KEY))
+            .builtBy("raga.setup")
             .build();
 
     /** raga.info's row, counted live; modelMatches false when entity vectors come from another model than the server's. */
@@ -55,39 +53,17 @@ public final class RagaLayer {
 
     private RagaLayer() {}
 
-    /** Schema (idempotent) and the corpus's meta node; the corpus must exist. */
+    /**
+     * Schema (idempotent) and the corpus's meta node, ready from the start: RAGA builds incrementally (each tool call
+     * commits), so its one "build" is the set-up, through the frame's (version, model, state); the corpus must exist.
+     */
     public static void setup(GraphDatabaseService db, EmbeddingService embeddings, String corpus) {
-        try (Transaction tx = db.beginTx()) {
-            LexicalGraph.requireCorpus(tx, corpus);
-        }
-        SPEC.setup(db, embeddings.dimensions());
-        try (Transaction tx = db.beginTx()) {
-            Node m = tx.findNode(RagaGraph.META, "corpus", corpus);
-            if (m == null) {
-                m = tx.createNode(RagaGraph.META);
-                m.setProperty("corpus", corpus);
-                m.setProperty("createdAt", ZonedDateTime.now());
-                m.setProperty("state", LayerState.READY);
-                m.setProperty("version", 1L);
-                ModelIdentity.record(m, embeddings);
-                tx.commit();
-            } else if (LayerState.DROPPING.equals(LayerState.of(m))) {
-                throw new RagException("the RAGA layer of corpus '" + corpus + "' is being dropped, or a drop was interrupted: CALL raga.drop({corpus: '" + corpus + "'}) finishes it");
-            }
-        }
+        SPEC.ensureReady(db, corpus, embeddings);
     }
 
-    /** The meta node of a corpus's layer; an error naming raga.setup / raga.ingest when there is none. */
+    /** The meta node of a corpus's layer; an error naming raga.setup when there is none, raga.drop when one is being dropped. */
     public static Node require(Transaction tx, String corpus) {
-        LexicalGraph.requireCorpus(tx, corpus);
-        Node m = tx.findNode(RagaGraph.META, "corpus", corpus);
-        if (m == null) {
-            throw new RagException("corpus '" + corpus + "' has no RAGA layer yet: CALL raga.setup({corpus: '" + corpus + "'}) or raga.ingest([], {corpus: '" + corpus + "'})");
-        }
-        if (LayerState.DROPPING.equals(LayerState.of(m))) {
-            throw new RagException("the RAGA layer of corpus '" + corpus + "' is being dropped, or a drop was interrupted: CALL raga.drop({corpus: '" + corpus + "'}) finishes it");
-        }
-        return m;
+        return SPEC.requireBuilt(tx, corpus);
     }
 
     public static Info info(Transaction tx, String corpus, EmbeddingService embeddings) {

@@ -16,6 +16,10 @@ import java.util.Set;
  * ({@code memory} float[], absent = zero; {@code memoryNorm}, {@code enhanceCount}, {@code penalizeCount}, {@code memoryUpdatedAt}).
  */
 public final class RemindGraph {
+    /** On each chunk: its last extraction and the model and prompt it came from, reused by the next build. */
+    public static final String STORE = "remindExtraction";
+    public static final String STORE_KEY = "remindExtractionModel";
+
     public static final Label ENTITY = Label.label("RmEntity");
     public static final Label ANCHOR = Label.label("RmAnchor");
     public static final Label KEY = Label.label("RmKey");

@@ -47,9 +47,7 @@ public record RemindIndexer(RagCall call, RagCall.BoundLlm llm) {
 
     /** A document's anchors in chunk order, per document of a build: an index seek on (corpus, documentId), not the corpus's anchors. */
     public static final String DOCUMENT_ANCHORS = "MATCH (a:RmAnchor {corpus: $c, documentId: $d}) RETURN a ORDER BY a.index";
-    static final String STORE = "remindExtraction";
-    static final String STORE_KEY = "remindExtractionModel";
-    static final ChunkExtraction.Store<Extraction> EXTRACTIONS = ChunkExtraction.Store.json(STORE, STORE_KEY, Extraction.class, "remind");
+    static final ChunkExtraction.Store<Extraction> EXTRACTIONS = ChunkExtraction.Store.json(RemindGraph.STORE, RemindGraph.STORE_KEY, Extraction.class, "remind");
 
     public Stats index(RemindIndexConfig cfg) {
         long t0 = System.nanoTime();

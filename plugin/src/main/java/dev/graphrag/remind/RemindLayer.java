@@ -29,7 +29,7 @@ public final class RemindLayer {
                     .index("remind_anchor_document", RemindGraph.ANCHOR, "corpus", "documentId")
                     .vector(RemindGraph.KEY_INDEX, RemindGraph.KEY, "embedding", dimensions))
             .drop(Step.nodes("anchors", RemindGraph.ANCHOR), Step.nodes("entities", RemindGraph.ENTITY),
-                    Step.properties("stored extractions", LexicalGraph.CHUNK, RemindIndexer.STORE, RemindIndexer.STORE_KEY))
+                    Step.properties("stored extractions", LexicalGraph.CHUNK, RemindGraph.STORE, RemindGraph.STORE_KEY))
             .vectors("its entity embeddings and edge memories", "memories are lost")
             .build();
 

@@ -73,7 +73,8 @@ public class AgragProcedures {
         AgragIndexConfig cfg = AgragIndexConfig.parse(config, rag.llmConfigured());
         RagCall.BoundLlm llm = cfg.relations() == AgragIndexConfig.Relations.LLM ? call().llm(cfg.llm(), "agrag.index") : null;
         AgragIndexer.Stats s = call().build("agrag", "agrag.index", cfg.corpus(), c -> new AgragIndexer(c, llm).index(cfg));
-        return Stream.of(Rows.of(IndexResult.class, s, s.usage()));
+        return Stream.of(new IndexResult(s.chunks(), s.newChunks(), s.entities(), s.facts(), s.containsEdges(), s.synonymEdges(), s.titleLinks(),
+                s.failedChunks(), s.usage().calls(), s.usage().promptTokens(), s.usage().completionTokens(), s.usage().tokensByStep(), s.ms()));
     }
 
     @Procedure(name = "agrag.mcmi", mode = Mode.READ)
@@ -85,8 +86,9 @@ public class AgragProcedures {
     public Stream<McmiResult> mcmi(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.MCMI, config, rag.llmConfigured());
         AgragRetriever.Subgraph s = retriever(cfg).mcmi(query, cfg);
-        return Stream.of(Rows.of(McmiResult.class, Rows.columns("nodes", Displayed.nodes(s.nodes()), "relationships", Displayed.relationships(s.relationships())),
-                s, s.usage()));
+        return Stream.of(new McmiResult(s.terminals(), Displayed.nodes(s.nodes()), Displayed.relationships(s.relationships()), s.pathChunkIds(),
+                s.graphStrings(), s.facts(), s.mcstNodeCount(), s.mcstEdgeCount(), s.nodeCount(), s.edgeCount(), s.ratio(), s.expansions(),
+                s.usedPseudo(), s.usage().calls(), s.usage().promptTokens(), s.usage().completionTokens(), s.usage().tokensByStep(), s.ms()));
     }
 
     @Procedure(name = "agrag.retrieve", mode = Mode.READ)
@@ -114,7 +116,9 @@ public class AgragProcedures {
         AgragRetriever.Answer a = new AgragRetriever(call(), call().llm(cfg.llm(), "agrag.answer")).answer(query, cfg);
         List<String> cited = new ArrayList<>(a.pathChunkIds());
         cited.addAll(a.retrievedChunkIds());
-        return Stream.of(Rows.of(AnswerResult.class, Rows.columns("citations", LexicalGraph.citations(tx, cited)), a, a.usage()));
+        return Stream.of(new AnswerResult(a.answer(), a.thought(), a.graphStrings(), a.facts(), a.pathChunkIds(), a.retrievedChunkIds(),
+                LexicalGraph.citations(tx, cited), a.usedGraph(), a.prompt(), a.rerank(), a.usage().calls(), a.usage().promptTokens(),
+                a.usage().completionTokens(), a.usage().tokensByStep(), a.ms()));
     }
 
     @Procedure(name = "agrag.info", mode = Mode.READ)
@@ -185,7 +189,7 @@ public class AgragProcedures {
     public Stream<LayerDrop.Dropped> drop(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         String corpus = ConfigReader.corpusOnly("agrag.drop", config);
         RagCall c = call();
-        return Stream.of(c.exclusive("agrag", "agrag.drop", corpus, () -> AgragLayer.drop(db, db.databaseName(), rag.layerCache(), corpus, c.cancelled())));
+        return Stream.of(c.dropLayer(AgragLayer.SPEC, corpus));
     }
 
     private AgragRetriever retriever(AgragQueryConfig cfg) {

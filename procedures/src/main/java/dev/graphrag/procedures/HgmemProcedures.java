@@ -75,7 +75,9 @@ public class HgmemProcedures {
         HgmemIndexConfig cfg = HgmemIndexConfig.parse(config);
         RagCall.BoundLlm llm = call().llmIfConfigured(cfg.llm(), "hgmem.index");
         HgmemIndexer.Stats s = call().build("hgmem", "hgmem.index", cfg.corpus(), c -> new HgmemIndexer(c, llm).index(cfg));
-        return Stream.of(Rows.of(IndexResult.class, s, s.usage()));
+        return Stream.of(new IndexResult(s.chunks(), s.extracted(), s.reusedExtractions(), s.failedChunks(), s.entities(), s.relations(), s.mentions(),
+                s.summarised(), s.staleEntities(), s.usage().calls(), s.usage().promptTokens(), s.usage().completionTokens(),
+                s.usage().tokensByStep(), s.ms()));
     }
 
     @Procedure(name = "hgmem.info", mode = Mode.READ)
@@ -106,7 +108,10 @@ public class HgmemProcedures {
     public Stream<EvolveResult> evolve(@Name("sessionId") String sessionId, @Name("query") String query,
                                        @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         HgmemEngine.StepRow r = engine(HgmemConfig.parse(HgmemConfig.Use.EVOLVE, orEmpty(config)), "hgmem.evolve").evolve(sessionId, query, config);
-        return Stream.of(Rows.of(EvolveResult.class, r, r.usage()));
+        return Stream.of(new EvolveResult(r.sessionId(), r.step(), r.mode(), r.subqueries(), r.retrieval(), r.retrievedEntities(), r.retrievedChunks(),
+                r.inserted(), r.updated(), r.merged(), r.units(), r.vertices(), r.avgVerticesPerUnit(), r.judgement(), r.concerns(),
+                r.nextSubqueries(), r.done(), r.warnings(), r.usage().calls(), r.usage().promptTokens(), r.usage().completionTokens(),
+                r.usage().tokensByStep(), r.ms()));
     }
 
     @Procedure(name = "hgmem.respond", mode = Mode.WRITE)
@@ -118,7 +123,9 @@ public class HgmemProcedures {
             + " rerank (false), rerankTopK (0: all), profile, llm.")
     public Stream<RespondResult> respond(@Name("sessionId") String sessionId, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         HgmemEngine.Response r = engine(HgmemConfig.parse(HgmemConfig.Use.RESPOND, orEmpty(config)), "hgmem.respond").respond(sessionId, config);
-        return Stream.of(Rows.of(RespondResult.class, Rows.columns("citations", LexicalGraph.citations(tx, r.citedChunks())), r, r.usage()));
+        return Stream.of(new RespondResult(r.sessionId(), r.answer(), r.citedChunks(), LexicalGraph.citations(tx, r.citedChunks()), r.chunks(),
+                r.contextTokens(), r.units(), r.memory(), r.rerank(), r.usage().calls(), r.usage().promptTokens(), r.usage().completionTokens(),
+                r.usage().tokensByStep(), r.ms()));
     }
 
     @Procedure(name = "hgmem.answer", mode = Mode.WRITE)
@@ -140,13 +147,15 @@ public class HgmemProcedures {
             if (row.step() != null) {
                 HgmemEngine.StepRow s = row.step();
                 total[0] = total[0].plus(s.usage());
-                return Rows.of(AnswerResult.class, Rows.columns("kind", "step", "answer", null, "citedChunks", null, "citations", null, "chunks", s.retrievedChunks(),
-                        "memory", null, "rerank", null, "trace", trace ? s.retrieval() : null), s, s.usage());
+                return new AnswerResult("step", s.sessionId(), s.step(), s.mode(), s.subqueries(), s.judgement(), s.units(), s.avgVerticesPerUnit(),
+                null, null, null, s.retrievedChunks(), null, null, s.usage().calls(), s.usage().promptTokens(), s.usage().completionTokens(),
+                s.usage().tokensByStep(), trace ? s.retrieval() : null, s.ms());
             }
             HgmemEngine.Response r = row.response();
-            return Rows.of(AnswerResult.class, Rows.columns("kind", "answer", "step", null, "mode", null, "subqueries", null, "judgement", null, "trace", null,
-                            "citations", LexicalGraph.citations(tx, r.citedChunks())),
-                    r, total[0].plus(r.usage()));
+            Usage all = total[0].plus(r.usage());
+            return new AnswerResult("answer", r.sessionId(), null, null, null, null, r.units(), r.avgVerticesPerUnit(), r.answer(), r.citedChunks(),
+                LexicalGraph.citations(tx, r.citedChunks()), r.chunks(), r.memory(), r.rerank(), all.calls(), all.promptTokens(),
+                all.completionTokens(), all.tokensByStep(), null, r.ms());
         });
     }
 

@@ -103,7 +103,10 @@ public class RagaProcedures {
         dev.graphrag.core.lexical.LexicalGraph.requireCorpus(tx, cfg.corpus());
         RagCall c = call();
         Iterator<RagaIngest.Row> rows = new RagaIngest(c, c.llm(cfg.llm(), "raga.ingest"), cfg).run(documentIds);
-        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(rows, Spliterator.ORDERED), false).map(r -> Rows.of(IngestResult.class, r, r.usage()));
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(rows, Spliterator.ORDERED), false).map(r -> new IngestResult(r.kind(), r.sessionId(), r.documentId(), r.chunkId(), r.index(), r.state(), r.summary(), r.incomplete(),
+                r.toolCalls(), r.invalidToolCalls(), r.entitiesCreated(), r.entitiesReused(), r.relationsCreated(), r.updates(), r.merges(),
+                r.deletes(), r.reviews(), r.todos(), r.todosResolved(), r.usage().calls(), r.usage().promptTokens(),
+                r.usage().completionTokens(), r.usage().tokensByStep(), r.stopReason(), r.ms()));
     }
 
     // ---- tools by hand
@@ -345,9 +348,9 @@ public class RagaProcedures {
                 cfg.needsLlm() ? RagaAnswer.analyser(c.llm(cfg.llm(), "raga.retrieve"), usage, c) : null);
         List<RetrieveResult> out = new ArrayList<>();
         for (RagaRetriever.Hit h : r.hits()) {
-            out.add(Rows.of(RetrieveResult.class, Rows.columns("rank", out.size() + 1, "startOffset", h.start(), "endOffset", h.end(),
-                    "chunk", Displayed.node(h.chunk()), "entities", Displayed.nodes(h.entities()), "relationships", Displayed.relationships(h.mentions())),
-                    h, r, usage.usage()));
+            out.add(new RetrieveResult(out.size() + 1, h.chunkId(), h.docId(), h.text(), h.score(), h.vecRank(), h.kgRank(), h.vecScore(),
+                h.kgScore(), h.start(), h.end(), r.degraded(), r.degradedReason(), Displayed.node(h.chunk()), Displayed.nodes(h.entities()),
+                Displayed.relationships(h.mentions()), usage.usage().calls(), usage.usage().promptTokens(), usage.usage().completionTokens()));
         }
         return out.stream();
     }
@@ -367,7 +370,8 @@ public class RagaProcedures {
         RagCall c = call();
         UsageMeter usage = new UsageMeter();
         RagaAnswer.Answer a = RagaAnswer.answer(c, c.llm(cfg.llm(), "raga.answer"), query, cfg, usage);
-        return Stream.of(Rows.of(AnswerResult.class, a, usage.usage()));
+        return Stream.of(new AnswerResult(a.answer(), a.answerType(), a.evidence(), a.retrieved(), a.facts(), a.grounded(), a.mode(), a.degraded(),
+                a.rerank(), usage.usage().calls(), usage.usage().promptTokens(), usage.usage().completionTokens(), usage.usage().tokensByStep()));
     }
 
     // ---- sync, schema, info, drop

@@ -82,7 +82,9 @@ public class RemindProcedures {
         RemindIndexConfig cfg = RemindIndexConfig.parse(config);
         RagCall.BoundLlm llm = call().llmIfConfigured(cfg.llm(), "remind.index");
         RemindIndexer.Stats s = call().build("remind", "remind.index", cfg.corpus(), c -> new RemindIndexer(c, llm).index(cfg));
-        return Stream.of(Rows.of(IndexResult.class, s, s.usage()));
+        return Stream.of(new IndexResult(s.chunks(), s.newChunks(), s.removedChunks(), s.entitiesCreated(), s.entitiesMerged(), s.relations(),
+                s.mentions(), s.nextEdges(), s.failedChunks(), s.usage().calls(), s.usage().promptTokens(), s.usage().completionTokens(),
+                s.usage().tokensByStep(), s.ms()));
     }
 
     @Procedure(name = "remind.info", mode = Mode.READ)
@@ -133,10 +135,10 @@ public class RemindProcedures {
         RemindEngine.Traversal t = new RemindEngine(call(), llm(cfg, RemindQueryConfig.Use.TRAVERSE, "remind.traverse")).traverse("remind.traverse", query, cfg);
         Walk.Outcome o = t.outcome();
         Subgraph s = o.subgraph();
-        return Stream.of(Rows.of(TraverseResult.class, Rows.columns("stopReason", o.stopReason().name(), "seeds", SubgraphView.seeds(t),
-                "nodes", SubgraphView.nodes(tx, s, true), "chunks", SubgraphView.chunkIds(tx, s), "relationships", SubgraphView.relationships(tx, s),
-                "path", SubgraphView.path(tx, s), "summaries", SubgraphView.summaries(tx, s), "trace", SubgraphView.trace(o),
-                "traversalTokens", SubgraphView.traversalTokens(t.usage()), "traversal", t.handoff()), o, t, t.usage()));
+        return Stream.of(new TraverseResult(o.sufficient(), o.stopReason().name(), SubgraphView.seeds(t), SubgraphView.nodes(tx, s, true),
+                SubgraphView.chunkIds(tx, s), SubgraphView.relationships(tx, s), SubgraphView.path(tx, s), SubgraphView.summaries(tx, s),
+                SubgraphView.trace(o), o.jumps(), t.usage().calls(), t.usage().promptTokens(), t.usage().completionTokens(),
+                SubgraphView.traversalTokens(t.usage()), t.usage().tokensByStep(), t.handoff(), t.ms()));
     }
 
     @Procedure(name = "remind.memorize", mode = Mode.WRITE)
@@ -150,8 +152,9 @@ public class RemindProcedures {
                                            @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         RemindQueryConfig cfg = RemindQueryConfig.parse(RemindQueryConfig.Use.MEMORIZE, config);
         RemindEngine.Memorized m = new RemindEngine(call(), llm(cfg, RemindQueryConfig.Use.MEMORIZE, "remind.memorize")).memorize(query, traversal, cfg);
-        return Stream.of(Rows.of(MemorizeResult.class, Rows.columns("memorized", m.written(), "enhancedRels", Displayed.relationships(m.enhancedRels()),
-                "penalizedRels", Displayed.relationships(m.penalizedRels())), m, m.usage()));
+        return Stream.of(new MemorizeResult(m.written(), m.enhanced(), m.penalized(), m.unchanged(), Displayed.relationships(m.enhancedRels()),
+                Displayed.relationships(m.penalizedRels()), m.usage().calls(), m.usage().promptTokens(), m.usage().completionTokens(),
+                m.usage().tokensByStep()));
     }
 
     @Procedure(name = "remind.answer", mode = Mode.WRITE)
@@ -184,10 +187,10 @@ public class RemindProcedures {
         Walk.Outcome o = a.traversal().outcome();
         Subgraph s = o.subgraph();
         List<Relationship> rels = new ArrayList<>(new LinkedHashSet<>(SubgraphView.relationships(tx, s)));
-        return Stream.of(Rows.of(AnswerResult.class, Rows.columns("chunks", SubgraphView.chunkIds(tx, s), "nodes", SubgraphView.nodes(tx, s, true),
-                "relationships", rels, "stopReason", o.stopReason().name(), "memorized", a.memorized().written(), "trace", SubgraphView.trace(o),
-                "traversalTokens", SubgraphView.traversalTokens(a.usage()), "citations", LexicalGraph.citations(tx, a.citedChunks())),
-                a, a.memorized(), o, a.usage()));
+        return Stream.of(new AnswerResult(a.answer(), a.citedChunks(), LexicalGraph.citations(tx, a.citedChunks()), SubgraphView.chunkIds(tx, s),
+                SubgraphView.nodes(tx, s, true), rels, o.sufficient(), o.stopReason().name(), o.jumps(), a.memorized().written(),
+                a.memorized().enhanced(), a.memorized().penalized(), SubgraphView.trace(o), a.rerank(), a.usage().calls(),
+                a.usage().promptTokens(), a.usage().completionTokens(), SubgraphView.traversalTokens(a.usage()), a.usage().tokensByStep(), a.ms()));
     }
 
     @Procedure(name = "remind.memory.stats", mode = Mode.READ)

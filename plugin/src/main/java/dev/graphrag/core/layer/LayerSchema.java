@@ -42,7 +42,7 @@ public final class LayerSchema {
 
     /** A cosine vector index on a label's property, filtering by corpus where the server can (VectorSearch). */
     public LayerSchema vector(String name, Label label, String property, int dimensions) {
-        return put(name, dev.graphrag.core.search.VectorSearch.nodeIndex(name, id(label.name()), id(property), dimensions));
+        return put(name, dev.graphrag.core.lexical.VectorIndexes.nodeIndex(name, id(label.name()), id(property), dimensions));
     }
 
     /** A cosine vector index on a relationship type's property. */
@@ -77,7 +77,7 @@ public final class LayerSchema {
     }
 
     private static String cosine(int dimensions) {
-        return dev.graphrag.core.search.VectorSearch.cosineOptions(dimensions);
+        return dev.graphrag.core.lexical.VectorIndexes.cosineOptions(dimensions);
     }
 
     private static String on(String variable, String separator, String... properties) {

@@ -31,6 +31,8 @@ public final class LayerSpec {
     private final List<LayerDrop.Step> drop;
     private final String vectors;
     private final String rebuildLoses;
+    private final java.util.function.BiConsumer<GraphDatabaseService, String> afterDrop;
+    private final String buildCall;
 
     private LayerSpec(Builder b) {
         this.namespace = b.namespace;
@@ -42,6 +44,8 @@ public final class LayerSpec {
         this.drop = List.copyOf(steps);
         this.vectors = b.vectors;
         this.rebuildLoses = b.rebuildLoses;
+        this.afterDrop = b.afterDrop;
+        this.buildCall = b.buildCall == null ? namespace + ".index" : b.buildCall;
     }
 
     /** {@code namespace} is the procedures' ("hgmem"), {@code title} the layer's name in messages ("HGMem base graph"). */
@@ -85,7 +89,7 @@ public final class LayerSpec {
     /** The meta node of an existing corpus, or the error naming the call that builds the layer. */
     private Node metaOf(Transaction tx, String corpus) {
         Node m = tx.findNode(meta, "corpus", corpus);
-        if (m == null) throw new RagException("corpus '" + corpus + "' has no " + title + " yet: CALL " + namespace + ".index({corpus: '" + corpus + "'})");
+        if (m == null) throw new RagException("corpus '" + corpus + "' has no " + title + " yet: CALL " + buildCall + "({corpus: '" + corpus + "'})");
         return m;
     }
 
@@ -95,7 +99,7 @@ public final class LayerSpec {
      */
     public Node requireBuilt(Transaction tx, String corpus, EmbeddingService embeddings) {
         LexicalGraph.requireCorpus(tx, corpus);
-        Node m = LayerState.requireBuilt(tx, meta, corpus, title, namespace);
+        Node m = LayerState.requireBuilt(tx, meta, corpus, title, namespace, buildCall);
         requireSameModel(m, corpus, embeddings);
         return m;
     }
@@ -125,6 +129,25 @@ public final class LayerSpec {
         }
     }
 
+    /**
+     * For a layer built incrementally (each of its writes commits: RAGA's agent): schema, then a meta node that is ready
+     * from the start, through the same build as any layer's (version, model, state); a layer being dropped is refused
+     * with the call that finishes the drop, a layer already set up is left as it is.
+     */
+    public void ensureReady(GraphDatabaseService db, String corpus, EmbeddingService embeddings) {
+        try (Transaction tx = db.beginTx()) {
+            LexicalGraph.requireCorpus(tx, corpus);
+            Node m = tx.findNode(meta, "corpus", corpus);
+            if (m != null) {
+                LayerState.requireBuilt(tx, meta, corpus, title, namespace, buildCall);
+                return;
+            }
+        }
+        LayerBuild build = begin(db, corpus, embeddings);
+        build.start();
+        build.finish(Map.of());
+    }
+
     /** What every layer's info row starts with. */
     public LayerInfo info(Transaction tx, String corpus) {
         long lexical = LayerVersions.lexical(LexicalGraph.requireCorpus(tx, corpus));
@@ -136,7 +159,9 @@ public final class LayerSpec {
     /** The meta node says "dropping" first (queries then refuse), then the layer's steps run in batches, the meta node last. */
     public LayerDrop.Dropped drop(GraphDatabaseService db, String corpus, BooleanSupplier cancelled) {
         LayerState.markDropping(db, meta, corpus);
-        return LayerDrop.run(db, namespace + ".drop", corpus, drop, cancelled);
+        LayerDrop.Dropped dropped = LayerDrop.run(db, namespace + ".drop", corpus, drop, cancelled);
+        afterDrop.accept(db, corpus);
+        return dropped;
     }
 
     /** The one row of a statement of counts ({@code RETURN COUNT {...} AS name, ...} over {@code $c}), as longs by column. */
@@ -154,6 +179,8 @@ public final class LayerSpec {
         private final List<LayerDrop.Step> drop = new ArrayList<>();
         private String vectors;
         private String rebuildLoses = "";
+        private java.util.function.BiConsumer<GraphDatabaseService, String> afterDrop = (db, corpus) -> {};
+        private String buildCall;
 
         private Builder(String namespace, String title, Label meta) {
             this.namespace = namespace;
@@ -180,6 +207,18 @@ public final class LayerSpec {
         public Builder vectors(String vectors, String rebuildLoses) {
             this.vectors = vectors;
             this.rebuildLoses = rebuildLoses;
+            return this;
+        }
+
+        /** What a drop does after the graph's part, outside the graph (AGRAG's GDS projection). */
+        public Builder afterDrop(java.util.function.BiConsumer<GraphDatabaseService, String> afterDrop) {
+            this.afterDrop = afterDrop;
+            return this;
+        }
+
+        /** The call that builds the layer, as errors name it (default {@code <namespace>.index}). */
+        public Builder builtBy(String procedure) {
+            this.buildCall = procedure;
             return this;
         }
 

@@ -29,13 +29,18 @@ public final class LayerState {
      * {@code layer} names the layer in messages ("ReMind layer"), {@code method} its procedures' namespace.
      */
     public static Node requireBuilt(Transaction tx, Label metaLabel, String corpus, String layer, String method) {
+        return requireBuilt(tx, metaLabel, corpus, layer, method, method + ".index");
+    }
+
+    /** As above, naming {@code buildCall} as the call that builds the layer. */
+    public static Node requireBuilt(Transaction tx, Label metaLabel, String corpus, String layer, String method, String buildCall) {
         Node meta = tx.findNode(metaLabel, "corpus", corpus);
-        if (meta == null) throw new RagException("corpus '" + corpus + "' has no " + layer + " yet: CALL " + method + ".index({corpus: '" + corpus + "'})");
+        if (meta == null) throw new RagException("corpus '" + corpus + "' has no " + layer + " yet: CALL " + buildCall + "({corpus: '" + corpus + "'})");
         if (DROPPING.equals(of(meta))) {
             throw new RagException("the " + layer + " of corpus '" + corpus + "' is being dropped, or a drop was interrupted: CALL " + method + ".drop({corpus: '" + corpus + "'}) finishes it");
         }
         if (!meta.hasProperty("version")) {
-            throw new RagException("the " + layer + " of corpus '" + corpus + "' is being built, or its first build was interrupted: CALL " + method + ".index({corpus: '" + corpus
+            throw new RagException("the " + layer + " of corpus '" + corpus + "' is being built, or its first build was interrupted: CALL " + buildCall + "({corpus: '" + corpus
                     + "'}) finishes it (it resumes where it stopped)");
         }
         return meta;

@@ -128,7 +128,7 @@ public final class LexicalGraph {
         statements.put(FULLTEXT_INDEX, "CREATE FULLTEXT INDEX " + FULLTEXT_INDEX + " IF NOT EXISTS FOR (c:Chunk) ON EACH [c.text]"
                 + " OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}");
         // dimensions is the loaded model's integer, never user text
-        statements.put(VECTOR_INDEX, dev.graphrag.core.search.VectorSearch.nodeIndex(VECTOR_INDEX, CHUNK.name(), "embedding", dimensions));
+        statements.put(VECTOR_INDEX, VectorIndexes.nodeIndex(VECTOR_INDEX, CHUNK.name(), "embedding", dimensions));
         Integer existing = vectorIndexDimensions(db);
         if (existing != null && existing != dimensions) {
             throw new RagException("vector index " + VECTOR_INDEX + " has " + existing + " dimensions but the embedding model has "

@@ -49,6 +49,17 @@ public interface Chunker {
         return bounds;
     }
 
+    /**
+     * Where a window of tokens [from, to) over tokens[.., hi) should end so it does not split a word: {@code to} moved back
+     * to the first piece of the word that straddles it, unless the window is that one word (then it is cut where it is).
+     */
+    static int wordEnd(List<dev.graphrag.core.embed.TextTokenizer.Token> tokens, int from, int to, int hi) {
+        if (to >= hi) return hi;
+        int cut = to;
+        while (cut > from + 1 && tokens.get(cut).start() == tokens.get(cut - 1).start()) cut--;
+        return cut > from + 1 || tokens.get(cut).start() != tokens.get(cut - 1).start() ? cut : to;
+    }
+
     static void checkCancelled(BooleanSupplier cancelled) {
         if (cancelled.getAsBoolean()) throw new RagException("chunking cancelled: the transaction was terminated");
     }

@@ -41,8 +41,7 @@ public final class SentenceChunker implements Chunker {
         for (int b = 0; b + 1 < bounds.size(); b++) {
             int t = bounds.get(b + 1);
             for (int s = bounds.get(b); s < t; ) {
-                int e = Math.min(t, s + body);
-                while (e < t && e > s + 1 && tokens.get(e).start() == tokens.get(e - 1).start()) e--; // keep a word's pieces together
+                int e = Chunker.wordEnd(tokens, s, Math.min(t, s + body), t); // a word's pieces stay together
                 sentences.add(new int[] {s, e});
                 s = e;
             }

@@ -50,13 +50,7 @@ public final class TokenChunker implements Chunker {
         List<int[]> out = new ArrayList<>();
         int from = lo;
         while (from < hi) {
-            int to = Math.min(hi, from + chunkSize);
-            if (to < hi) {
-                int cut = to;
-                // do not split the word that straddles the window end
-                while (cut > from + 1 && tokens.get(cut).start() == tokens.get(cut - 1).start()) cut--;
-                if (cut > from + 1 || tokens.get(cut).start() != tokens.get(cut - 1).start()) to = cut;
-            }
+            int to = Chunker.wordEnd(tokens, from, Math.min(hi, from + chunkSize), hi); // never the word that straddles the end
             out.add(new int[] {from, to});
             if (to >= hi) break;
             int next = Math.max(from + 1, to - overlap);

@@ -12,11 +12,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class VectorSearchVersionTest {
     @Test
     void calendarReleasesFrom2026FilterInTheIndexAndOthersDoNot() {
-        assertTrue(VectorSearch.takesFilteredIndexes("2026.09.0"));
-        assertTrue(VectorSearch.takesFilteredIndexes("2026.01.4"));
-        assertTrue(VectorSearch.takesFilteredIndexes("2027.02.0-SNAPSHOT"));
+        assertTrue(dev.graphrag.core.lexical.VectorIndexes.takesFilteredIndexes("2026.09.0"));
+        assertTrue(dev.graphrag.core.lexical.VectorIndexes.takesFilteredIndexes("2026.01.4"));
+        assertTrue(dev.graphrag.core.lexical.VectorIndexes.takesFilteredIndexes("2027.02.0-SNAPSHOT"));
         for (String older : new String[] {"5.26.30", "2025.10.1", "4.4.0", "dev", "", null}) {
-            assertEquals(false, VectorSearch.takesFilteredIndexes(older), String.valueOf(older));
+            assertEquals(false, dev.graphrag.core.lexical.VectorIndexes.takesFilteredIndexes(older), String.valueOf(older));
         }
     }
 
@@ -24,6 +24,6 @@ class VectorSearchVersionTest {
     void theSearchQueryNamesOnlyThePluginsOwnIndexes() {
         assertTrue(VectorSearch.searchQuery("rag_chunk_embedding").contains("VECTOR INDEX rag_chunk_embedding FOR $v WHERE node.corpus = $corpus LIMIT $n"));
         assertThrows(IllegalArgumentException.class, () -> VectorSearch.searchQuery("x) RETURN 1 //"));
-        assertThrows(IllegalArgumentException.class, () -> VectorSearch.nodeIndex("i", "Chunk", "embedding", 0));
+        assertThrows(IllegalArgumentException.class, () -> dev.graphrag.core.lexical.VectorIndexes.nodeIndex("i", "Chunk", "embedding", 0));
     }
 }
