@@ -37,7 +37,7 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
         static final Key<Boolean> ENABLE_MERGE = Key.bool("enableMerge", D.enableMerge());
         static final Key<Boolean> USE_HINT = Key.bool("useHint", D.useHint());
         static final Key<Evolution.Strategy> RETRIEVAL_STRATEGY = new Key<>("retrievalStrategy", D.strategy(),
-                (r, k) -> r.has("retrievalStrategy") ? strategy(r.owner(), r.string("retrievalStrategy", null)) : k.dflt());
+                (r, k) -> r.has(k.name()) ? strategy(r.owner(), r.string(k.name(), null)) : k.dflt());
         static final Key<HypergraphMemory.VertexPolicy> UPDATE_VERTEX_POLICY = Key.choice("updateVertexPolicy", HypergraphMemory.VertexPolicy.class,
                 D.vertexPolicy());
         static final Key<Evolution.AbsentPolicy> ABSENT_ENTITY_POLICY = Key.choice("absentEntityPolicy", Evolution.AbsentPolicy.class, D.absentPolicy());
@@ -105,12 +105,13 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
         static final Key<Integer> FINAL_TOKEN_BUDGET = Key.integer("finalTokenBudget", D.tokenBudget(), 100, 1_000_000);
         static final Key<Integer> EMPTY_MEMORY_CHUNKS = Key.integer("emptyMemoryChunks", D.emptyMemoryChunks(), 0, 100);
         static final String RESPONSE_TYPE = "Multiple Paragraphs";
+        static final Key<String> RESPONSE_TYPE_KEY = Key.string("responseType", RESPONSE_TYPE);
         static final Answering DEFAULTS = new Answering(D.innerPerUnit(), D.outerPerUnit(), D.maxChunks(), D.tokenBudget(), D.emptyMemoryChunks(),
                 RESPONSE_TYPE, RerankConfig.OFF);
 
         static Answering read(ConfigReader r) {
             Answering a = new Answering(INNER_PER_UNIT.read(r), OUTER_PER_UNIT.read(r), FINAL_MAX_CHUNKS.read(r), FINAL_TOKEN_BUDGET.read(r),
-                    EMPTY_MEMORY_CHUNKS.read(r), r.string("responseType", RESPONSE_TYPE), RerankConfig.readContext(r));
+                    EMPTY_MEMORY_CHUNKS.read(r), RESPONSE_TYPE_KEY.read(r), RerankConfig.readContext(r));
             if (a.responseType().length() > 200) throw new RagException(r.owner() + ": config key 'responseType' is longer than 200 characters");
             return a;
         }
@@ -132,6 +133,13 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
     /** Keys that describe one call, never stored with a session. */
     static final Set<String> PER_CALL = Set.of("llm", "profile", "subqueries", "targets", "force", "sessionId", "keepSession", "returnTrace", "mode", "corpus");
 
+    static final Key<String> PROFILE = Key.string("profile", "default");
+    static final Key<Boolean> FORCE = Key.bool("force", false);
+    static final Key<String> SESSION_ID = Key.string("sessionId", null);
+    static final Key<Boolean> KEEP_SESSION = Key.bool("keepSession", true);
+    static final Key<Boolean> RETURN_TRACE = Key.bool("returnTrace", false);
+    static final Key<String> RETRIEVE_MODE = Key.string("mode", null);
+
     public static HgmemConfig parse(Use use, Map<String, Object> config) {
         String owner = "hgmem." + use.name().toLowerCase(Locale.ROOT);
         ConfigReader r = ConfigReader.of(owner, config);
@@ -141,15 +149,15 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
         Loop loop = loops ? Loop.read(r) : Loop.DEFAULTS;
         Retrieval retrieval = use == Use.RESPOND ? Retrieval.DEFAULTS : Retrieval.read(r, loops);
         Answering answering = answers ? Answering.read(r) : Answering.DEFAULTS;
-        String profile = use == Use.RETRIEVE ? "default" : r.string("profile", "default");
+        String profile = use == Use.RETRIEVE ? PROFILE.dflt() : PROFILE.read(r);
         if (!profile.equals("default") && !profile.equals("paper")) {
             throw new RagException(owner + ": config key 'profile' must be one of [default, paper], got '" + profile + "'");
         }
         Map<String, Object> llm = use == Use.RETRIEVE ? null : r.map("llm");
         Call call = switch (use) {
-            case EVOLVE -> new Call(r.strings("subqueries", null), r.any("targets"), r.bool("force", false), null, true, false, null);
-            case ANSWER -> new Call(null, null, false, r.string("sessionId", null), r.bool("keepSession", true), r.bool("returnTrace", false), null);
-            case RETRIEVE -> new Call(null, r.any("targets"), false, null, true, false, r.string("mode", null));
+            case EVOLVE -> new Call(r.strings("subqueries", null), r.any("targets"), FORCE.read(r), null, true, false, null);
+            case ANSWER -> new Call(null, null, false, SESSION_ID.read(r), KEEP_SESSION.read(r), RETURN_TRACE.read(r), null);
+            case RETRIEVE -> new Call(null, r.any("targets"), false, null, true, false, RETRIEVE_MODE.read(r));
             case RESPOND -> Call.NONE;
         };
         // a session keeps its filter (a retrieval key, stored): no step retrieves a chunk outside it (docs/hgmem.md)

@@ -6,7 +6,6 @@ import dev.graphrag.core.config.Key;
 import dev.graphrag.core.search.DocumentFilter;
 import dev.graphrag.core.search.RerankConfig;
 
-import java.util.Locale;
 import java.util.Map;
 
 /** raga.retrieve's and raga.answer's config (docs/raga/retrieve.md; defaults from spec §5). */
@@ -16,25 +15,38 @@ public record RagaQueryConfig(String corpus, RagaRetriever.Settings retrieval, b
     static final Key<Boolean> INCLUDE_FACTS = Key.bool("includeFacts", true);
     static final Key<Integer> MAX_FACTS = Key.integer("maxFacts", 20, 0, 1000);
     static final Key<Integer> MAX_CONTEXT_CHARS = Key.integer("maxContextChars", 12_000, 500, 1_000_000);
+    /** The modes a caller may ask for (the tool-only orders vector_first and graph_first are not among them). */
+    public enum QueryMode { VECTOR, KG, FUSION, DEEP }
+
+    static final Key<QueryMode> MODE = Key.choice("mode", QueryMode.class, QueryMode.FUSION);
+    // retrieval keys: their defaults are the mode's (RagaRetriever.Settings.defaults), the ranges are declared here
+    static final Key<Integer> TOP_K = Key.integer("topK", 10, 1, 1000);
+    static final Key<Integer> K1 = Key.integer("k1", 60, 1, 10_000);
+    static final Key<Integer> RRF_K = Key.integer("rrfK", 60, 1, 10_000);
+    static final Key<Double> W_VEC = Key.number("wVec", 1, 0, 100);
+    static final Key<Double> W_KG = Key.number("wKg", 1, 0, 100);
+    static final Key<Integer> HOPS = Key.integer("hops", 1, 0, 6);
+    static final Key<Double> DECAY = Key.number("decay", 0.5, 0, 1);
+    static final Key<Double> SEMANTIC_FILTER = Key.number("semanticFilter", 0.5, -1, 1);
+    static final Key<Integer> ANCHOR_CHUNKS = Key.integer("anchorChunks", 3, 0, 10_000);
+    static final Key<Integer> PAGE_ANCHORS = Key.integer("pageAnchors", 1, 0, 10_000);
+    static final Key<Integer> ANCHOR_ENTITIES = Key.integer("anchorEntities", 10, 0, 10_000);
+    static final Key<Integer> MAX_EXPANDED = Key.integer("maxExpanded", 1000, 1, 1_000_000);
+    static final Key<Integer> KG_TIMEOUT_MS = Key.integer("kgTimeoutMs", 2000, 0, 600_000);
+    static final Key<Integer> DEEP_HOPS = Key.integer("deepHops", 2, 0, 6);
 
     public static RagaQueryConfig parse(String owner, Map<String, Object> config, boolean answers) {
         ConfigReader r = ConfigReader.of(owner, config);
         String corpus = r.corpus();
-        String m = r.string("mode", "fusion").toLowerCase(Locale.ROOT);
-        RagaRetriever.Mode mode = switch (m) {
-            case "vector" -> RagaRetriever.Mode.VECTOR;
-            case "kg" -> RagaRetriever.Mode.KG;
-            case "fusion" -> RagaRetriever.Mode.FUSION;
-            case "deep" -> RagaRetriever.Mode.DEEP;
-            default -> throw new RagException(owner + ": config key 'mode' must be one of [vector, kg, fusion, deep], got '" + m + "'");
-        };
+        RagaRetriever.Mode mode = RagaRetriever.Mode.valueOf(MODE.read(r).name());
         RagaRetriever.Settings d = RagaRetriever.Settings.defaults(mode);
-        RagaRetriever.Settings s = new RagaRetriever.Settings(mode, r.integer("topK", d.topK(), 1, 1000), r.integer("k1", d.k1(), 1, 10_000),
-                r.integer("rrfK", d.rrfK(), 1, 10_000), r.number("wVec", d.wVec(), 0, 100), r.number("wKg", d.wKg(), 0, 100), r.integer("hops", d.hops(), 0, 6),
-                r.number("decay", d.decay(), 0, 1), r.number("semanticFilter", d.semanticFilter(), -1, 1), r.integer("anchorChunks", d.anchorChunks(), 0, 10_000),
-                r.integer("pageAnchors", d.pageAnchors(), 0, 10_000),
-                r.integer("anchorEntities", d.anchorEntities(), 0, 10_000), r.integer("maxExpanded", d.maxExpanded(), 1, 1_000_000),
-                r.integer("kgTimeoutMs", d.kgTimeoutMs(), 0, 600_000L), r.integer("deepHops", d.deepHops(), 0, 6), r.strings("docIds", null),
+        // each mode has its own defaults (spec §5), so the keys take theirs from the mode's settings
+        RagaRetriever.Settings s = new RagaRetriever.Settings(mode, TOP_K.withDefault(d.topK()).read(r), K1.withDefault(d.k1()).read(r),
+                RRF_K.withDefault(d.rrfK()).read(r), W_VEC.withDefault(d.wVec()).read(r), W_KG.withDefault(d.wKg()).read(r),
+                HOPS.withDefault(d.hops()).read(r), DECAY.withDefault(d.decay()).read(r), SEMANTIC_FILTER.withDefault(d.semanticFilter()).read(r),
+                ANCHOR_CHUNKS.withDefault(d.anchorChunks()).read(r), PAGE_ANCHORS.withDefault(d.pageAnchors()).read(r),
+                ANCHOR_ENTITIES.withDefault(d.anchorEntities()).read(r), MAX_EXPANDED.withDefault(d.maxExpanded()).read(r),
+                KG_TIMEOUT_MS.withDefault((int) d.kgTimeoutMs()).read(r), DEEP_HOPS.withDefault(d.deepHops()).read(r), r.strings("docIds", null),
                 DocumentFilter.parse(owner, r.any(DocumentFilter.KEY_NAME)));
         if (s.wVec() == 0 && s.wKg() == 0) throw new RagException(owner + ": wVec and wKg cannot both be 0");
         // raga.answer's keys: raga.retrieve shows no facts and fills no context

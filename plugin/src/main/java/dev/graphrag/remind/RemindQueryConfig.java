@@ -87,6 +87,8 @@ public record RemindQueryConfig(String corpus, int seedCount, Replaying replayin
     static final Key<Boolean> MEMORIZE = Key.bool("memorize", true);
     static final Key<Boolean> FILTER_WITH_ANSWER = Key.bool("filterWithAnswer", false);
 
+    static final Key<String> SYSTEM_PROMPT = Key.string("systemPrompt", null);
+
     public static RemindQueryConfig parse(Use use, Map<String, Object> config) {
         String owner = "remind." + use.name().toLowerCase(Locale.ROOT);
         ConfigReader r = ConfigReader.of(owner, config);
@@ -100,7 +102,7 @@ public record RemindQueryConfig(String corpus, int seedCount, Replaying replayin
         Memorizing memorizing = memorizes ? Memorizing.read(r) : Memorizing.NONE;
         boolean memorize = use == Use.ANSWER ? MEMORIZE.read(r) : use == Use.MEMORIZE;
         boolean filterWithAnswer = use == Use.ANSWER && FILTER_WITH_ANSWER.read(r);
-        String system = use == Use.ANSWER || use == Use.QUERY ? r.string("systemPrompt", null) : null;
+        String system = use == Use.ANSWER || use == Use.QUERY ? SYSTEM_PROMPT.read(r) : null;
         Map<String, Object> llm = use == Use.SEEDS || use == Use.REPLAY ? null : r.map("llm");
         // the walk sees no chunk (and no anchor of a chunk) outside the filter: docs/remind.md
         DocumentFilter where = use == Use.MEMORIZE ? null : DocumentFilter.parse(owner, r.any(DocumentFilter.KEY_NAME));

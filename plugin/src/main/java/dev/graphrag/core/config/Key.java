@@ -13,6 +13,15 @@ public record Key<T>(String name, T dflt, BiFunction<ConfigReader, Key<T>, T> re
         return new Key<>(name, dflt, (r, k) -> r.integer(name, k.dflt(), min, max));
     }
 
+    public static Key<Long> longInteger(String name, long dflt, long min, long max) {
+        return new Key<>(name, dflt, (r, k) -> r.integer(name, k.dflt(), min, max));
+    }
+
+    /** A string key; {@code dflt} may be null (absent: none). */
+    public static Key<String> string(String name, String dflt) {
+        return new Key<>(name, dflt, (r, k) -> r.string(name, k.dflt()));
+    }
+
     public static Key<Double> number(String name, double dflt, double min, double max) {
         return new Key<>(name, dflt, (r, k) -> r.number(name, k.dflt(), min, max));
     }

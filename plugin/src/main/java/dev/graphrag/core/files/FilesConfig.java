@@ -22,14 +22,17 @@ public record FilesConfig(IngestConfig ingest, Map<String, Object> metadata, boo
     public static final Set<String> FILE_PROPERTIES = Set.of("source", "contentType", "bytes", "sha256", "pages", "author", "created",
             "modified", "ingestSettings");
 
+    static final dev.graphrag.core.config.Key<Boolean> DELETE_MISSING = dev.graphrag.core.config.Key.bool("deleteMissing", false);
+    static final dev.graphrag.core.config.Key<Boolean> FAIL_ON_ERROR = dev.graphrag.core.config.Key.bool("failOnError", false);
+
     public static FilesConfig parse(Map<String, Object> config, PluginSettings settings, int modelMaxLength) {
         ConfigReader r = ConfigReader.of("rag.ingest.files", config);
         IngestConfig ingest = IngestConfig.parse(r, settings, modelMaxLength, IngestConfig.ChunkerKind.STRUCTURAL);
         Set<String> reserved = new java.util.HashSet<>(Ingestor.RESERVED);
         reserved.addAll(FILE_PROPERTIES);
         Map<String, Object> metadata = Ingestor.metadata("rag.ingest.files: config", r.map("metadata"), reserved);
-        boolean deleteMissing = r.bool("deleteMissing", false);
-        boolean failOnError = r.bool("failOnError", false);
+        boolean deleteMissing = DELETE_MISSING.read(r);
+        boolean failOnError = FAIL_ON_ERROR.read(r);
         long maxFileBytes = atMost(r, settings, "maxFileBytes");
         long maxFiles = atMost(r, settings, "maxFiles");
         long maxCallBytes = atMost(r, settings, "maxCallBytes");

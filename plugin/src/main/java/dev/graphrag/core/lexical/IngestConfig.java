@@ -1,6 +1,7 @@
 package dev.graphrag.core.lexical;
 
 import dev.graphrag.core.config.ConfigReader;
+import dev.graphrag.core.config.Key;
 import dev.graphrag.core.config.PluginSettings;
 import dev.graphrag.core.embed.TextTokenizer;
 import dev.graphrag.core.text.Chunker;
@@ -25,6 +26,17 @@ public record IngestConfig(String corpus, ChunkerKind chunker, int chunkSize, in
     public static final int MAX_SENTENCE_CHUNK_TOKENS = 8192;
     public static final int MAX_STRUCTURAL_CHUNK_CHARS = 100_000;
 
+    // chunk size and overlap per chunker: tokens (tokens chunker, defaults from graphrag.ingest.*), tokens and sentences
+    // (sentences, ReMindRAG's defaults), characters (structural, RAGA's defaults); the ranges that depend on the chunk
+    // size are narrowed where they are read
+    static final Key<Integer> TOKEN_CHUNK_SIZE = Key.integer("chunkSize", 256, 16, 510);
+    static final Key<Integer> TOKEN_OVERLAP = Key.integer("chunkOverlap", 32, 0, 509);
+    static final Key<Integer> SENTENCE_CHUNK_SIZE = Key.integer("chunkSize", 750, 16, MAX_SENTENCE_CHUNK_TOKENS);
+    static final Key<Integer> SENTENCE_OVERLAP = Key.integer("chunkOverlap", 1, 0, 100);
+    static final Key<Integer> STRUCTURAL_CHUNK_SIZE = Key.integer("chunkSize", 1200, 100, MAX_STRUCTURAL_CHUNK_CHARS);
+    static final Key<Integer> STRUCTURAL_OVERLAP = Key.integer("chunkOverlap", 120, 0, MAX_STRUCTURAL_CHUNK_CHARS / 2 - 1);
+    static final Key<Boolean> SENTENCE_BOUNDARIES = Key.bool("sentenceBoundaries", false);
+
     public static IngestConfig parse(Map<String, Object> config, PluginSettings settings, int modelMaxLength) {
         ConfigReader r = ConfigReader.of("rag.ingest", config);
         IngestConfig cfg = parse(r, settings, modelMaxLength, ChunkerKind.TOKENS);
@@ -35,27 +47,27 @@ public record IngestConfig(String corpus, ChunkerKind chunker, int chunkSize, in
     /** The ingest keys of a config that has more (rag.ingest.files'); the caller finishes the reader. */
     public static IngestConfig parse(ConfigReader r, PluginSettings settings, int modelMaxLength, ChunkerKind defaultChunker) {
         String corpus = r.corpus();
-        ChunkerKind chunker = r.choice("chunker", ChunkerKind.class, defaultChunker);
+        ChunkerKind chunker = Key.choice("chunker", ChunkerKind.class, defaultChunker).read(r);
         int chunkSize;
         int overlap;
         switch (chunker) {
             case SENTENCES -> {
-                chunkSize = r.integer("chunkSize", 750, 16, MAX_SENTENCE_CHUNK_TOKENS); // tokens, ReMindRAG's default
-                overlap = r.integer("chunkOverlap", 1, 0, 100);                      // sentences
+                chunkSize = SENTENCE_CHUNK_SIZE.read(r);
+                overlap = SENTENCE_OVERLAP.read(r);
             }
             case STRUCTURAL -> {
-                chunkSize = r.integer("chunkSize", 1200, 100, MAX_STRUCTURAL_CHUNK_CHARS); // characters, RAGA's default
-                overlap = r.integer("chunkOverlap", 120, 0, chunkSize / 2 - 1);
+                chunkSize = STRUCTURAL_CHUNK_SIZE.read(r);
+                overlap = r.integer(STRUCTURAL_OVERLAP.name(), STRUCTURAL_OVERLAP.dflt(), 0, chunkSize / 2 - 1);
             }
             default -> {
                 int maxChunk = modelMaxLength - 2; // [CLS] and [SEP]
-                chunkSize = r.integer("chunkSize", (int) Math.min(maxChunk, settings.integer("graphrag.ingest.chunkSize")), 16, maxChunk);
+                chunkSize = r.integer(TOKEN_CHUNK_SIZE.name(), (int) Math.min(maxChunk, settings.integer("graphrag.ingest.chunkSize")), 16, maxChunk);
                 // a caller who only lowers chunkSize below the default overlap gets an eighth of it, not an error
                 long overlapSetting = settings.integer("graphrag.ingest.chunkOverlap");
-                overlap = r.integer("chunkOverlap", (int) (overlapSetting < chunkSize ? overlapSetting : chunkSize / 8), 0, chunkSize - 1);
+                overlap = r.integer(TOKEN_OVERLAP.name(), (int) (overlapSetting < chunkSize ? overlapSetting : chunkSize / 8), 0, chunkSize - 1);
             }
         }
-        boolean sentences = r.bool("sentenceBoundaries", false);
+        boolean sentences = SENTENCE_BOUNDARIES.read(r);
         if (sentences && chunker != ChunkerKind.TOKENS) {
             throw new dev.graphrag.core.RagException(r.owner() + ": sentenceBoundaries belongs to the tokens chunker; the " + chunker.name().toLowerCase(java.util.Locale.ROOT)
                     + " chunker keeps sentences whole by itself");

@@ -2,6 +2,7 @@ package dev.graphrag.core.llm;
 
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
+import dev.graphrag.core.config.Key;
 import dev.graphrag.core.config.PluginSettings;
 
 import java.net.URI;
@@ -22,6 +23,14 @@ public final class LlmConfig {
 
     static final long MIN_CONTEXT_TOKENS = 512;
     static final long MAX_CONTEXT_TOKENS = 10_000_000;
+
+    // a call's llm map; defaults from graphrag.llm.*, and maxTokens and timeoutMs bounded by the server's ceilings where read
+    static final Key<String> ENDPOINT = Key.string("endpoint", null);
+    static final Key<String> MODEL = Key.string("model", null);
+    static final Key<String> API_KEY = Key.string("apiKey", null);
+    static final Key<Double> TEMPERATURE = Key.number("temperature", 0.0, 0, 2);
+    static final Key<Long> SEED = Key.longInteger("seed", 0L, Long.MIN_VALUE, Long.MAX_VALUE);
+    static final Key<Long> CONTEXT_TOKENS = Key.longInteger("contextTokens", 16_384L, MIN_CONTEXT_TOKENS, MAX_CONTEXT_TOKENS);
 
     private final String endpoint;
     private final String model;
@@ -64,14 +73,14 @@ public final class LlmConfig {
     /** As above, with the server's policy already parsed (the runtime's, once at start). */
     public static LlmConfig resolve(PluginSettings s, EndpointPolicy policy, Map<String, Object> perCall, String owner, Map<String, String> env) {
         ConfigReader r = ConfigReader.of(owner + " config.llm", perCall);
-        String callEndpoint = r.string("endpoint", null);
-        String model = r.string("model", s.string("graphrag.llm.model"));
-        String callKey = r.string("apiKey", null);
-        double temperature = r.number("temperature", s.number("graphrag.llm.temperature"), 0, 2);
-        Long seed = r.has("seed") ? r.integer("seed", 0L, Long.MIN_VALUE, Long.MAX_VALUE) : null;
+        String callEndpoint = ENDPOINT.read(r);
+        String model = MODEL.withDefault(s.string("graphrag.llm.model")).read(r);
+        String callKey = API_KEY.read(r);
+        double temperature = TEMPERATURE.withDefault(s.number("graphrag.llm.temperature")).read(r);
+        Long seed = r.has(SEED.name()) ? SEED.read(r) : null;
         int maxTokens = (int) r.integerAtMost("maxTokens", s.integer("graphrag.llm.maxTokens"), 1,
                 s.integer("graphrag.llm.maxTokensLimit"), "graphrag.llm.maxTokensLimit");
-        int contextTokens = (int) r.integer("contextTokens", s.integer("graphrag.llm.contextTokens"), MIN_CONTEXT_TOKENS, MAX_CONTEXT_TOKENS);
+        int contextTokens = (int) (long) CONTEXT_TOKENS.withDefault(s.integer("graphrag.llm.contextTokens")).read(r);
         long timeoutMs = r.integerAtMost("timeoutMs", s.integer("graphrag.llm.timeoutMs"), 1,
                 s.integer("graphrag.llm.maxTimeoutMs"), "graphrag.llm.maxTimeoutMs");
         r.finish();

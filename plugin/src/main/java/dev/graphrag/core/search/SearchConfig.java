@@ -1,6 +1,7 @@
 package dev.graphrag.core.search;
 
 import dev.graphrag.core.config.ConfigReader;
+import dev.graphrag.core.config.Key;
 
 import java.util.Map;
 
@@ -22,15 +23,23 @@ public record SearchConfig(String corpus, int k, SearchMode mode, int candidates
     /** How many of dense's best lead a hybrid or rrf ranking ({@link ChunkSearch#denseHeadFirst}); chosen by leave-one-set-out (docs/benchmarks.md). */
     public static final int DEFAULT_DENSE_HEAD = 2;
 
+    static final Key<Integer> K = Key.integer("k", 10, 1, MAX_K);
+    static final Key<SearchMode> MODE = Key.choice("mode", SearchMode.class, SearchMode.HYBRID);
+    static final Key<Integer> CANDIDATES = Key.integer("candidates", 50, 1, 10_000);
+    static final Key<Integer> RRF_K = Key.integer("rrfK", 60, 1, 10_000);
+    static final Key<Double> DENSE_WEIGHT = Key.number("denseWeight", DEFAULT_DENSE_WEIGHT, 0, 1);
+    static final Key<Integer> DENSE_HEAD = Key.integer("denseHead", DEFAULT_DENSE_HEAD, 0, MAX_K);
+
     public static SearchConfig parse(Map<String, Object> config) {
         ConfigReader r = ConfigReader.of("rag.search", config);
         String corpus = r.corpus();
-        int k = r.integer("k", 10, 1, MAX_K);
-        SearchMode mode = r.choice("mode", SearchMode.class, SearchMode.HYBRID);
-        int candidates = r.integer("candidates", Math.max(50, 4 * k), 1, 10_000);
-        int rrfK = r.integer("rrfK", 60, 1, 10_000);
-        double denseWeight = r.number("denseWeight", DEFAULT_DENSE_WEIGHT, 0, 1);
-        int denseHead = r.integer("denseHead", DEFAULT_DENSE_HEAD, 0, MAX_K);
+        int k = K.read(r);
+        SearchMode mode = MODE.read(r);
+        // each index's hits before fusion: max(50, 4k) unless set
+        int candidates = CANDIDATES.withDefault(Math.max(CANDIDATES.dflt(), 4 * k)).read(r);
+        int rrfK = RRF_K.read(r);
+        double denseWeight = DENSE_WEIGHT.read(r);
+        int denseHead = DENSE_HEAD.read(r);
         DocumentFilter filter = DocumentFilter.parse("rag.search", r.any(DocumentFilter.KEY_NAME));
         RerankConfig rerank = RerankConfig.read(r, k);
         r.finish();
