@@ -236,6 +236,23 @@ class RagaProceduresTest {
     }
 
     @Test
+    void theLayerIsSetUpThroughTheFrameAndASetUpStoppedHalfwayIsSetUpAgain() {
+        ingestDocs("rg-frame", List.of(Map.of("id", "d1", "text", CURIE)));
+        TestServer.assertFails("CALL raga.info({corpus: 'rg-frame'})", Map.of(), "has no RAGA layer yet: CALL raga.setup({corpus: 'rg-frame'})");
+        // what a set-up leaves when it stops between the frame's start and finish: the meta node building, no version
+        rows("CREATE (:RagaMeta {corpus: 'rg-frame', state: 'building'})");
+        TestServer.assertFails("CALL raga.info({corpus: 'rg-frame'})", Map.of(), "first build was interrupted: CALL raga.setup({corpus: 'rg-frame'})");
+        rows("CALL raga.setup({corpus: 'rg-frame'})");
+        Map<String, Object> meta = rows("MATCH (m:RagaMeta {corpus: 'rg-frame'}) RETURN m.state AS state, m.version AS version, count(*) AS n").get(0);
+        assertEquals("ready", meta.get("state"));
+        assertEquals(1L, meta.get("n"), "one meta node");
+        assertTrue(((Number) meta.get("version")).longValue() > 0, "a version from the corpus's counter: " + meta);
+        assertEquals("rg-frame", rows("CALL raga.info({corpus: 'rg-frame'}) YIELD corpus RETURN corpus").get(0).get("corpus"));
+        rows("CALL raga.drop({corpus: 'rg-frame'})");
+        TestServer.assertFails("CALL raga.info({corpus: 'rg-frame'})", Map.of(), "has no RAGA layer yet");
+    }
+
+    @Test
     void t3SearchPinsExactKeysMergeMovesEverythingAndAliasesStayUnique() {
         ingestDocs("rg3", List.of(Map.of("id", "d1", "text", "Barack Obama was born in Hawaii."),
                 Map.of("id", "d2", "text", "Obama signed the Affordable Care Act in 2010.")));

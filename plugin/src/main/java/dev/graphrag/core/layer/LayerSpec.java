@@ -132,13 +132,15 @@ public final class LayerSpec {
     /**
      * For a layer built incrementally (each of its writes commits: RAGA's agent): schema, then a meta node that is ready
      * from the start, through the same build as any layer's (version, model, state); a layer being dropped is refused
-     * with the call that finishes the drop, a layer already set up is left as it is.
+     * with the call that finishes the drop, a layer already set up is left as it is, and one whose set-up stopped between
+     * start and finish is set up again.
      */
     public void ensureReady(GraphDatabaseService db, String corpus, EmbeddingService embeddings) {
         try (Transaction tx = db.beginTx()) {
             LexicalGraph.requireCorpus(tx, corpus);
             Node m = tx.findNode(meta, "corpus", corpus);
-            if (m != null) {
+            // set up already (or being dropped: the error names the drop); a set-up interrupted between start and finish runs again
+            if (m != null && (m.hasProperty("version") || LayerState.DROPPING.equals(LayerState.of(m)))) {
                 LayerState.requireBuilt(tx, meta, corpus, title, namespace, buildCall);
                 return;
             }
