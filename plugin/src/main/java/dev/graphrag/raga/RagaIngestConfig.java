@@ -38,9 +38,9 @@ public record RagaIngestConfig(String corpus, boolean batchToolset, int maxRound
     static final Key<Boolean> BOOTSTRAP_SCHEMA = Key.bool("bootstrapSchema", true);
     static final Key<Integer> SCHEMA_SAMPLE_DOCS = Key.integer("schemaSampleDocs", 3, 1, 20);
     static final Key<Integer> SCHEMA_SAMPLE_CHARS = Key.integer("schemaSampleChars", 2000, 200, 20_000);
-    static final Key<Boolean> TODOS = Key.bool("todos", true);
-    static final Key<Integer> TODO_BATCH_SIZE = Key.integer("todoBatchSize", 5, 1, 50);
-    static final Key<Integer> TODO_MAX_ROUNDS = Key.integer("todoMaxRounds", 8, 1, 50);
+    static final Key<Boolean> FOLLOW_UPS = Key.bool("todos", true);
+    static final Key<Integer> FOLLOW_UP_BATCH_SIZE = Key.integer("todoBatchSize", 5, 1, 50);
+    static final Key<Integer> FOLLOW_UP_MAX_ROUNDS = Key.integer("todoMaxRounds", 8, 1, 50);
 
     public static RagaIngestConfig parse(Map<String, Object> config) {
         ConfigReader r = ConfigReader.of("raga.ingest", config);
@@ -48,8 +48,8 @@ public record RagaIngestConfig(String corpus, boolean batchToolset, int maxRound
         boolean batch = TOOLSET.read(r) == Toolset.BATCH;
         RagaIngestConfig c = new RagaIngestConfig(corpus, batch, MAX_ROUNDS.read(r), MAX_TOOL_CALLS_PER_CHUNK.read(r), MAX_OBSERVATION_CHARS.read(r),
                 ADJACENT_CONTEXT_CHARS.read(r), RECENT_ENTITIES.read(r), PROMPT_TYPES.read(r), TOKEN_BUDGET_PER_CHUNK.read(r), TOKEN_BUDGET.read(r),
-                TOOL_MODE.read(r), BOOTSTRAP_SCHEMA.read(r), SCHEMA_SAMPLE_DOCS.read(r), SCHEMA_SAMPLE_CHARS.read(r), TODOS.read(r),
-                TODO_BATCH_SIZE.read(r), TODO_MAX_ROUNDS.read(r), toolSettings(r), r.map("llm"));
+                TOOL_MODE.read(r), BOOTSTRAP_SCHEMA.read(r), SCHEMA_SAMPLE_DOCS.read(r), SCHEMA_SAMPLE_CHARS.read(r), FOLLOW_UPS.read(r),
+                FOLLOW_UP_BATCH_SIZE.read(r), FOLLOW_UP_MAX_ROUNDS.read(r), toolSettings(r), r.map("llm"));
         r.finish();
         return c;
     }

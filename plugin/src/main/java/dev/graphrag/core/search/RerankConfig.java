@@ -13,7 +13,8 @@ import dev.graphrag.core.config.Key;
  */
 public record RerankConfig(boolean enabled, int candidates, int topK) {
     public static final Key<Boolean> RERANK = Key.bool("rerank", false);
-    public static final Key<Integer> CANDIDATES = Key.integer("rerankCandidates", 20, 1, 1000);
+    private static final int CANDIDATES_MAX = 1000;
+    public static final Key<Integer> CANDIDATES = Key.integer("rerankCandidates", 20, 1, CANDIDATES_MAX);
     public static final Key<Integer> TOP_K = Key.integer("rerankTopK", 0, 0, 10_000);
     public static final RerankConfig OFF = new RerankConfig(false, 0, 0);
 
@@ -37,8 +38,6 @@ public record RerankConfig(boolean enabled, int candidates, int topK) {
         }
         return on ? new RerankConfig(true, candidates, k) : OFF;
     }
-
-    private static final int CANDIDATES_MAX = 1000;
 
     /** How many passages the retrieval before the stage should deliver: the candidates when reranking, else k. */
     public int fetch(int k) {
