@@ -2,9 +2,9 @@ package dev.graphrag.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.graphrag.demo.eval.EvalLlmServer;
-import dev.graphrag.demo.eval.PolicyReply;
-import dev.graphrag.demo.eval.RemindExtractionPolicies;
+import dev.graphrag.oracle.EvalLlmServer;
+import dev.graphrag.oracle.PolicyReply;
+import dev.graphrag.oracle.RemindExtractionPolicies;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,7 +44,7 @@ class HgmemProceduresTest {
     static final AtomicBoolean BROKEN_EVOLVE = new AtomicBoolean();
     static EvalLlmServer llm;
 
-    static JsonNode block(dev.graphrag.demo.eval.PolicyRequest r) {
+    static JsonNode block(dev.graphrag.oracle.PolicyRequest r) {
         return RemindExtractionPolicies.block(r);
     }
 
@@ -53,7 +53,7 @@ class HgmemProceduresTest {
     }
 
     /** X1 by rule: the known names a chunk mentions, each pair sharing a sentence related (strength 2); the Tars chunk answers in delimiter records. */
-    static PolicyReply extract(dev.graphrag.demo.eval.PolicyRequest r) {
+    static PolicyReply extract(dev.graphrag.oracle.PolicyRequest r) {
         String text = block(r).path("text").asText();
         if (text.contains("Tars Tarkas")) {
             return PolicyReply.text("(\"entity\"<|>\"Tars Tarkas\"<|>\"person\"<|>\"Tars Tarkas leads the Thark horde.\")##\n"
@@ -151,7 +151,7 @@ class HgmemProceduresTest {
         List<String> out = new ArrayList<>();
         for (EvalLlmServer.LoggedRequest x : llm.log()) {
             if (!x.step().equals("hgmem evolve")) continue;
-            for (JsonNode src : RemindExtractionPolicies.block(new dev.graphrag.demo.eval.PolicyRequest(x.step(), x.body())).path("retrieved").path("sources")) {
+            for (JsonNode src : RemindExtractionPolicies.block(new dev.graphrag.oracle.PolicyRequest(x.step(), x.body())).path("retrieved").path("sources")) {
                 out.add(src.path("title").asText("") + "\n" + src.path("content").asText());
             }
         }
@@ -223,7 +223,7 @@ class HgmemProceduresTest {
                 "hgmem answer"), steps(), "E1, E2, E4, E5 | E1, E3, E4 | E6");
         Map<String, Object> s0 = out.get(0), s1 = out.get(1), ans = out.get(2);
         // the extended-info hint E4 reads: graph neighbours of memory's entities, outside memory, rendered as the code does
-        JsonNode plan0 = RemindExtractionPolicies.block(new dev.graphrag.demo.eval.PolicyRequest("hgmem plan",
+        JsonNode plan0 = RemindExtractionPolicies.block(new dev.graphrag.oracle.PolicyRequest("hgmem plan",
                 llm.log().stream().filter(x -> x.step().equals("hgmem plan")).findFirst().orElseThrow().body()));
         String hint = plan0.path("extendedInfo").asText();
         assertTrue(hint.contains("****TARS TARKAS****\nEntity_Type: person\nDescription: "), hint);
@@ -501,7 +501,7 @@ class HgmemProceduresTest {
         rows("CALL hgmem.index($cfg)", Map.of("cfg", cfg("hg9", Map.of())));
         Map<String, JsonNode> x1 = new java.util.HashMap<>();
         for (EvalLlmServer.LoggedRequest r : llm.log()) {
-            JsonNode b = block(new dev.graphrag.demo.eval.PolicyRequest(r.step(), r.body()));
+            JsonNode b = block(new dev.graphrag.oracle.PolicyRequest(r.step(), r.body()));
             x1.put(b.path("text").asText().startsWith("He is") ? "xodar" : "issus", b);
         }
         assertEquals("Xodar (dator)", x1.get("xodar").path("title").asText(), "X1 is told the document's title");
@@ -509,7 +509,7 @@ class HgmemProceduresTest {
 
         llm.clearLog();
         Map<String, Object> step = rows("CALL hgmem.evolve(null, $q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("hg9", Map.of("maxTurns", 0)))).get(0);
-        JsonNode evolve = block(new dev.graphrag.demo.eval.PolicyRequest("hgmem evolve", llm.log().get(0).body()));
+        JsonNode evolve = block(new dev.graphrag.oracle.PolicyRequest("hgmem evolve", llm.log().get(0).body()));
         // E1 reads sources as title and content (it cites none; E6 gets the ids, below)
         Map<String, String> titleBySource = new java.util.HashMap<>();
         for (JsonNode src : evolve.path("retrieved").path("sources")) {
@@ -525,7 +525,7 @@ class HgmemProceduresTest {
 
         llm.clearLog();
         rows("CALL hgmem.respond($s, $cfg)", Map.of("s", step.get("sessionId"), "cfg", cfg("hg9", Map.of())));
-        JsonNode answer = block(new dev.graphrag.demo.eval.PolicyRequest("hgmem answer", llm.log().get(0).body()));
+        JsonNode answer = block(new dev.graphrag.oracle.PolicyRequest("hgmem answer", llm.log().get(0).body()));
         List<String> titles = new ArrayList<>();
         for (JsonNode src : answer.path("sources")) if (src.has("title")) titles.add(src.path("id").asText() + "=" + src.path("title").asText());
         assertEquals(List.of("hg9:xodar:0=Xodar (dator)"), titles, "E6's sources carry the title too");

@@ -1,11 +1,11 @@
 package dev.graphrag.demo;
 
 import dev.graphrag.core.llm.CheckSample;
-import dev.graphrag.demo.eval.EvalLlmServer;
-import dev.graphrag.demo.eval.PolicyReply;
-import dev.graphrag.demo.eval.PolicyRequest;
-import dev.graphrag.demo.eval.ServerDialect;
-import dev.graphrag.demo.eval.WeakModel;
+import dev.graphrag.oracle.EvalLlmServer;
+import dev.graphrag.oracle.PolicyReply;
+import dev.graphrag.oracle.PolicyRequest;
+import dev.graphrag.oracle.ServerDialect;
+import dev.graphrag.oracle.WeakModel;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;

@@ -2,10 +2,10 @@ package dev.graphrag.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.graphrag.demo.eval.EvalLlmServer;
-import dev.graphrag.demo.eval.PolicyReply;
-import dev.graphrag.demo.eval.PolicyRequest;
-import dev.graphrag.demo.eval.RemindExtractionPolicies;
+import dev.graphrag.oracle.EvalLlmServer;
+import dev.graphrag.oracle.PolicyReply;
+import dev.graphrag.oracle.PolicyRequest;
+import dev.graphrag.oracle.RemindExtractionPolicies;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -592,13 +592,13 @@ class RagaProceduresTest {
         ingestDocs("rg11", docs);
         ingestDocs("rg12", docs);
         ingestDocs("rg13", docs);
-        llm.on("raga.L3", new dev.graphrag.demo.eval.RagaConstructionPolicy(false, false));
+        llm.on("raga.L3", new dev.graphrag.oracle.RagaConstructionPolicy(false, false));
         try {
             List<Map<String, Object>> clean = ingest("rg12", List.of(), Map.of("bootstrapSchema", false));
             assertEquals(0L, clean.get(clean.size() - 1).get("invalidToolCalls"));
             assertTrue(count("MATCH (:RagaEntity {corpus: 'rg12'})-[r:RAGA_REL]->() RETURN count(r)", Map.of()) >= 2);
             // corrupted calls before a quarter of the valid ones: every one refused, and the graph is the clean one
-            llm.on("raga.L3", new dev.graphrag.demo.eval.RagaConstructionPolicy(false, true));
+            llm.on("raga.L3", new dev.graphrag.oracle.RagaConstructionPolicy(false, true));
             llm.clearLog();
             List<Map<String, Object>> faulty = ingest("rg13", List.of(), Map.of("bootstrapSchema", false));
             long injected = 0;
@@ -609,7 +609,7 @@ class RagaProceduresTest {
             SLOW.set(true);
             llm.on("raga.L3", r -> {
                 if (SLOW.get()) sleep(60);
-                return new dev.graphrag.demo.eval.RagaConstructionPolicy(false, false).reply(r);
+                return new dev.graphrag.oracle.RagaConstructionPolicy(false, false).reply(r);
             });
             var run = TestServer.inBackground("CALL raga.ingest([], $cfg)", Map.of("cfg", cfg("rg11", Map.of("bootstrapSchema", false))));
             String id = TestServer.runningTransaction("CALL raga.ingest", () -> count("MATCH (c:Chunk {corpus: 'rg11', ragaState: 'ARCHIVED'}) RETURN count(c)", Map.of()) >= 2);

@@ -3,9 +3,9 @@ package dev.graphrag.demo;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.graphrag.demo.eval.EvalLlmServer;
-import dev.graphrag.demo.eval.PolicyReply;
-import dev.graphrag.demo.eval.RemindExtractionPolicies;
+import dev.graphrag.oracle.EvalLlmServer;
+import dev.graphrag.oracle.PolicyReply;
+import dev.graphrag.oracle.RemindExtractionPolicies;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -78,7 +78,7 @@ class RemindProceduresTest {
         });
     }
 
-    static JsonNode block(dev.graphrag.demo.eval.PolicyRequest r) {
+    static JsonNode block(dev.graphrag.oracle.PolicyRequest r) {
         return RemindExtractionPolicies.block(r);
     }
 
@@ -211,7 +211,7 @@ class RemindProceduresTest {
             Map<String, Object> r = rows("CALL remind.query($q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("rm7", Map.of("judgeEveryStep", every)))).get(0);
             runs.put(every, r);
             List<JsonNode> judged = llm.log().stream().filter(x -> x.step().equals("remind sufficiency"))
-                    .map(x -> block(new dev.graphrag.demo.eval.PolicyRequest(x.step(), x.body()))).toList();
+                    .map(x -> block(new dev.graphrag.oracle.PolicyRequest(x.step(), x.body()))).toList();
             l7.put(String.valueOf(every), (long) judged.size());
             long grew = ((List<?>) r.get("trace")).stream().map(t -> ((Map<?, ?>) t).get("move")).filter(m -> m.equals("forward") || m.equals("forced")).count();
             if (every) assertEquals(1 + grew, judged.size(), "the reference: after replay and after every move that grows S");
@@ -244,7 +244,7 @@ class RemindProceduresTest {
         rows("CALL remind.traverse($q, $cfg)", Map.of("q", QUESTION, "cfg", cfg("rm6", Map.of("chunkSummaryThreshold", 1))));
         int summaries = 0, entries = 0;
         for (EvalLlmServer.LoggedRequest r : llm.log()) {
-            JsonNode b = block(new dev.graphrag.demo.eval.PolicyRequest(r.step(), r.body()));
+            JsonNode b = block(new dev.graphrag.oracle.PolicyRequest(r.step(), r.body()));
             List<JsonNode> chunks = new ArrayList<>();
             b.path("chunks").forEach(chunks::add);
             if (b.has("newChunk")) {
