@@ -169,4 +169,82 @@ class ProcedureSignaturesTest {
         }
         assertEquals(List.of(), problems);
     }
+
+    /** A row of a key table ("| key | type | default | meaning |"): its first cell. */
+    static final Pattern KEY_ROW = Pattern.compile("^\\| `?([A-Za-z][\\w.]*)`? \\|");
+
+    /** The keys a page's own key tables list (tables whose header starts "| key |"). */
+    static List<String> tabledKeys(String page) {
+        List<String> keys = new ArrayList<>();
+        boolean inTable = false;
+        for (String line : page.split("\n")) {
+            if (line.startsWith("| key |")) inTable = true;
+            else if (!line.startsWith("|")) inTable = false;
+            else if (inTable && !line.startsWith("|---")) {
+                Matcher m = KEY_ROW.matcher(line);
+                if (m.find()) keys.add(m.group(1));
+            }
+        }
+        return keys;
+    }
+
+    /**
+     * The single-word entries of a description's "Config:" list, up to the sentence's end: what a bracket holds is a
+     * value or a sub-key (a default, "(global, local)", "llm {endpoint, ...}") and is skipped, except the list after
+     * "the x keys"; prose entries ("the agrag.mcmi keys") are more than one word and skipped too.
+     */
+    static List<String> describedKeys(String description) {
+        int at = description.indexOf("Config: ");
+        if (at < 0) return List.of();
+        String text = description.substring(at + 8);
+        StringBuilder top = new StringBuilder();
+        int depth = 0;
+        boolean keyList = false;
+        for (char c : text.toCharArray()) {
+            if (c == '(' || c == '{') {
+                if (depth++ == 0) keyList = top.toString().endsWith("keys ");
+                top.append(',');
+            } else if (c == ')' || c == '}') {
+                depth = Math.max(0, depth - 1);
+                top.append(',');
+            } else if (depth == 0 || keyList && depth == 1) {
+                top.append(c);
+            }
+        }
+        String list = top.toString();
+        int end = list.indexOf(". ");
+        if (end >= 0) list = list.substring(0, end);
+        List<String> keys = new ArrayList<>();
+        for (String part : list.split("[,;]")) {
+            String word = part.strip().replaceFirst("^(and|plus) ", "").replaceFirst("\\.$", "").strip();
+            if (word.matches("[a-z][A-Za-z0-9]*")) keys.add(word);
+        }
+        return keys;
+    }
+
+    @Test
+    void everyKeyADescriptionOrKeyTableListsIsOneTheProcedureAccepts() throws IOException {
+        List<String> problems = new ArrayList<>();
+        for (Map<String, Object> p : surface()) {
+            String name = (String) p.get("name");
+            if (!((String) p.get("signature")).contains("config = {} :: MAP")) continue;
+            List<String> accepted = acceptedKeys(p);
+            for (String key : describedKeys((String) p.get("description"))) {
+                if (!accepted.contains(key)) problems.add(name + "'s @Description lists '" + key + "', which it does not accept");
+            }
+            Path own = DOCS.resolve(name.substring(0, name.indexOf('.'))).resolve(name + ".md");
+            if (!Files.exists(own)) continue;
+            for (String key : tabledKeys(Files.readString(own))) {
+                if (!accepted.contains(key)) problems.add("docs/" + DOCS.relativize(own) + " has a row for '" + key + "', which " + name + " does not accept");
+            }
+        }
+        assertEquals(List.of(), problems);
+    }
+
+    @Test
+    void theKeyListReadersSeeKeysAndSkipProse() {
+        assertEquals(List.of("corpus", "k", "rerank", "mode", "llm"),
+                describedKeys("does x. Config: the agrag.mcmi keys (corpus, k) plus rerank (false), mode (global, local), llm {endpoint, model}. Then prose, words."));
+        assertEquals(List.of("corpus", "llm.model"), tabledKeys("| key | type | default | meaning |\n|---|---|---|---|\n| corpus | STRING | d | m |\n| `llm.model` | STRING | d | m |\n\n| setting | x |\n| nope | y |"));
+    }
 }

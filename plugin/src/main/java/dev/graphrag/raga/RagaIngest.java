@@ -14,12 +14,10 @@ import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.Result;
 import org.neo4j.graphdb.Transaction;
 
-import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.UUID;
@@ -49,6 +47,7 @@ public final class RagaIngest {
     private final ToolContext.Counters totals = new ToolContext.Counters();
     private long toolCalls, invalidCalls, todosResolved;
     private final ReadingPrompts prompts;
+    private final FollowUps followUps;
     private IngestSession session;
 
     public RagaIngest(RagCall call, RagCall.BoundLlm llm, RagaIngestConfig cfg) {
@@ -58,6 +57,7 @@ public final class RagaIngest {
         this.llmConfig = llm.config();
         this.cfg = cfg;
         this.prompts = new ReadingPrompts(cfg);
+        this.followUps = new FollowUps(db, cfg.corpus(), cfg.todoBatchSize());
     }
 
     /** Chunks still to read, in document order; documentIds empty means every document of the corpus. */
@@ -344,64 +344,23 @@ public final class RagaIngest {
         }
     }
 
-    // ---- todos (L4)
+    // ---- follow-ups (L4)
 
-    /** The open todos this chunk triggers (high priority, or about an entity it mentions; each tried at most twice), handled in one loop. */
+    /** The open follow-ups this chunk brings up (FollowUps.claim), worked through in one agent loop. */
     private Usage handleTodos(ToolContext chunkCtx, Pending p) {
-        List<Map<String, Object>> todos = new ArrayList<>();
+        List<Map<String, Object>> todos;
+        List<Map<String, Object>> messages;
         try (Transaction tx = db.beginTx()) {
-            try (Result r = tx.execute("MATCH (t:RagaTodo {corpus: $corpus, status: 'OPEN'}) WHERE coalesce(t.attempts, 0) < 2 AND coalesce(t.chunkId, '') <> $chunk"
-                    + " AND (t.priority = 'high' OR EXISTS { (t)-[:RAGA_ABOUT]->(:RagaEntity)<-[:RAGA_MENTIONS_ENTITY]-(:Chunk {id: $chunk}) })"
-                    + " OPTIONAL MATCH (t)-[:RAGA_ABOUT]->(e:RagaEntity)"
-                    + " RETURN t, e.name AS entity, e.description AS facts ORDER BY t.createdAt LIMIT $n",
-                    Map.of("corpus", cfg.corpus(), "chunk", p.chunkId(), "n", (long) cfg.todoBatchSize()))) {
-                while (r.hasNext()) {
-                    Map<String, Object> row = r.next();
-                    Node t = (Node) row.get("t");
-                    t.setProperty("attempts", ((Number) t.getProperty("attempts", 0L)).longValue() + 1);
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("todo_id", t.getProperty("todoId"));
-                    m.put("type", t.getProperty("todoType"));
-                    m.put("task", t.getProperty("task"));
-                    if (row.get("entity") != null) m.put("entity", row.get("entity"));
-                    if (row.get("facts") != null) m.put("facts", row.get("facts"));
-                    todos.add(m);
-                }
-            }
+            todos = followUps.claim(tx, p.chunkId());
             if (todos.isEmpty()) return Usage.NONE;
-            List<Map<String, Object>> messages = RagaPrompts.todos(prompts.schemaBlock(tx), todos);
-            tx.commit();
-            ToolLoop.Outcome o = loop(chunkCtx, RagaPrompts.FOLLOW_UPS, cfg.todoMaxRounds()).run(messages, cfg.toolMode());
-            toolCalls += o.calls().size();
-            invalidCalls += o.invalidCalls();
-            resolve(o.content(), todos);
-            return o.usage();
-        }
-    }
-
-    private void resolve(String content, List<Map<String, Object>> offered) {
-        if (content == null) return;
-        JsonNode n;
-        try {
-            n = ReplyReader.json(content).value();
-        } catch (ReplyReader.Problem e) {
-            return; // a final answer with no resolution list resolves nothing
-        }
-        List<String> ids = offered.stream().map(m -> String.valueOf(m.get("todo_id"))).toList();
-        try (Transaction tx = db.beginTx()) {
-            for (JsonNode r : n.path("resolved")) {
-                String id = r.path("todo_id").asText();
-                String outcome = r.path("outcome").asText("").toUpperCase(Locale.ROOT);
-                if (!ids.contains(id) || !(outcome.equals("DONE") || outcome.equals("DROPPED"))) continue;
-                Node t = tx.findNode(RagaGraph.FOLLOW_UP, "todoId", id);
-                if (t == null) continue;
-                t.setProperty("status", outcome);
-                t.setProperty("resolution", r.path("resolution").asText(""));
-                t.setProperty("resolvedAt", ZonedDateTime.now());
-                todosResolved++;
-            }
+            messages = RagaPrompts.todos(prompts.schemaBlock(tx), todos);
             tx.commit();
         }
+        ToolLoop.Outcome o = loop(chunkCtx, RagaPrompts.FOLLOW_UPS, cfg.todoMaxRounds()).run(messages, cfg.toolMode());
+        toolCalls += o.calls().size();
+        invalidCalls += o.invalidCalls();
+        todosResolved += followUps.resolve(o.content(), todos);
+        return o.usage();
     }
 
     // ---- schema bootstrap (L2)
@@ -431,7 +390,4 @@ public final class RagaIngest {
             tx.commit();
         }
     }
-
-    // ---- session and alerts
-
 }
