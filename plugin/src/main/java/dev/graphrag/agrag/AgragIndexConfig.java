@@ -1,5 +1,6 @@
 package dev.graphrag.agrag;
 
+import dev.graphrag.core.llm.LlmConfig;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.config.Key;
 import dev.graphrag.core.extract.ChunkExtraction;
@@ -45,7 +46,7 @@ public record AgragIndexConfig(String corpus, Relations relations, Entities enti
     public static AgragIndexConfig parse(Map<String, Object> config, boolean llmConfigured) {
         ConfigReader r = ConfigReader.of("agrag.index", config);
         String corpus = r.corpus();
-        Map<String, Object> llm = r.map("llm");
+        Map<String, Object> llm = LlmConfig.KEY.read(r);
         Relations relations = RELATIONS.withDefault(llmConfigured || llm != null ? Relations.LLM : Relations.COOCCURRENCE).read(r);
         Entities entities = Entities.read(r);
         double synonym = SYNONYM_THRESHOLD.read(r);

@@ -1,5 +1,6 @@
 package dev.graphrag.agrag;
 
+import dev.graphrag.core.llm.LlmConfig;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.config.Key;
 import dev.graphrag.core.search.RerankConfig;
@@ -171,7 +172,7 @@ public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveM
     public static AgragQueryConfig parse(Use use, Map<String, Object> config, boolean llmConfigured) {
         ConfigReader r = ConfigReader.of(use.procedure, config);
         String corpus = r.corpus();
-        Map<String, Object> llm = r.map("llm");
+        Map<String, Object> llm = LlmConfig.KEY.read(r);
         RetrieveMode mode = use == Use.RETRIEVE || use == Use.MAP_FACTS ? MODE.read(r) : MODE.dflt();
         boolean ppr = mode == RetrieveMode.PPR;
         Lookup lookup = Lookup.read(r);
@@ -180,7 +181,7 @@ public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveM
         Ranking ranking = use.ranks() ? Ranking.read(r, use == Use.RETRIEVE) : Ranking.DEFAULTS;
         Answer answer = use == Use.ANSWER ? Answer.read(r, ranking.k()) : Answer.DEFAULTS;
         // chunks outside the filter are never ranked, put on the subgraph or into the answer prompt (docs/agrag.md)
-        DocumentFilter where = use.subgraph() ? DocumentFilter.parse(use.procedure, r.any(DocumentFilter.KEY_NAME)) : null;
+        DocumentFilter where = use.subgraph() ? DocumentFilter.parse(use.procedure, DocumentFilter.WHERE.read(r)) : null;
         r.finish();
         return new AgragQueryConfig(corpus, llm, mode, lookup, facts, subgraph, ranking, answer, where);
     }

@@ -1,5 +1,6 @@
 package dev.graphrag.hgmem;
 
+import dev.graphrag.core.llm.LlmConfig;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.config.Key;
@@ -133,7 +134,12 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
     /** Keys that describe one call, never stored with a session. */
     static final Set<String> PER_CALL = Set.of("llm", "profile", "subqueries", "targets", "force", "sessionId", "keepSession", "returnTrace", "mode", "corpus");
 
-    static final Key<String> PROFILE = Key.string("profile", "default");
+    /** The sampling a session runs with: the server's, or the paper's (temperature 0.8, 2,048 completion tokens). */
+    enum Profile { DEFAULT, PAPER }
+
+    static final Key<Profile> PROFILE = Key.choice("profile", Profile.class, Profile.DEFAULT);
+    static final Key<List<String>> SUBQUERIES = Key.strings("subqueries", null);
+    static final Key<Object> TARGETS = Key.any("targets");
     static final Key<Boolean> FORCE = Key.bool("force", false);
     static final Key<String> SESSION_ID = Key.string("sessionId", null);
     static final Key<Boolean> KEEP_SESSION = Key.bool("keepSession", true);
@@ -149,19 +155,16 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
         Loop loop = loops ? Loop.read(r) : Loop.DEFAULTS;
         Retrieval retrieval = use == Use.RESPOND ? Retrieval.DEFAULTS : Retrieval.read(r, loops);
         Answering answering = answers ? Answering.read(r) : Answering.DEFAULTS;
-        String profile = use == Use.RETRIEVE ? PROFILE.dflt() : PROFILE.read(r);
-        if (!profile.equals("default") && !profile.equals("paper")) {
-            throw new RagException(owner + ": config key 'profile' must be one of [default, paper], got '" + profile + "'");
-        }
-        Map<String, Object> llm = use == Use.RETRIEVE ? null : r.map("llm");
+        String profile = (use == Use.RETRIEVE ? PROFILE.dflt() : PROFILE.read(r)).name().toLowerCase(Locale.ROOT);
+        Map<String, Object> llm = use == Use.RETRIEVE ? null : LlmConfig.KEY.read(r);
         Call call = switch (use) {
-            case EVOLVE -> new Call(r.strings("subqueries", null), r.any("targets"), FORCE.read(r), null, true, false, null);
+            case EVOLVE -> new Call(SUBQUERIES.read(r), TARGETS.read(r), FORCE.read(r), null, true, false, null);
             case ANSWER -> new Call(null, null, false, SESSION_ID.read(r), KEEP_SESSION.read(r), RETURN_TRACE.read(r), null);
-            case RETRIEVE -> new Call(null, r.any("targets"), false, null, true, false, RETRIEVE_MODE.read(r));
+            case RETRIEVE -> new Call(null, TARGETS.read(r), false, null, true, false, RETRIEVE_MODE.read(r));
             case RESPOND -> Call.NONE;
         };
         // a session keeps its filter (a retrieval key, stored): no step retrieves a chunk outside it (docs/hgmem.md)
-        DocumentFilter where = use == Use.RESPOND ? null : DocumentFilter.parse(owner, r.any(DocumentFilter.KEY_NAME));
+        DocumentFilter where = use == Use.RESPOND ? null : DocumentFilter.parse(owner, DocumentFilter.WHERE.read(r));
         r.finish();
         Map<String, Object> stored = new LinkedHashMap<>();
         config.forEach((k, v) -> { if (!PER_CALL.contains(k)) stored.put(k, v); });

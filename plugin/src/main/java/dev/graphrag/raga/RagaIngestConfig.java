@@ -1,5 +1,6 @@
 package dev.graphrag.raga;
 
+import dev.graphrag.core.llm.LlmConfig;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.config.Key;
@@ -49,7 +50,7 @@ public record RagaIngestConfig(String corpus, boolean batchToolset, int maxRound
         RagaIngestConfig c = new RagaIngestConfig(corpus, batch, MAX_ROUNDS.read(r), MAX_TOOL_CALLS_PER_CHUNK.read(r), MAX_OBSERVATION_CHARS.read(r),
                 ADJACENT_CONTEXT_CHARS.read(r), RECENT_ENTITIES.read(r), PROMPT_TYPES.read(r), TOKEN_BUDGET_PER_CHUNK.read(r), TOKEN_BUDGET.read(r),
                 TOOL_MODE.read(r), BOOTSTRAP_SCHEMA.read(r), SCHEMA_SAMPLE_DOCS.read(r), SCHEMA_SAMPLE_CHARS.read(r), FOLLOW_UPS.read(r),
-                FOLLOW_UP_BATCH_SIZE.read(r), FOLLOW_UP_MAX_ROUNDS.read(r), toolSettings(r), r.map("llm"));
+                FOLLOW_UP_BATCH_SIZE.read(r), FOLLOW_UP_MAX_ROUNDS.read(r), toolSettings(r), LlmConfig.KEY.read(r));
         r.finish();
         return c;
     }

@@ -1,11 +1,13 @@
 package dev.graphrag.raga;
 
+import dev.graphrag.core.llm.LlmConfig;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.config.Key;
 import dev.graphrag.core.search.DocumentFilter;
 import dev.graphrag.core.search.RerankConfig;
 
+import java.util.List;
 import java.util.Map;
 
 /** raga.retrieve's and raga.answer's config (docs/raga/retrieve.md; defaults from spec §5). */
@@ -21,6 +23,7 @@ public record RagaQueryConfig(String corpus, RagaRetriever.Settings retrieval, b
     static final Key<QueryMode> MODE = Key.choice("mode", QueryMode.class, QueryMode.FUSION);
     // retrieval keys: their defaults are the mode's (RagaRetriever.Settings.defaults), the ranges are declared here
     static final Key<Integer> TOP_K = Key.integer("topK", 10, 1, 1000);
+    static final Key<List<String>> DOC_IDS = Key.strings("docIds", null);
     static final Key<Integer> K1 = Key.integer("k1", 60, 1, 10_000);
     static final Key<Integer> RRF_K = Key.integer("rrfK", 60, 1, 10_000);
     static final Key<Double> W_VEC = Key.number("wVec", 1, 0, 100);
@@ -46,15 +49,15 @@ public record RagaQueryConfig(String corpus, RagaRetriever.Settings retrieval, b
                 HOPS.withDefault(d.hops()).read(r), DECAY.withDefault(d.decay()).read(r), SEMANTIC_FILTER.withDefault(d.semanticFilter()).read(r),
                 ANCHOR_CHUNKS.withDefault(d.anchorChunks()).read(r), PAGE_ANCHORS.withDefault(d.pageAnchors()).read(r),
                 ANCHOR_ENTITIES.withDefault(d.anchorEntities()).read(r), MAX_EXPANDED.withDefault(d.maxExpanded()).read(r),
-                KG_TIMEOUT_MS.withDefault((int) d.kgTimeoutMs()).read(r), DEEP_HOPS.withDefault(d.deepHops()).read(r), r.strings("docIds", null),
-                DocumentFilter.parse(owner, r.any(DocumentFilter.KEY_NAME)));
+                KG_TIMEOUT_MS.withDefault((int) d.kgTimeoutMs()).read(r), DEEP_HOPS.withDefault(d.deepHops()).read(r), DOC_IDS.read(r),
+                DocumentFilter.parse(owner, DocumentFilter.WHERE.read(r)));
         if (s.wVec() == 0 && s.wKg() == 0) throw new RagException(owner + ": wVec and wKg cannot both be 0");
         // raga.answer's keys: raga.retrieve shows no facts and fills no context
         boolean facts = answers && INCLUDE_FACTS.read(r);
         int maxFacts = answers ? MAX_FACTS.read(r) : MAX_FACTS.dflt();
         int maxChars = answers ? MAX_CONTEXT_CHARS.read(r) : MAX_CONTEXT_CHARS.dflt();
         RerankConfig rerank = answers ? RerankConfig.read(r, s.topK()) : RerankConfig.OFF;
-        Map<String, Object> llm = r.map("llm");
+        Map<String, Object> llm = LlmConfig.KEY.read(r);
         r.finish();
         return new RagaQueryConfig(corpus, s, facts, maxFacts, maxChars, llm, rerank);
     }

@@ -3,6 +3,7 @@ package dev.graphrag.remind;
 import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
+import dev.graphrag.core.config.Key;
 import dev.graphrag.core.llm.LlmConfig;
 import dev.graphrag.core.llm.Usage;
 import dev.graphrag.core.llm.UsageMeter;
@@ -261,6 +262,14 @@ public final class RemindEngine {
     /** A hand-off read back and checked: it must describe a forest of this corpus's ReMind edges rooted at its seeds (spec R6). */
     record Handoff(Subgraph subgraph, int jumps, boolean memorizeAllowed, boolean sufficient) {
         static final int MAX_PATH = 10_000;
+        // the keys of the map remind.traverse yields as its traversal column (docs/remind/remind.traverse.md)
+        static final Key<String> CORPUS = Key.string("corpus", null);
+        static final Key<List<String>> SEEDS = Key.strings("seeds", List.of());
+        static final Key<List<Map<String, Object>>> PATH = Key.maps("path");
+        static final Key<Map<String, Object>> SUMMARIES = Key.map("summaries");
+        static final Key<Long> JUMPS = Key.longInteger("jumps", 0L, 0L, Integer.MAX_VALUE);
+        static final Key<Boolean> MEMORIZE_ALLOWED = Key.bool("memorizeAllowed", false);
+        static final Key<Boolean> SUFFICIENT = Key.bool("sufficient", false);
 
         static Handoff read(Transaction tx, String corpus, Object raw) {
             String owner = "remind.memorize";
@@ -268,14 +277,14 @@ public final class RemindEngine {
             @SuppressWarnings("unchecked") Map<String, Object> map = (Map<String, Object>) rawMap;
             ConfigReader.checkNesting(owner, "traversal", map);
             ConfigReader r = ConfigReader.of(owner + ": traversal", map);
-            String c = r.string("corpus", null);
+            String c = CORPUS.read(r);
             if (!corpus.equals(c)) throw new RagException(owner + ": the traversal belongs to corpus '" + c + "', not '" + corpus + "'");
-            List<String> seeds = r.strings("seeds", List.of());
-            List<Map<String, Object>> path = r.maps("path");
-            Map<String, Object> summaries = r.map("summaries");
-            long jumps = r.integer("jumps", 0L, 0L, Integer.MAX_VALUE);
-            boolean allowed = r.bool("memorizeAllowed", false);
-            boolean sufficient = r.bool("sufficient", false);
+            List<String> seeds = SEEDS.read(r);
+            List<Map<String, Object>> path = PATH.read(r);
+            Map<String, Object> summaries = SUMMARIES.read(r);
+            long jumps = JUMPS.read(r);
+            boolean allowed = MEMORIZE_ALLOWED.read(r);
+            boolean sufficient = SUFFICIENT.read(r);
             r.finish();
             if (seeds.isEmpty() || seeds.size() > 100) throw new RagException(owner + ": traversal.seeds must hold 1 to 100 node ids");
             if (path.size() > MAX_PATH) throw new RagException(owner + ": traversal.path has " + path.size() + " edges, at most " + MAX_PATH);

@@ -1,5 +1,6 @@
 package dev.graphrag.remind;
 
+import dev.graphrag.core.llm.LlmConfig;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.config.Key;
 import dev.graphrag.core.extract.ExtractionConfig;
@@ -15,7 +16,7 @@ public record RemindIndexConfig(String corpus, double synonymThreshold, Extracti
         String corpus = r.corpus();
         double synonym = SYNONYM_THRESHOLD.read(r);
         ExtractionConfig extraction = ExtractionConfig.read(r);
-        Map<String, Object> llm = r.map("llm");
+        Map<String, Object> llm = LlmConfig.KEY.read(r);
         r.finish();
         return new RemindIndexConfig(corpus, synonym, extraction, llm);
     }

@@ -1,5 +1,6 @@
 package dev.graphrag.remind;
 
+import dev.graphrag.core.llm.LlmConfig;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.search.DocumentFilter;
@@ -68,13 +69,15 @@ public record RemindQueryConfig(String corpus, int seedCount, Replaying replayin
         static final Key<Confirmation.Rule> CONFIRM_RULE = Key.choice("confirmRule", Confirmation.Rule.class, Confirmation.Rule.ALL);
         static final Key<MemoryMath.Penalty> PENALTY = Key.choice("penalty", MemoryMath.Penalty.class, MemoryMath.Penalty.PAPER);
         static final Key<Boolean> REQUIRE_LLM_STEPS = Key.bool("requireLlmSteps", true);
+        static final Key<List<String>> USEFUL_REL_IDS = Key.strings("usefulRelIds", List.of());
+        static final Key<List<String>> USEFUL_CHUNK_IDS = Key.strings("usefulChunkIds", List.of());
         static final Key<MemorizeWhen> MEMORIZE_WHEN = Key.choice("memorizeWhen", MemorizeWhen.class, MemorizeWhen.ALWAYS);
         static final Memorizing NONE = new Memorizing(FILTER.dflt(), List.of(), List.of(), CONFIRM_RULE.dflt(), PENALTY.dflt(), REQUIRE_LLM_STEPS.dflt(),
                 MEMORIZE_WHEN.dflt());
 
         static Memorizing read(ConfigReader r) {
             Filter filter = FILTER.read(r);
-            List<String> rels = r.strings("usefulRelIds", List.of()), chunks = r.strings("usefulChunkIds", List.of());
+            List<String> rels = USEFUL_REL_IDS.read(r), chunks = USEFUL_CHUNK_IDS.read(r);
             if (filter == Filter.LLM && (!rels.isEmpty() || !chunks.isEmpty())) {
                 throw new RagException(r.owner() + ": usefulRelIds and usefulChunkIds belong to filter 'explicit'");
             }
@@ -103,9 +106,9 @@ public record RemindQueryConfig(String corpus, int seedCount, Replaying replayin
         boolean memorize = use == Use.ANSWER ? MEMORIZE.read(r) : use == Use.MEMORIZE;
         boolean filterWithAnswer = use == Use.ANSWER && FILTER_WITH_ANSWER.read(r);
         String system = use == Use.ANSWER || use == Use.QUERY ? SYSTEM_PROMPT.read(r) : null;
-        Map<String, Object> llm = use == Use.SEEDS || use == Use.REPLAY ? null : r.map("llm");
+        Map<String, Object> llm = use == Use.SEEDS || use == Use.REPLAY ? null : LlmConfig.KEY.read(r);
         // the walk sees no chunk (and no anchor of a chunk) outside the filter: docs/remind.md
-        DocumentFilter where = use == Use.MEMORIZE ? null : DocumentFilter.parse(owner, r.any(DocumentFilter.KEY_NAME));
+        DocumentFilter where = use == Use.MEMORIZE ? null : DocumentFilter.parse(owner, DocumentFilter.WHERE.read(r));
         // the answer prompt's chunks (the subgraph's) ordered by the reranker, rerankTopK of them kept
         dev.graphrag.core.search.RerankConfig rerank = use == Use.ANSWER || use == Use.QUERY ? dev.graphrag.core.search.RerankConfig.readContext(r)
                 : dev.graphrag.core.search.RerankConfig.OFF;

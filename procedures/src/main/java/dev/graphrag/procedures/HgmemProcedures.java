@@ -8,6 +8,7 @@ import dev.graphrag.core.layer.LayerDrop;
 import dev.graphrag.core.llm.Usage;
 import dev.graphrag.hgmem.HgmemConfig;
 import dev.graphrag.hgmem.HgmemEngine;
+import dev.graphrag.hgmem.HgmemSessionConfig;
 import dev.graphrag.hgmem.HgmemIndexConfig;
 import dev.graphrag.hgmem.HgmemIndexer;
 import dev.graphrag.hgmem.HgmemLayer;
@@ -179,9 +180,7 @@ public class HgmemProcedures {
             + " listing order (index is what the LLM calls point (i)), with the unit node, its entities and memberships for Browser to draw."
             + " Config: includeInactive (merged-away units too, index -1).")
     public Stream<SessionViews.Point> memory(@Name("sessionId") String sessionId, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        ConfigReader r = ConfigReader.of("hgmem.memory", config);
-        boolean inactive = r.bool("includeInactive", false);
-        r.finish();
+        boolean inactive = HgmemSessionConfig.includeInactive(config);
         return SessionViews.points(tx, SessionViews.require(tx, "hgmem.memory", sessionId), inactive).stream();
     }
 
@@ -205,10 +204,7 @@ public class HgmemProcedures {
             + " sessions, newest first; status active, done, answered or failed (error says why; hgmem.evolve resumes it). Config: corpus (only"
             + " that corpus's sessions).")
     public Stream<SessionViews.Listed> sessionList(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        ConfigReader r = ConfigReader.of("hgmem.session.list", config);
-        String corpus = r.has("corpus") ? r.corpus() : null;
-        r.finish();
-        return SessionViews.list(tx, corpus).stream();
+        return SessionViews.list(tx, HgmemSessionConfig.listedCorpus(config)).stream();
     }
 
     @Procedure(name = "hgmem.session.drop", mode = Mode.WRITE)
@@ -216,9 +212,7 @@ public class HgmemProcedures {
             + " a session with its memory points and steps, in the caller's transaction. Config: dropProvisional (also the entities the session"
             + " created during its queries that no other session's memory holds).")
     public Stream<SessionStore.Dropped> sessionDrop(@Name("sessionId") String sessionId, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        ConfigReader r = ConfigReader.of("hgmem.session.drop", config);
-        boolean provisional = r.bool("dropProvisional", false);
-        r.finish();
+        boolean provisional = HgmemSessionConfig.dropProvisional(config);
         SessionViews.require(tx, "hgmem.session.drop", sessionId);
         return Stream.of(SessionStore.drop(tx, sessionId, provisional));
     }

@@ -1,13 +1,14 @@
 package dev.graphrag.procedures;
 
 import dev.graphrag.core.GraphRagRuntime;
-import dev.graphrag.core.config.ConfigReader;
+import dev.graphrag.core.llm.ChatConfig;
 import dev.graphrag.core.llm.ChatRequest;
+import dev.graphrag.core.llm.LlmInfoConfig;
+import dev.graphrag.core.llm.ModelCheckConfig;
 import dev.graphrag.core.llm.Capabilities;
 import dev.graphrag.core.llm.ChatResponse;
 import dev.graphrag.core.llm.EndpointInfo;
 import dev.graphrag.core.llm.LlmConfig;
-import dev.graphrag.core.llm.CheckSample;
 import dev.graphrag.core.llm.ModelCheck;
 import dev.graphrag.agrag.AgragModelCheck;
 import dev.graphrag.hgmem.HgmemModelCheck;
@@ -56,17 +57,11 @@ public class LlmProcedures {
             + " graphrag.llm.allowedEndpoints and gets only an apiKey given in the same call, never the server's.")
     public Stream<ChatResult> chat(@Name("messages") List<Map<String, Object>> messages,
                                    @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        ConfigReader r = ConfigReader.of("rag.llm.chat", config);
-        Map<String, Object> llmMap = r.map("llm");
-        List<Map<String, Object>> tools = r.maps("tools");
-        Object toolChoice = r.any("toolChoice");
-        Object responseFormat = r.any("responseFormat");
-        List<String> stop = r.strings("stop", List.of());
-        boolean cache = r.bool("cache", true);
-        r.finish();
+        ChatConfig c = ChatConfig.parse(config);
         List<Map<String, Object>> msgs = ChatRequest.checkMessages("rag.llm.chat", messages);
-        LlmConfig cfg = rag.llmConfig(llmMap, "rag.llm.chat");
-        ChatResponse resp = rag.llm().chat(cfg, new ChatRequest("rag.llm.chat", msgs, tools, toolChoice, responseFormat, stop), cache, Termination.of(guard));
+        LlmConfig cfg = rag.llmConfig(c.llm(), "rag.llm.chat");
+        ChatResponse resp = rag.llm().chat(cfg, new ChatRequest("rag.llm.chat", msgs, c.tools(), c.toolChoice(), c.responseFormat(), c.stop()), c.cache(),
+                Termination.of(guard));
         return Stream.of(new ChatResult(resp.content(), resp.reasoning(), resp.toolCalls(), resp.finishReason(), resp.promptTokens(),
                 resp.completionTokens(), resp.reasoningTokens(), resp.tokensEstimated(), resp.cached(), resp.ms()));
     }
@@ -91,21 +86,12 @@ public class LlmProcedures {
             + " weak, not usable) and the advice for it. dryRun: true sends nothing and gives the calls and prompt tokens it would spend at"
             + " most. Config: llm, methods (agrag, remind, hgmem, raga; default all), cases (1-3, default 3), dryRun.")
     public Stream<ModelCheck.StepReport> check(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        ConfigReader r = ConfigReader.of("rag.llm.check", config);
-        Map<String, Object> llmMap = r.map("llm");
-        List<String> methods = r.strings("methods", List.copyOf(CHECKED.keySet()));
-        int cases = (int) r.integer("cases", CheckSample.CASES.size(), 1, CheckSample.CASES.size());
-        boolean dryRun = r.bool("dryRun", false);
-        r.finish();
+        ModelCheckConfig c = ModelCheckConfig.parse(config, List.copyOf(CHECKED.keySet()));
         List<ModelCheck.Probe> probes = new java.util.ArrayList<>();
-        for (String m : methods) {
-            var of = CHECKED.get(m);
-            if (of == null) throw new dev.graphrag.core.RagException("rag.llm.check: unknown method '" + m + "' in methods: one of " + CHECKED.keySet());
-            probes.addAll(of.get());
-        }
-        if (dryRun) return ModelCheck.plan(probes, cases).stream();
-        LlmConfig cfg = rag.llmConfig(llmMap, "rag.llm.check");
-        return ModelCheck.run(rag.llm(), cfg, probes, cases, Termination.of(guard)).stream();
+        for (String m : c.methods()) probes.addAll(CHECKED.get(m).get());
+        if (c.dryRun()) return ModelCheck.plan(probes, c.cases()).stream();
+        LlmConfig cfg = rag.llmConfig(c.llm(), "rag.llm.check");
+        return ModelCheck.run(rag.llm(), cfg, probes, c.cases(), Termination.of(guard)).stream();
     }
 
     @Procedure(name = "rag.llm.info", mode = Mode.READ)
@@ -117,11 +103,9 @@ public class LlmProcedures {
             + " probe: true, which sends two tiny requests). Config: probe, llm"
             + " (an endpoint other than the configured one must be on graphrag.llm.allowedEndpoints and never gets the server's key).")
     public Stream<InfoResult> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        ConfigReader r = ConfigReader.of("rag.llm.info", config);
-        Map<String, Object> llmMap = r.map("llm");
-        boolean probe = r.bool("probe", false);
-        r.finish();
-        LlmConfig cfg = rag.llmConfig(llmMap, "rag.llm.info");
+        LlmInfoConfig c = LlmInfoConfig.parse(config);
+        boolean probe = c.probe();
+        LlmConfig cfg = rag.llmConfig(c.llm(), "rag.llm.info");
         long t0 = System.nanoTime();
         EndpointInfo e = rag.llm().endpointInfo(cfg, Termination.of(guard));
         Capabilities caps = probe && e.reachable() ? rag.llm().probe(cfg, Termination.of(guard)) : rag.llm().capabilities(cfg);

@@ -4,6 +4,7 @@ import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.RagCall;
 import dev.graphrag.core.Jobs;
 import dev.graphrag.core.config.ConfigReader;
+import dev.graphrag.core.embed.EmbedBatchConfig;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.files.FileIngest;
 import dev.graphrag.core.files.FilesConfig;
@@ -164,9 +165,7 @@ public class RagProcedures {
             + " - embeddings of many texts in length-sorted batches; index is the position in the input. Config: useCache (false).")
     public Stream<Results.EmbeddingResult> embedBatch(@Name("texts") List<String> texts,
                                                       @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        ConfigReader r = ConfigReader.of("rag.embed.batch", config);
-        boolean useCache = r.bool("useCache", false);
-        r.finish();
+        boolean useCache = EmbedBatchConfig.parse(config).useCache();
         if (texts == null || texts.isEmpty()) throw new dev.graphrag.core.RagException("rag.embed.batch: texts must be a non-empty list");
         float[][] vectors = rag.embeddings().embedAll(texts, useCache);
         return IntStream.range(0, vectors.length).mapToObj(i -> new Results.EmbeddingResult(i, toList(vectors[i])));

@@ -11,6 +11,7 @@ import dev.graphrag.core.search.ChunkSearch;
 import dev.graphrag.raga.RagaAnswer;
 import dev.graphrag.raga.KnowledgeStore;
 import dev.graphrag.raga.RagaIngest;
+import dev.graphrag.raga.RagaAdminConfig;
 import dev.graphrag.raga.RagaIngestConfig;
 import dev.graphrag.raga.RagaLayer;
 import dev.graphrag.raga.RagaQueryConfig;
@@ -123,19 +124,14 @@ public class RagaProcedures {
     }
 
     private ToolRow run(String name, Object args, Map<String, Object> context, String owner) {
-        ConfigReader r = ConfigReader.of(owner, context == null ? Map.of() : context);
-        String corpus = r.corpus();
-        String chunk = r.string("currentChunkId", null);
-        boolean failOnError = r.bool("failOnError", false);
-        ToolContext.Settings settings = RagaIngestConfig.toolSettings(r);
-        r.finish();
-        RagaLayer.require(tx, corpus);
+        RagaAdminConfig.ToolCall c = RagaAdminConfig.ToolCall.parse(owner, context);
+        RagaLayer.require(tx, c.corpus());
         if (args != null && !(args instanceof Map) && !(args instanceof String)) {
             throw new RagException(owner + ": args must be a MAP or a JSON STRING, got " + ConfigReader.typeName(args));
         }
         if (args != null) ConfigReader.checkNesting(owner, "args", args);
         JsonNode json = args == null ? null : RagaTools.arguments(args);
-        return row(RagaTools.byHand(db, tx, rag.embeddings(), new ToolContext(corpus, chunk, null, settings), name, json), failOnError, owner);
+        return row(RagaTools.byHand(db, tx, rag.embeddings(), new ToolContext(c.corpus(), c.currentChunkId(), null, c.settings()), name, json), c.failOnError(), owner);
     }
 
     private static ToolRow row(ToolResult r, boolean failOnError, String owner) {
@@ -283,14 +279,9 @@ public class RagaProcedures {
     }
 
     private Stream<RagaRecords.Item> items(String owner, Map<String, Object> config, RagaRecords.Queue queue) {
-        ConfigReader r = ConfigReader.of(owner, config);
-        String corpus = r.corpus();
-        String status = r.string("status", "OPEN");
-        if (!RagaRecords.STATUSES.contains(status)) throw new RagException(owner + ": config key 'status' must be one of " + RagaRecords.STATUSES + ", got '" + status + "'");
-        long limit = r.integer("limit", 100L, 1L, 100_000L);
-        r.finish();
-        RagaLayer.require(tx, corpus);
-        return RagaRecords.items(tx, corpus, queue, status, limit).stream();
+        RagaAdminConfig.Listing c = RagaAdminConfig.Listing.parse(owner, config);
+        RagaLayer.require(tx, c.corpus());
+        return RagaRecords.items(tx, c.corpus(), queue, c.status(), c.limit()).stream();
     }
 
     @Procedure(name = "raga.review.resolve", mode = Mode.WRITE)
@@ -307,12 +298,8 @@ public class RagaProcedures {
     }
 
     private RagaRecords.Resolved resolve(String owner, String id, Map<String, Object> resolution, RagaRecords.Queue queue) {
-        ConfigReader r = ConfigReader.of(owner, resolution);
-        String corpus = r.corpus();
-        String status = r.string("status", "DONE");
-        String note = r.string("note", "");
-        r.finish();
-        return RagaRecords.resolve(tx, owner, corpus, queue, id, status, note);
+        RagaAdminConfig.Resolution c = RagaAdminConfig.Resolution.parse(owner, resolution);
+        return RagaRecords.resolve(tx, owner, c.corpus(), queue, id, c.status(), c.note());
     }
 
     @Procedure(name = "raga.provenance", mode = Mode.READ)
@@ -381,12 +368,9 @@ public class RagaProcedures {
             + " from other text), WRONG_DIMENSION, WRONG_MODEL or UNSYNCED; chunks without a vector of the model's dimension; provenance whose"
             + " chunk is gone (CHUNK_GONE). Config: corpus, limit.")
     public Stream<SyncIssue> syncCheck(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        ConfigReader r = ConfigReader.of("raga.sync.check", config);
-        String corpus = r.corpus();
-        int limit = r.integer("limit", 10_000, 1, 10_000_000);
-        r.finish();
-        RagaLayer.require(tx, corpus);
-        return RagaSync.check(tx, rag.embeddings(), corpus, limit).stream().map(i -> new SyncIssue(i.kind(), i.id(), i.issue()));
+        RagaAdminConfig.SyncCheck c = RagaAdminConfig.SyncCheck.parse(config);
+        RagaLayer.require(tx, c.corpus());
+        return RagaSync.check(tx, rag.embeddings(), c.corpus(), c.limit()).stream().map(i -> new SyncIssue(i.kind(), i.id(), i.issue()));
     }
 
     @Procedure(name = "raga.sync.repair", mode = Mode.WRITE)
@@ -394,13 +378,9 @@ public class RagaProcedures {
             + " committed on their own, and records the server's model on the layer once no entity is left to repair; dangling provenance is"
             + " counted as unrepairable. Config: corpus, batchSize.")
     public Stream<RepairResult> syncRepair(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        ConfigReader r = ConfigReader.of("raga.sync.repair", config);
-        String corpus = r.corpus();
-        int batch = r.integer("batchSize", 64, 1, 10_000);
-        r.finish();
-        RagaLayer.require(tx, corpus);
-        RagCall c = call();
-        RagaSync.Repair out = RagaSync.repair(db, rag.embeddings(), corpus, batch, c.cancelled());
+        RagaAdminConfig.SyncRepair cfg = RagaAdminConfig.SyncRepair.parse(config);
+        RagaLayer.require(tx, cfg.corpus());
+        RagaSync.Repair out = RagaSync.repair(db, rag.embeddings(), cfg.corpus(), cfg.batchSize(), call().cancelled());
         return Stream.of(new RepairResult(out.repaired(), out.failed(), out.unrepairable()));
     }
 

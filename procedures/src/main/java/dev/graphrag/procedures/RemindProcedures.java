@@ -12,6 +12,7 @@ import dev.graphrag.remind.MemoryMath;
 import dev.graphrag.remind.RemindEngine;
 import dev.graphrag.remind.RemindIndexConfig;
 import dev.graphrag.remind.RemindIndexer;
+import dev.graphrag.remind.RemindAdminConfig;
 import dev.graphrag.remind.RemindLayer;
 import dev.graphrag.remind.RemindQueryConfig;
 import dev.graphrag.remind.Subgraph;
@@ -197,24 +198,18 @@ public class RemindProcedures {
     @Description("remind.memory.stats(config = {} :: MAP) :: (relType, edges, nonZero, meanNorm, maxNorm) - the edge memories of a corpus's"
             + " ReMind layer per relationship type. Config: corpus, relTypes.")
     public Stream<RemindLayer.MemoryStats> memoryStats(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        ConfigReader r = ConfigReader.of("remind.memory.stats", config);
-        String corpus = r.corpus();
-        List<String> types = RemindLayer.checkTypes("remind.memory.stats", r.strings("relTypes", RemindLayer.TYPE_ORDER));
-        r.finish();
-        RemindLayer.SPEC.requireIndexed(tx, corpus);
-        return RemindLayer.stats(tx, corpus, types).stream();
+        RemindAdminConfig.Memory c = RemindAdminConfig.Memory.parse("remind.memory.stats", config);
+        RemindLayer.SPEC.requireIndexed(tx, c.corpus());
+        return RemindLayer.stats(tx, c.corpus(), c.relTypes()).stream();
     }
 
     @Procedure(name = "remind.memory.reset", mode = Mode.WRITE)
     @Description("remind.memory.reset(config = {} :: MAP) :: (relationshipsReset) - forgets the edge memories of a corpus's ReMind layer (all"
             + " four types, or relTypes), in the caller's transaction. Config: corpus, relTypes.")
     public Stream<ResetResult> memoryReset(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        ConfigReader r = ConfigReader.of("remind.memory.reset", config);
-        String corpus = r.corpus();
-        List<String> types = RemindLayer.checkTypes("remind.memory.reset", r.strings("relTypes", RemindLayer.TYPE_ORDER));
-        r.finish();
-        RemindLayer.SPEC.requireIndexed(tx, corpus);
-        return Stream.of(new ResetResult(RemindLayer.reset(tx, corpus, types)));
+        RemindAdminConfig.Memory c = RemindAdminConfig.Memory.parse("remind.memory.reset", config);
+        RemindLayer.SPEC.requireIndexed(tx, c.corpus());
+        return Stream.of(new ResetResult(RemindLayer.reset(tx, c.corpus(), c.relTypes())));
     }
 
     @Procedure(name = "remind.calibrate", mode = Mode.READ)
@@ -223,14 +218,8 @@ public class RemindProcedures {
             + " question pairs and of paraphrases, and for 1-3 enhancements the cosine a new question needs to replay a memory and the share"
             + " of each kind that has it. Touches no data. Config: alpha, lambda, questions (LIST<STRING>), paraphrases (LIST<LIST<STRING>> pairs).")
     public Stream<Calibration.Result> calibrate(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
-        ConfigReader r = ConfigReader.of("remind.calibrate", config);
-        double alpha = r.number("alpha", 0.1, 0, 1);
-        double lambda = r.number("lambda", 0.55, 0, 1);
-        List<String> questions = r.strings("questions", Calibration.DEFAULT_QUESTIONS);
-        Object rawPairs = r.any("paraphrases");
-        r.finish();
-        List<List<String>> pairs = rawPairs == null ? Calibration.DEFAULT_PARAPHRASES : pairs(rawPairs);
-        return Stream.of(Calibration.run(rag.embeddings(), questions, pairs, alpha, lambda));
+        RemindAdminConfig.Calibrating c = RemindAdminConfig.Calibrating.parse(config);
+        return Stream.of(Calibration.run(rag.embeddings(), c.questions(), c.paraphrases(), c.alpha(), c.lambda()));
     }
 
     @UserFunction(name = "remind.delta")
@@ -298,18 +287,6 @@ public class RemindProcedures {
         if (!cfg.needsLlm(use)) return null;
         if (!rag.llmConfigured() && cfg.llm() == null) return null; // the engine says what is missing
         return call().llm(cfg.llm(), owner);
-    }
-
-    private static List<List<String>> pairs(Object raw) {
-        if (!(raw instanceof List<?> list)) throw new RagException("remind.calibrate: paraphrases must be a LIST of [question, paraphrase] pairs");
-        List<List<String>> out = new ArrayList<>();
-        for (Object o : list) {
-            if (!(o instanceof List<?> p) || p.size() != 2 || !(p.get(0) instanceof String a) || !(p.get(1) instanceof String b)) {
-                throw new RagException("remind.calibrate: each paraphrase must be a pair [question, paraphrase] of strings, got " + o);
-            }
-            out.add(List.of(a, b));
-        }
-        return out;
     }
 
     private static double[] vector(String owner, String what, List<Double> v, boolean nullable) {

@@ -1,5 +1,7 @@
 package dev.graphrag.core.config;
 
+import java.util.List;
+import java.util.Map;
 import java.util.function.BiFunction;
 
 /**
@@ -32,6 +34,34 @@ public record Key<T>(String name, T dflt, BiFunction<ConfigReader, Key<T>, T> re
 
     public static <E extends Enum<E>> Key<E> choice(String name, Class<E> type, E dflt) {
         return new Key<>(name, dflt, (r, k) -> r.choice(name, type, k.dflt()));
+    }
+
+    /** A list of strings; {@code dflt} may be null (absent: none). */
+    public static Key<List<String>> strings(String name, List<String> dflt) {
+        return new Key<>(name, dflt, (r, k) -> r.strings(name, k.dflt()));
+    }
+
+    /** A map with string keys (a group its owner reads further, like {@code llm}); null when absent. */
+    public static Key<Map<String, Object>> map(String name) {
+        return new Key<>(name, null, (r, k) -> r.map(name));
+    }
+
+    /** A list of maps; empty when absent. */
+    public static Key<List<Map<String, Object>>> maps(String name) {
+        return new Key<>(name, List.of(), (r, k) -> r.maps(name));
+    }
+
+    /** A value of more than one shape (a STRING or a MAP, say), which its owner checks; null when absent. */
+    public static Key<Object> any(String name) {
+        return new Key<>(name, null, (r, k) -> r.any(name));
+    }
+
+    /**
+     * A whole number whose default and ceiling are server settings (read when the key is built): above the ceiling is
+     * an error naming {@code ceilingSetting}; the default is clamped to it.
+     */
+    public static Key<Long> atMost(String name, long dflt, long min, long ceiling, String ceilingSetting) {
+        return new Key<>(name, dflt, (r, k) -> r.integerAtMost(name, k.dflt(), min, ceiling, ceilingSetting));
     }
 
     /** The key's value in {@code r}, or its default when absent; an out-of-range or mistyped value is an error naming the key. */

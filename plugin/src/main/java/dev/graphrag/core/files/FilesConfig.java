@@ -1,6 +1,7 @@
 package dev.graphrag.core.files;
 
 import dev.graphrag.core.config.ConfigReader;
+import dev.graphrag.core.config.Key;
 import dev.graphrag.core.config.PluginSettings;
 import dev.graphrag.core.lexical.IngestConfig;
 import dev.graphrag.core.lexical.Ingestor;
@@ -22,15 +23,16 @@ public record FilesConfig(IngestConfig ingest, Map<String, Object> metadata, boo
     public static final Set<String> FILE_PROPERTIES = Set.of("source", "contentType", "bytes", "sha256", "pages", "author", "created",
             "modified", "ingestSettings");
 
-    static final dev.graphrag.core.config.Key<Boolean> DELETE_MISSING = dev.graphrag.core.config.Key.bool("deleteMissing", false);
-    static final dev.graphrag.core.config.Key<Boolean> FAIL_ON_ERROR = dev.graphrag.core.config.Key.bool("failOnError", false);
+    static final Key<Map<String, Object>> METADATA = Key.map("metadata");
+    static final Key<Boolean> DELETE_MISSING = Key.bool("deleteMissing", false);
+    static final Key<Boolean> FAIL_ON_ERROR = Key.bool("failOnError", false);
 
     public static FilesConfig parse(Map<String, Object> config, PluginSettings settings, int modelMaxLength) {
         ConfigReader r = ConfigReader.of("rag.ingest.files", config);
         IngestConfig ingest = IngestConfig.parse(r, settings, modelMaxLength, IngestConfig.ChunkerKind.STRUCTURAL);
         Set<String> reserved = new java.util.HashSet<>(Ingestor.RESERVED);
         reserved.addAll(FILE_PROPERTIES);
-        Map<String, Object> metadata = Ingestor.metadata("rag.ingest.files: config", r.map("metadata"), reserved);
+        Map<String, Object> metadata = Ingestor.metadata("rag.ingest.files: config", METADATA.read(r), reserved);
         boolean deleteMissing = DELETE_MISSING.read(r);
         boolean failOnError = FAIL_ON_ERROR.read(r);
         long maxFileBytes = atMost(r, settings, "maxFileBytes");
@@ -43,9 +45,10 @@ public record FilesConfig(IngestConfig ingest, Map<String, Object> metadata, boo
         return new FilesConfig(ingest, metadata, deleteMissing, failOnError, maxFileBytes, maxFiles, maxCallBytes, timeout, urls);
     }
 
+    /** A limit key whose default and ceiling are both the server's graphrag.ingest.&lt;key&gt; setting. */
     private static long atMost(ConfigReader r, PluginSettings settings, String key) {
         String setting = "graphrag.ingest." + key;
-        return r.integerAtMost(key, settings.integer(setting), 1, settings.integer(setting), setting);
+        return Key.atMost(key, settings.integer(setting), 1, settings.integer(setting), setting).read(r);
     }
 
     /**

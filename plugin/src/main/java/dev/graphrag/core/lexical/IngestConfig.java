@@ -72,11 +72,11 @@ public record IngestConfig(String corpus, ChunkerKind chunker, int chunkSize, in
             throw new dev.graphrag.core.RagException(r.owner() + ": sentenceBoundaries belongs to the tokens chunker; the " + chunker.name().toLowerCase(java.util.Locale.ROOT)
                     + " chunker keeps sentences whole by itself");
         }
-        int batch = (int) r.integerAtMost("batchSize", settings.integer("graphrag.ingest.batchSize"), 1,
-                settings.integer("graphrag.ingest.maxBatchSize"), "graphrag.ingest.maxBatchSize");
+        int batch = (int) (long) Key.atMost("batchSize", settings.integer("graphrag.ingest.batchSize"), 1,
+                settings.integer("graphrag.ingest.maxBatchSize"), "graphrag.ingest.maxBatchSize").read(r);
         // the setting is the default and the ceiling: a caller may only lower it
-        long maxChars = r.integerAtMost("maxDocumentChars", settings.integer("graphrag.ingest.maxDocumentChars"), 1,
-                settings.integer("graphrag.ingest.maxDocumentChars"), "graphrag.ingest.maxDocumentChars");
+        long maxChars = Key.atMost("maxDocumentChars", settings.integer("graphrag.ingest.maxDocumentChars"), 1,
+                settings.integer("graphrag.ingest.maxDocumentChars"), "graphrag.ingest.maxDocumentChars").read(r);
         return new IngestConfig(corpus, chunker, chunkSize, overlap, sentences, batch, maxChars);
     }
 

@@ -31,6 +31,18 @@ public final class LlmConfig {
     static final Key<Double> TEMPERATURE = Key.number("temperature", 0.0, 0, 2);
     static final Key<Long> SEED = Key.longInteger("seed", 0L, Long.MIN_VALUE, Long.MAX_VALUE);
     static final Key<Long> CONTEXT_TOKENS = Key.longInteger("contextTokens", 16_384L, MIN_CONTEXT_TOKENS, MAX_CONTEXT_TOKENS);
+    /** The {@code llm} group every LLM-calling procedure shares: a map of the keys above, read by {@link #resolve}. */
+    public static final Key<Map<String, Object>> KEY = Key.map("llm");
+
+    /** maxTokens: the server's default, capped by graphrag.llm.maxTokensLimit. */
+    static Key<Long> maxTokens(PluginSettings s) {
+        return Key.atMost("maxTokens", s.integer("graphrag.llm.maxTokens"), 1, s.integer("graphrag.llm.maxTokensLimit"), "graphrag.llm.maxTokensLimit");
+    }
+
+    /** timeoutMs: the server's default, capped by graphrag.llm.maxTimeoutMs. */
+    static Key<Long> timeoutMs(PluginSettings s) {
+        return Key.atMost("timeoutMs", s.integer("graphrag.llm.timeoutMs"), 1, s.integer("graphrag.llm.maxTimeoutMs"), "graphrag.llm.maxTimeoutMs");
+    }
 
     private final String endpoint;
     private final String model;
@@ -78,11 +90,9 @@ public final class LlmConfig {
         String callKey = API_KEY.read(r);
         double temperature = TEMPERATURE.withDefault(s.number("graphrag.llm.temperature")).read(r);
         Long seed = r.has(SEED.name()) ? SEED.read(r) : null;
-        int maxTokens = (int) r.integerAtMost("maxTokens", s.integer("graphrag.llm.maxTokens"), 1,
-                s.integer("graphrag.llm.maxTokensLimit"), "graphrag.llm.maxTokensLimit");
+        int maxTokens = (int) (long) maxTokens(s).read(r);
         int contextTokens = (int) (long) CONTEXT_TOKENS.withDefault(s.integer("graphrag.llm.contextTokens")).read(r);
-        long timeoutMs = r.integerAtMost("timeoutMs", s.integer("graphrag.llm.timeoutMs"), 1,
-                s.integer("graphrag.llm.maxTimeoutMs"), "graphrag.llm.maxTimeoutMs");
+        long timeoutMs = timeoutMs(s).read(r);
         r.finish();
         if (maxTokens >= contextTokens) {
             throw new RagException(owner + ": maxTokens (" + maxTokens + ") must be below contextTokens (" + contextTokens + "): the window holds the"

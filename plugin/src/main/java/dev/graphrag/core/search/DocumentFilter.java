@@ -26,6 +26,8 @@ import java.util.regex.Pattern;
 public final class DocumentFilter {
     /** The config key every retrieval procedure reads the filter from. */
     public static final String KEY_NAME = "where";
+    /** The key every retrieving procedure shares, parsed with {@link #parse}. */
+    public static final dev.graphrag.core.config.Key<Object> WHERE = dev.graphrag.core.config.Key.any(KEY_NAME);
     private static final Pattern KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
     private static final Set<String> OPERATORS = Set.of("$eq", "$ne", "$in", "$nin", "$gt", "$gte", "$lt", "$lte", "$exists", "$startsWith");
     private static final List<String> OPERATOR_NAMES = List.of("eq", "ne", "in", "nin", "gt", "gte", "lt", "lte", "exists", "startsWith");

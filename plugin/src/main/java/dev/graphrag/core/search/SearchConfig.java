@@ -40,7 +40,7 @@ public record SearchConfig(String corpus, int k, SearchMode mode, int candidates
         int rrfK = RRF_K.read(r);
         double denseWeight = DENSE_WEIGHT.read(r);
         int denseHead = DENSE_HEAD.read(r);
-        DocumentFilter filter = DocumentFilter.parse("rag.search", r.any(DocumentFilter.KEY_NAME));
+        DocumentFilter filter = DocumentFilter.parse("rag.search", DocumentFilter.WHERE.read(r));
         RerankConfig rerank = RerankConfig.read(r, k);
         r.finish();
         return new SearchConfig(corpus, k, mode, Math.max(candidates, rerank.fetch(k)), rrfK, denseWeight, denseHead, filter, rerank);

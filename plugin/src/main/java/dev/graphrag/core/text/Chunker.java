@@ -60,6 +60,15 @@ public interface Chunker {
         return cut > from + 1 || tokens.get(cut).start() != tokens.get(cut - 1).start() ? cut : to;
     }
 
+    /** The smallest chunk either chunker makes: a sentence chunk keeps two tokens for the model's specials. */
+    int MIN_CHUNK_SIZE = 16;
+
+    /** {@code chunkSize}, or an error naming the key when it is below {@link #MIN_CHUNK_SIZE}. */
+    static int checkedChunkSize(int chunkSize) {
+        if (chunkSize < MIN_CHUNK_SIZE) throw new RagException("chunkSize must be at least " + MIN_CHUNK_SIZE + " tokens, got " + chunkSize);
+        return chunkSize;
+    }
+
     static void checkCancelled(BooleanSupplier cancelled) {
         if (cancelled.getAsBoolean()) throw new RagException("chunking cancelled: the transaction was terminated");
     }

@@ -21,10 +21,9 @@ public final class SentenceChunker implements Chunker {
     private final int overlapSentences;
 
     public SentenceChunker(TextTokenizer tokenizer, int chunkSize, int overlapSentences) {
-        if (chunkSize < 16) throw new RagException("chunkSize must be at least 16 tokens, got " + chunkSize);
+        this.chunkSize = Chunker.checkedChunkSize(chunkSize);
         if (overlapSentences < 0) throw new RagException("chunkOverlap (sentences) must be >= 0, got " + overlapSentences);
         this.tokenizer = tokenizer;
-        this.chunkSize = chunkSize;
         this.overlapSentences = overlapSentences;
     }
 

@@ -20,12 +20,11 @@ public final class TokenChunker implements Chunker {
     private final boolean sentences;
 
     public TokenChunker(TextTokenizer tokenizer, int chunkSize, int overlap, boolean sentences) {
-        if (chunkSize < 16) throw new RagException("chunkSize must be at least 16 tokens, got " + chunkSize);
+        this.chunkSize = Chunker.checkedChunkSize(chunkSize);
         if (overlap < 0 || overlap >= chunkSize) {
             throw new RagException("chunkOverlap must be >= 0 and smaller than chunkSize (" + chunkSize + "), got " + overlap);
         }
         this.tokenizer = tokenizer;
-        this.chunkSize = chunkSize;
         this.overlap = overlap;
         this.sentences = sentences;
     }
