@@ -13,18 +13,28 @@ import java.util.Map;
  * every pass gets; numbers, booleans and strings), and flags of the benchmark's own.
  */
 record BenchmarkArgs(Path data, int limit, boolean ablation, Map<String, Object> set, List<String> all) {
+    static final String NO_DATA = "the first argument must be the data directory (the public releases of the sets, as docs/benchmarks.md lays them out)";
+
     /** The data directory, the first argument; a clear error when it is missing or not a directory. */
     static Path dataDirectory(String[] argv) {
         if (argv.length == 0 || argv[0].startsWith("--"))
-            throw new IllegalArgumentException("the first argument must be the data directory (the public releases of the sets, as docs/benchmarks.md lays them out)");
+            throw new IllegalArgumentException(NO_DATA);
         Path data = Path.of(argv[0]);
         if (!java.nio.file.Files.isDirectory(data)) throw new IllegalArgumentException("no data directory at " + data.toAbsolutePath());
         return data;
     }
 
+    /** The data directory; an error naming what is missing when the command line did not start with one. */
+    @Override
+    public Path data() {
+        if (data == null) throw new IllegalArgumentException(NO_DATA);
+        return data;
+    }
+
     static BenchmarkArgs parse(String[] argv) {
         List<String> all = Arrays.asList(argv);
-        Path data = dataDirectory(argv);
+        // the programs that read built stores only (HgmemBuildCost, SynonymBenchmark: --data DIR) take no data directory
+        Path data = argv.length > 0 && !argv[0].startsWith("--") ? dataDirectory(argv) : null;
         Map<String, Object> set = new LinkedHashMap<>();
         for (int i = 0; i < argv.length - 1; i++) {
             if (!argv[i].equals("--set")) continue;

@@ -28,7 +28,7 @@ import java.util.Random;
  * build (89 % of a profiled 1x build), and a 4x build does not fit in one working session, so its cost is projected:
  * every entity's and relation's text as the build makes it (descriptions joined, or the stand-in's X2 summary where
  * they reach {@code summaryMaxTokens}), its length in the model's tokens, and the measured time to embed a seeded
- * sample of those texts the way the build does (256 at a time), scaled to all of them. A projection, not a build: it
+ * sample of those texts the way the build does (one length-sorted pass), scaled to all of them. A projection, not a build: it
  * leaves out X1, X2's LLM time and the writes.
  * <p>
  * {@code --data DIR --sizes 1,4 [--sample 2000] [--summary-max-tokens 2000]}: the stores ScaleBenchmark built, each
@@ -130,7 +130,7 @@ public final class HgmemBuildCost {
         return n;
     }
 
-    /** Seconds per text over a seeded sample, embedded 256 at a time as the build does, after a warm-up. */
+    /** Seconds per text over a seeded sample, embedded in one length-sorted pass as the build does (since 742d701), after a warm-up. */
     private static double secondsPerText(List<String> texts, EmbeddingService embeddings, int sample) {
         if (texts.isEmpty() || sample <= 0) return 0;
         List<String> shuffled = new ArrayList<>(texts);
@@ -138,7 +138,7 @@ public final class HgmemBuildCost {
         List<String> timed = shuffled.subList(0, Math.min(sample, shuffled.size()));
         embeddings.embedAll(timed.subList(0, Math.min(32, timed.size())), false);
         long t = System.nanoTime();
-        for (int i = 0; i < timed.size(); i += 256) embeddings.embedAll(timed.subList(i, Math.min(timed.size(), i + 256)), false);
+        embeddings.embedAll(timed, false);
         return (System.nanoTime() - t) / 1e9 / timed.size();
     }
 
