@@ -144,7 +144,10 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
     static final Key<String> SESSION_ID = Key.string("sessionId", null);
     static final Key<Boolean> KEEP_SESSION = Key.bool("keepSession", true);
     static final Key<Boolean> RETURN_TRACE = Key.bool("returnTrace", false);
-    static final Key<String> RETRIEVE_MODE = Key.string("mode", null);
+    /** hgmem.retrieve's mode (spec §3.3): over the whole base graph, or around the memory points a caller names. */
+    enum RetrieveMode { GLOBAL, LOCAL }
+
+    static final Key<RetrieveMode> RETRIEVE_MODE = Key.choice("mode", RetrieveMode.class, null);
 
     public static HgmemConfig parse(Use use, Map<String, Object> config) {
         String owner = "hgmem." + use.name().toLowerCase(Locale.ROOT);
@@ -155,12 +158,12 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
         Loop loop = loops ? Loop.read(r) : Loop.DEFAULTS;
         Retrieval retrieval = use == Use.RESPOND ? Retrieval.DEFAULTS : Retrieval.read(r, loops);
         Answering answering = answers ? Answering.read(r) : Answering.DEFAULTS;
-        String profile = (use == Use.RETRIEVE ? PROFILE.dflt() : PROFILE.read(r)).name().toLowerCase(Locale.ROOT);
+        String profile = lower(use == Use.RETRIEVE ? PROFILE.dflt() : PROFILE.read(r));
         Map<String, Object> llm = use == Use.RETRIEVE ? null : LlmConfig.KEY.read(r);
         Call call = switch (use) {
             case EVOLVE -> new Call(SUBQUERIES.read(r), TARGETS.read(r), FORCE.read(r), null, true, false, null);
             case ANSWER -> new Call(null, null, false, SESSION_ID.read(r), KEEP_SESSION.read(r), RETURN_TRACE.read(r), null);
-            case RETRIEVE -> new Call(null, TARGETS.read(r), false, null, true, false, RETRIEVE_MODE.read(r));
+            case RETRIEVE -> new Call(null, TARGETS.read(r), false, null, true, false, lower(RETRIEVE_MODE.read(r)));
             case RESPOND -> Call.NONE;
         };
         // a session keeps its filter (a retrieval key, stored): no step retrieves a chunk outside it (docs/hgmem.md)
@@ -169,6 +172,11 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
         Map<String, Object> stored = new LinkedHashMap<>();
         config.forEach((k, v) -> { if (!PER_CALL.contains(k)) stored.put(k, v); });
         return new HgmemConfig(corpus, loop, retrieval, answering, profile, llm, stored, call, where);
+    }
+
+    /** A choice as the rest of HGMem (and the stored session config) spells it: lower case, or null when absent. */
+    private static String lower(Enum<?> choice) {
+        return choice == null ? null : choice.name().toLowerCase(Locale.ROOT);
     }
 
     /** profile 'paper': the paper's sampling (temperature 0.8, 2,048 completion tokens) unless the call's llm map says otherwise. */

@@ -378,7 +378,6 @@ public final class HgmemEngine {
             memory = l.session().memory();
         }
         String m = own.mode();
-        if (m != null && !"global".equals(m) && !"local".equals(m)) throw new RagException(owner + ": config key 'mode' must be one of [global, local], got '" + m + "'");
         List<String> targets = null;
         if ("local".equals(m)) {
             List<List<Integer>> t = HgmemConfig.targets(owner, own.targets() == null ? null : List.of(own.targets()), 1);

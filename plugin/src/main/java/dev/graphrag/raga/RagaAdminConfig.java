@@ -1,6 +1,5 @@
 package dev.graphrag.raga;
 
-import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.config.Key;
 
@@ -10,9 +9,15 @@ import java.util.Map;
 public final class RagaAdminConfig {
     static final Key<String> CURRENT_CHUNK_ID = Key.string("currentChunkId", null);
     static final Key<Boolean> FAIL_ON_ERROR = Key.bool("failOnError", false);
-    static final Key<String> LIST_STATUS = Key.string("status", "OPEN");
+    /** Which items a listing shows: one status, or ALL. */
+    public enum ListStatus { OPEN, DONE, DROPPED, ALL }
+
+    /** How a person closes an item. */
+    public enum Resolved { DONE, DROPPED }
+
+    static final Key<ListStatus> LIST_STATUS = Key.choice("status", ListStatus.class, ListStatus.OPEN);
     static final Key<Long> LIST_LIMIT = Key.longInteger("limit", 100L, 1L, 100_000L);
-    static final Key<String> RESOLUTION_STATUS = Key.string("status", "DONE");
+    static final Key<Resolved> RESOLUTION_STATUS = Key.choice("status", Resolved.class, Resolved.DONE);
     static final Key<String> NOTE = Key.string("note", "");
     static final Key<Integer> SYNC_LIMIT = Key.integer("limit", 10_000, 1, 10_000_000);
     static final Key<Integer> REPAIR_BATCH_SIZE = Key.integer("batchSize", 64, 1, 10_000);
@@ -29,21 +34,18 @@ public final class RagaAdminConfig {
         }
     }
 
-    /** raga.review.list and raga.todo.list: the corpus, which status ({@link RagaRecords#STATUSES}) and how many, oldest first. */
-    public record Listing(String corpus, String status, long limit) {
+    /** raga.review.list and raga.todo.list: the corpus, which status and how many, oldest first. */
+    public record Listing(String corpus, ListStatus status, long limit) {
         public static Listing parse(String owner, Map<String, Object> config) {
             ConfigReader r = ConfigReader.of(owner, config);
-            String corpus = r.corpus();
-            String status = LIST_STATUS.read(r);
-            if (!RagaRecords.STATUSES.contains(status)) throw new RagException(owner + ": config key 'status' must be one of " + RagaRecords.STATUSES + ", got '" + status + "'");
-            long limit = LIST_LIMIT.read(r);
+            Listing c = new Listing(r.corpus(), LIST_STATUS.read(r), LIST_LIMIT.read(r));
             r.finish();
-            return new Listing(corpus, status, limit);
+            return c;
         }
     }
 
-    /** raga.review.resolve and raga.todo.resolve: the corpus, DONE or DROPPED (checked by RagaRecords.resolve) and a note. */
-    public record Resolution(String corpus, String status, String note) {
+    /** raga.review.resolve and raga.todo.resolve: the corpus, DONE or DROPPED and a note. */
+    public record Resolution(String corpus, Resolved status, String note) {
         public static Resolution parse(String owner, Map<String, Object> resolution) {
             ConfigReader r = ConfigReader.of(owner, resolution);
             Resolution c = new Resolution(r.corpus(), RESOLUTION_STATUS.read(r), NOTE.read(r));

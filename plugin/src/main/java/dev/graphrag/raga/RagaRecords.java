@@ -51,11 +51,9 @@ public final class RagaRecords {
     /** raga.schema.active: one entity or relation type. */
     public record Type(String kind, String name, String description, String domain, String range, String status) {}
 
-    public static final List<String> STATUSES = List.of("OPEN", "DONE", "DROPPED", "ALL");
-
     private RagaRecords() {}
 
-    /** Items of a queue, oldest first; {@code status} one of {@link #STATUSES} (ALL: any). */
+    /** Items of a queue, oldest first; {@code status} OPEN, DONE, DROPPED or ALL (any). */
     public static List<Item> items(Transaction tx, String corpus, Queue queue, String status, long limit) {
         Map<String, Object> params = new HashMap<>();
         params.put("c", corpus);

@@ -281,7 +281,7 @@ public class RagaProcedures {
     private Stream<RagaRecords.Item> items(String owner, Map<String, Object> config, RagaRecords.Queue queue) {
         RagaAdminConfig.Listing c = RagaAdminConfig.Listing.parse(owner, config);
         RagaLayer.require(tx, c.corpus());
-        return RagaRecords.items(tx, c.corpus(), queue, c.status(), c.limit()).stream();
+        return RagaRecords.items(tx, c.corpus(), queue, c.status().name(), c.limit()).stream();
     }
 
     @Procedure(name = "raga.review.resolve", mode = Mode.WRITE)
@@ -299,7 +299,7 @@ public class RagaProcedures {
 
     private RagaRecords.Resolved resolve(String owner, String id, Map<String, Object> resolution, RagaRecords.Queue queue) {
         RagaAdminConfig.Resolution c = RagaAdminConfig.Resolution.parse(owner, resolution);
-        return RagaRecords.resolve(tx, owner, c.corpus(), queue, id, c.status(), c.note());
+        return RagaRecords.resolve(tx, owner, c.corpus(), queue, id, c.status().name(), c.note());
     }
 
     @Procedure(name = "raga.provenance", mode = Mode.READ)
