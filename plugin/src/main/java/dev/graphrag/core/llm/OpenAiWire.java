@@ -6,7 +6,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.graphrag.core.RagException;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The OpenAI chat-completions wire format, as Ollama, vLLM, llama.cpp and OpenAI speak it: the request body, the reply
@@ -37,23 +41,53 @@ final class OpenAiWire {
         b.put("max_tokens", cfg.maxTokens());
         if (cfg.seed() != null) b.put("seed", cfg.seed());
         if (!req.stop().isEmpty()) b.set("stop", JSON.valueToTree(req.stop()));
-        if (!req.tools().isEmpty()) b.set("tools", JSON.valueToTree(req.tools()));
-        if (req.toolChoice() != null) b.set("tool_choice", JSON.valueToTree(req.toolChoice()));
+        if (!req.tools().isEmpty()) b.set("tools", JSON.valueToTree(canonical(req.tools())));
+        if (req.toolChoice() != null) b.set("tool_choice", JSON.valueToTree(canonical(req.toolChoice())));
         Object rf = req.responseFormat();
         if ("json_object".equals(rf)) {
             b.set("response_format", JSON.createObjectNode().put("type", "json_object"));
         } else if (rf instanceof Map<?, ?> m) {
             if (m.containsKey("type")) {
-                b.set("response_format", JSON.valueToTree(m));
+                b.set("response_format", JSON.valueToTree(canonical(m)));
             } else {
                 ObjectNode f = JSON.createObjectNode().put("type", "json_schema");
-                f.set("json_schema", JSON.valueToTree(m));
+                f.set("json_schema", JSON.valueToTree(canonical(m)));
                 b.set("response_format", f);
             }
         } else if (rf != null && !"text".equals(rf)) {
             throw new RagException("responseFormat must be 'json_object', 'text' or a json_schema map {name, schema}");
         }
         return b;
+    }
+
+    /**
+     * A schema (tools, a response format) with its keys in the same order on every run: an object's properties in the
+     * order of its {@code required} list, then by name; every other map's keys by name. The schemas are built with
+     * {@code Map.of}, which iterates in an order drawn anew at each JVM start, and a server that constrains decoding to
+     * the schema (llama.cpp's grammars, Ollama's format, vLLM's guided decoding) has the model write the properties in
+     * the schema's order: without this, the same build sent a different request, and could get a differently ordered
+     * reply, after each restart.
+     */
+    static Object canonical(Object value) {
+        return canonical(value, List.of());
+    }
+
+    private static Object canonical(Object value, List<?> first) {
+        if (value instanceof List<?> list) {
+            List<Object> out = new ArrayList<>(list.size());
+            for (Object x : list) out.add(canonical(x, List.of()));
+            return out;
+        }
+        if (!(value instanceof Map<?, ?> map)) return value;
+        Map<String, Object> byName = new TreeMap<>();
+        map.forEach((k, v) -> byName.put(String.valueOf(k), v));
+        List<String> order = new ArrayList<>();
+        for (Object k : first) if (byName.containsKey(String.valueOf(k)) && !order.contains(String.valueOf(k))) order.add(String.valueOf(k));
+        for (String k : byName.keySet()) if (!order.contains(k)) order.add(k);
+        List<?> required = map.get("required") instanceof List<?> r ? r : List.of();
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (String k : order) out.put(k, canonical(byName.get(k), k.equals("properties") ? required : List.of()));
+        return out;
     }
 
     /**
