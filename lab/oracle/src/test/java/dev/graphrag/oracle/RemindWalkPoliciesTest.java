@@ -32,10 +32,7 @@ class RemindWalkPoliciesTest {
 
     @BeforeAll
     static void policies(@TempDir Path dir) throws Exception {
-        Path file = dir.resolve("gold.json");
-        OracleGold.build(List.of(RENNER), file);
-        server = RemindWalkPolicies.register(EvalLlmServer.start(), OracleGold.load(file));
-        server.close(); // answer() needs no socket
+        server = PolicyTesting.policies(dir, List.of(RENNER), RemindWalkPolicies::register);
     }
 
     static ObjectNode block(String... chunkTexts) {

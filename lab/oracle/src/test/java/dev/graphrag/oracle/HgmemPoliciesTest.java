@@ -31,10 +31,7 @@ class HgmemPoliciesTest {
 
     @BeforeAll
     static void policies(@TempDir Path dir) throws Exception {
-        Path file = dir.resolve("gold.json");
-        OracleGold.build(List.of(RENNER), file);
-        server = HgmemPolicies.register(EvalLlmServer.start(), OracleGold.load(file));
-        server.close(); // answer() needs no socket
+        server = PolicyTesting.policies(dir, List.of(RENNER), HgmemPolicies::register);
     }
 
     static ObjectNode evolveBlock(ArrayNode memory, String... sources) {
