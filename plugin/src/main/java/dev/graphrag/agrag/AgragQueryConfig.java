@@ -89,8 +89,8 @@ public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveM
 
     /** Personalized PageRank, the cost graph, the Steiner tree and its expansion (spec §2.5-2.7). */
     public record Subgraph(double damping, double pprTolerance, int pprMaxIterations, boolean pprWeighted, double passageScoreFactor,
-                           EdgeCosts costMode, boolean expansion, McmiExpansion.Rule expansionRule, int maxExpansions, OutputEdges outputEdges,
-                           RetrievalMode retrievalMode, PprEngine pprEngine, double pushEpsilon, int concurrency) {
+                           EdgeCosts costMode, boolean expansion, McmiExpansion.Rule expansionRule, int maxExpansions, int maxSearchNodes,
+                           OutputEdges outputEdges, RetrievalMode retrievalMode, PprEngine pprEngine, double pushEpsilon, int concurrency) {
         static final Key<Double> DAMPING = Key.number("damping", 0.5, 0, 0.99);
         static final Key<Double> PPR_TOLERANCE = Key.number("pprTolerance", 1e-7, 0, 1);
         static final Key<Integer> PPR_MAX_ITERATIONS = Key.integer("pprMaxIterations", 100, 1, 10_000);
@@ -100,6 +100,8 @@ public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveM
         static final Key<Boolean> EXPANSION = Key.bool("expansion", true);
         static final Key<McmiExpansion.Rule> EXPANSION_RULE = Key.choice("expansionRule", McmiExpansion.Rule.class, McmiExpansion.Rule.MEAN);
         static final Key<Integer> MAX_EXPANSIONS = Key.integer("maxExpansions", 20, 0, 10_000);
+        /** The Steiner search's node budget (SteinerTree.Cut): past it, terminals are joined by the paths found so far. */
+        static final Key<Integer> MAX_SEARCH_NODES = Key.integer("maxSearchNodes", 5_000, 1, Integer.MAX_VALUE);
         static final Key<OutputEdges> OUTPUT_EDGES = Key.choice("outputEdges", OutputEdges.class, OutputEdges.INDUCED);
         static final Key<RetrievalMode> RETRIEVAL_MODE = Key.choice("retrievalMode", RetrievalMode.class, RetrievalMode.HYBRID);
         // push by default: its work is bounded by the seeds' neighbourhood, where the native sweeps read every edge of the
@@ -113,14 +115,14 @@ public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveM
         /** ppr mode's damping (0.4) was tuned on MuSiQue; the other modes keep the spec's 0.5. */
         static Subgraph read(ConfigReader r, boolean ppr) {
             return new Subgraph((ppr ? DAMPING.withDefault(0.4) : DAMPING).read(r), PPR_TOLERANCE.read(r), PPR_MAX_ITERATIONS.read(r), PPR_WEIGHTED.read(r),
-                    PASSAGE_SCORE_FACTOR.read(r), COST_MODE.read(r), EXPANSION.read(r), EXPANSION_RULE.read(r), MAX_EXPANSIONS.read(r), OUTPUT_EDGES.read(r),
+                    PASSAGE_SCORE_FACTOR.read(r), COST_MODE.read(r), EXPANSION.read(r), EXPANSION_RULE.read(r), MAX_EXPANSIONS.read(r), MAX_SEARCH_NODES.read(r), OUTPUT_EDGES.read(r),
                     RETRIEVAL_MODE.read(r), PPR_ENGINE.read(r), PUSH_EPSILON.read(r), CONCURRENCY.read(r));
         }
 
         /** For agrag.mapFacts, which builds no subgraph: the defaults, on the caller's thread alone. */
         static Subgraph notBuilt() {
             return new Subgraph(DAMPING.dflt(), PPR_TOLERANCE.dflt(), PPR_MAX_ITERATIONS.dflt(), PPR_WEIGHTED.dflt(), PASSAGE_SCORE_FACTOR.dflt(),
-                    COST_MODE.dflt(), EXPANSION.dflt(), EXPANSION_RULE.dflt(), MAX_EXPANSIONS.dflt(), OUTPUT_EDGES.dflt(), RETRIEVAL_MODE.dflt(),
+                    COST_MODE.dflt(), EXPANSION.dflt(), EXPANSION_RULE.dflt(), MAX_EXPANSIONS.dflt(), MAX_SEARCH_NODES.dflt(), OUTPUT_EDGES.dflt(), RETRIEVAL_MODE.dflt(),
                     PPR_ENGINE.dflt(), PUSH_EPSILON.dflt(), 1);
         }
 

@@ -39,7 +39,7 @@ public final class AgragRetriever {
     /** The MCMI subgraph and everything about it. */
     public record Subgraph(List<String> terminals, List<Node> nodes, List<Relationship> relationships, List<String> pathChunkIds,
                            List<String> graphStrings, List<List<String>> facts, int mcstNodeCount, int mcstEdgeCount, int nodeCount,
-                           int edgeCount, double ratio, int expansions, boolean usedPseudo,
+                           int edgeCount, double ratio, int expansions, boolean usedPseudo, long searchedNodes, boolean searchCut,
                            Usage usage, long ms) {}
 
     /** One ranked chunk of agrag.retrieve. source: dense (denseFirst), named (namedPassages), link (linkedPassages), graph (on the MCMI subgraph), hybrid or ppr. */
@@ -182,7 +182,7 @@ public final class AgragRetriever {
         HybridScores hybrid = st.hybrid();
         if (terminals.isEmpty()) {
             return new McmiRun(st, new Subgraph(List.of(), List.of(), List.of(), List.of(), List.of(), facts, 0, 0, 0, 0, Double.POSITIVE_INFINITY,
-                    0, false, tokens, (System.nanoTime() - t0) / 1_000_000), hybrid, new double[g.nodeCount()]);
+                    0, false, 0, false, tokens, (System.nanoTime() - t0) / 1_000_000), hybrid, new double[g.nodeCount()]);
         }
         VectorMatrix.Scorer entitySim = st.entitySim();
         boolean[] admitted = st.admitted();
@@ -212,7 +212,7 @@ public final class AgragRetriever {
         // B6-B8
         SteinerTree.Tree tree;
         try {
-            tree = SteinerTree.mehlhorn(cg, terminals);
+            tree = SteinerTree.mehlhorn(cg, terminals, cfg.subgraph().maxSearchNodes());
         } finally {
             searched.set(true);
         }
@@ -232,7 +232,7 @@ public final class AgragRetriever {
         int mcstNodes = (int) r.mcstNodes().stream().filter(v -> v != g.pseudo()).count();
         int mcstEdges = (int) r.mcstEdges().stream().filter(e -> e.type() != CostGraph.EdgeType.PSEUDO).count();
         return new McmiRun(st, new Subgraph(terminalNames, nodeList, rels, pathChunks, text.graphStrings(), facts, mcstNodes, mcstEdges,
-                nodes.size(), r.output().size(), r.ratio(), r.expansions(), usedPseudo, tokens, (System.nanoTime() - t0) / 1_000_000), hybrid, s);
+                nodes.size(), r.output().size(), r.ratio(), r.expansions(), usedPseudo, tree.settledNodes(), tree.cut() != null, tokens, (System.nanoTime() - t0) / 1_000_000), hybrid, s);
     }
 
     /** One candidate fact of agrag.mapFacts: its rank by cosine and whether the filter kept it. */

@@ -18,25 +18,54 @@ import java.util.TreeSet;
 public final class SteinerTree {
     /**
      * The tree: its nodes and edges (a forest when terminals lie in different components); settledNodes = how
-     * many nodes the Voronoi search settled before it could stop.
+     * many nodes the Voronoi search settled before it could stop; networkWeight = the length of the terminal
+     * distance graph's spanning tree it was built from (the tree costs at most that); cut = null when the search
+     * ran to its end, else where the node budget stopped it.
      */
-    public record Tree(Set<Integer> nodes, List<CostGraph.Edge> edges, long settledNodes) {
+    public record Tree(Set<Integer> nodes, List<CostGraph.Edge> edges, long settledNodes, double networkWeight, Cut cut) {
         public double cost() {
             return edges.stream().mapToDouble(CostGraph.Edge::cost).sum();
         }
     }
 
+    /**
+     * A search stopped at its node budget before its own stopping rule held: the distance graph's edges shorter than
+     * exactBelow (twice the distance out to which every node was settled) were all known, so Kruskal joined with them
+     * exactly as the full search would; joins = the lengths of the known paths (each at least exactBelow) that joined
+     * the groups left. The full search joins those groups with edges of length at least exactBelow too, hence the bound
+     * the tests hold it to: networkWeight &le; the full search's networkWeight + slack(), slack = &Sigma; (join &minus; exactBelow).
+     */
+    public record Cut(double exactBelow, double[] joins) {
+        public double slack() {
+            double s = 0;
+            for (double j : joins) s += j - exactBelow;
+            return s;
+        }
+    }
+
+    /** One edge of the terminal distance graph: regions a and b, the bridge edge between them and the path's length. */
+    private record Join(int a, int b, int edge, double length) {}
+
     private SteinerTree() {}
 
+    /** The full search: settles every node it needs, however many. */
     public static Tree mehlhorn(CostGraph g, Set<Integer> terminals) {
-        return mehlhorn(g, terminals, 64);
+        return mehlhorn(g, terminals, Long.MAX_VALUE);
+    }
+
+    /**
+     * @param maxSettled the node budget: past it, the search stops at the first check where the shortest paths found so
+     *                   far join every terminal ({@link Cut}); it settles no more nodes than the full search would
+     */
+    public static Tree mehlhorn(CostGraph g, Set<Integer> terminals, long maxSettled) {
+        return mehlhorn(g, terminals, 64, maxSettled);
     }
 
     /** @param firstCheck settled nodes before the first early-stop check (then at every doubling); tests vary it */
-    static Tree mehlhorn(CostGraph g, Set<Integer> terminals, long firstCheck) {
+    static Tree mehlhorn(CostGraph g, Set<Integer> terminals, long firstCheck, long maxSettled) {
         Set<Integer> terms = new TreeSet<>(terminals);
-        if (terms.isEmpty()) return new Tree(Set.of(), List.of(), 0);
-        if (terms.size() == 1) return new Tree(new LinkedHashSet<>(terms), List.of(), 0);
+        if (terms.isEmpty()) return new Tree(Set.of(), List.of(), 0, 0, null);
+        if (terms.size() == 1) return new Tree(new LinkedHashSet<>(terms), List.of(), 0, 0, null);
         int n = g.nodeCount();
         double[] dist = new double[n];
         int[] src = new int[n];
@@ -51,16 +80,21 @@ public final class SteinerTree {
             pq.push(0, t);
         }
         boolean[] done = new boolean[n];
-        // Bridge edges (ends in different regions) are recorded as their second end settles. The search stops
-        // early once the bridges cheaper than every unsettled distance already join all terminals: any other
+        // Bridge edges (ends in different regions) are recorded as their second end settles. With every node nearer
+        // than r settled (r the heap's least key), a bridge not yet recorded has an unsettled end v, whose distance is at
+        // least r, and its path to v's terminal runs through its other end u, so dist[u] + cost >= r too: it is at
+        // least 2r long. The search stops once the recorded bridges shorter than 2r join all terminals: every other
         // bridge sorts after those, so Kruskal below picks exactly what the full search would.
         List<Integer> bridges = new ArrayList<>();
-        List<long[]> h = null;
-        long settled = 0, nextCheck = firstCheck;
+        List<Integer> settledOrder = new ArrayList<>();
+        List<Join> h = null;
+        Cut cut = null;
+        long settled = 0, nextCheck = Math.min(firstCheck, maxSettled);
         while (!pq.isEmpty()) {
             int u = pq.pop();
             if (done[u]) continue;
             done[u] = true;
+            settledOrder.add(u);
             for (int k = g.first(u), end = g.first(u + 1); k < end; k++) {
                 int e = g.edgeAt(k), v = g.nodeAt(k);
                 if (done[v]) {
@@ -76,27 +110,43 @@ public final class SteinerTree {
                 }
             }
             if (++settled == nextCheck) {
-                nextCheck *= 2;
+                nextCheck = nextCheck >= maxSettled ? nextCheck * 2 : Math.min(nextCheck * 2, maxSettled);
                 while (!pq.isEmpty() && done[pq.topNode()]) pq.pop();
                 if (pq.isEmpty()) break;
-                List<long[]> order = bridgeOrder(g, bridges, dist, src, pq.topKey());
+                double exactBelow = 2 * pq.topKey();
+                List<Join> order = bridgeOrder(g, bridges, dist, src, exactBelow);
                 if (joins(order, terms)) {
                     h = order;
                     break;
+                }
+                if (settled >= maxSettled) {
+                    // past the budget: the edges shorter than exactBelow are exact; the groups they leave apart may be joined by
+                    // the shortest paths known, through settled bridges or edges to nodes reached but not settled. Where
+                    // those do not join every terminal yet, the search goes on to the next check (at most doubling its work)
+                    order = bridgeOrder(g, frontierBridges(g, bridges, settledOrder, done, src), dist, src, Double.POSITIVE_INFINITY);
+                    if (joins(order, terms)) {
+                        h = order;
+                        cut = new Cut(exactBelow, null);
+                        break;
+                    }
                 }
             }
         }
         if (h == null) h = bridgeOrder(g, bridges, dist, src, Double.POSITIVE_INFINITY);
         UnionFind uf = new UnionFind(n);
         Set<Integer> g3 = new TreeSet<>();
-        for (long[] item : h) {
-            if (!uf.union((int) item[0], (int) item[1])) continue;
-            int e = (int) item[2];
-            g3.add(e);
-            for (int end : new int[] {g.u(e), g.v(e)}) {
+        double networkWeight = 0;
+        List<Double> beyond = new ArrayList<>();
+        for (Join j : h) {
+            if (!uf.union(j.a(), j.b())) continue;
+            networkWeight += j.length();
+            if (cut != null && !(j.length() < cut.exactBelow())) beyond.add(j.length());
+            g3.add(j.edge());
+            for (int end : new int[] {g.u(j.edge()), g.v(j.edge())}) {
                 for (int x = end; pred[x] >= 0; x = g.other(pred[x], x)) g3.add(pred[x]);
             }
         }
+        if (cut != null) cut = new Cut(cut.exactBelow(), beyond.stream().mapToDouble(Double::doubleValue).toArray());
         // MST of the expanded paths, then prune non-terminal leaves
         List<CostGraph.Edge> candidates = new ArrayList<>();
         for (int id : g3) candidates.add(g.edge(id));
@@ -125,41 +175,48 @@ public final class SteinerTree {
             nodes.add(e.u());
             nodes.add(e.v());
         }
-        return new Tree(nodes, tree, settled);
+        return new Tree(nodes, tree, settled, networkWeight, cut);
     }
 
     /**
      * The terminal distance graph's edges below {@code limit}: the cheapest bridge per pair of regions (ties to
-     * the smaller edge id) as {a, b, edge id}, sorted by distance, then a, then b.
+     * the smaller edge id), sorted by length, then a, then b. A bridge's length is its ends' distances from their
+     * terminals plus its cost: exact where both ends are settled, a path's length (an upper bound) where one is only reached.
      */
-    private static List<long[]> bridgeOrder(CostGraph g, List<Integer> bridges, double[] dist, int[] src, double limit) {
-        Map<Long, double[]> best = new HashMap<>(); // (a,b) -> {distance, edge id}
+    private static List<Join> bridgeOrder(CostGraph g, List<Integer> bridges, double[] dist, int[] src, double limit) {
+        Map<Long, Join> best = new HashMap<>();
         for (int e : bridges) {
             int a = src[g.u(e)], b = src[g.v(e)];
             double d = dist[g.u(e)] + g.cost(e) + dist[g.v(e)];
             if (!(d < limit)) continue;
             long key = ((long) Math.min(a, b) << 32) | Math.max(a, b);
-            double[] cur = best.get(key);
-            if (cur == null || d < cur[0] || (d == cur[0] && e < cur[1])) best.put(key, new double[] {d, e});
+            Join cur = best.get(key);
+            if (cur == null || d < cur.length() || (d == cur.length() && e < cur.edge())) best.put(key, new Join(Math.min(a, b), Math.max(a, b), e, d));
         }
-        List<long[]> h = new ArrayList<>();
-        Map<long[], Double> hd = new HashMap<>();
-        for (Map.Entry<Long, double[]> en : best.entrySet()) {
-            long[] item = {en.getKey() >>> 32, en.getKey() & 0xffffffffL, (long) en.getValue()[1]};
-            h.add(item);
-            hd.put(item, en.getValue()[0]);
-        }
-        h.sort(Comparator.<long[]>comparingDouble(hd::get).thenComparingLong(x -> x[0]).thenComparingLong(x -> x[1]));
+        List<Join> h = new ArrayList<>(best.values());
+        h.sort(Comparator.comparingDouble(Join::length).thenComparingInt(Join::a).thenComparingInt(Join::b));
         return h;
     }
 
+    /** The settled bridges and every edge from a settled node to a reached, unsettled one of another region. */
+    private static List<Integer> frontierBridges(CostGraph g, List<Integer> bridges, List<Integer> settled, boolean[] done, int[] src) {
+        List<Integer> out = new ArrayList<>(bridges);
+        for (int x : settled) {
+            for (int k = g.first(x), end = g.first(x + 1); k < end; k++) {
+                int v = g.nodeAt(k);
+                if (!done[v] && src[v] >= 0 && src[v] != src[x]) out.add(g.edgeAt(k));
+            }
+        }
+        return out;
+    }
+
     /** Whether these distance-graph edges connect all terminals. */
-    private static boolean joins(List<long[]> order, Set<Integer> terms) {
+    private static boolean joins(List<Join> order, Set<Integer> terms) {
         Map<Integer, Integer> parent = new HashMap<>();
         for (int t : terms) parent.put(t, t);
         int unions = 0;
-        for (long[] item : order) {
-            int ra = root(parent, (int) item[0]), rb = root(parent, (int) item[1]);
+        for (Join j : order) {
+            int ra = root(parent, j.a()), rb = root(parent, j.b());
             if (ra != rb) {
                 parent.put(ra, rb);
                 if (++unions == terms.size() - 1) return true;

@@ -13,6 +13,7 @@ import java.util.TreeSet;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -124,15 +125,80 @@ class AgragAlgorithmsRandomTest {
             int n = 20 + rnd.nextInt(200);
             CostGraph g = randomGraph(rnd, n, 4.0 / n);
             Set<Integer> terminals = randomTerminals(rnd, n, 2 + rnd.nextInt(6));
-            SteinerTree.Tree full = SteinerTree.mehlhorn(g, terminals, Long.MAX_VALUE);
+            SteinerTree.Tree full = SteinerTree.mehlhorn(g, terminals, Long.MAX_VALUE, Long.MAX_VALUE);
             for (long first : new long[] {1, 4, 64}) {
-                SteinerTree.Tree early = SteinerTree.mehlhorn(g, terminals, first);
+                SteinerTree.Tree early = SteinerTree.mehlhorn(g, terminals, first, Long.MAX_VALUE);
                 assertEquals(full.nodes(), early.nodes(), "round " + round + ", first check " + first);
                 assertEquals(full.edges(), early.edges(), "round " + round + ", first check " + first);
             }
-            if (SteinerTree.mehlhorn(g, terminals, 1).settledNodes() < full.settledNodes()) stoppedEarly++;
+            if (SteinerTree.mehlhorn(g, terminals, 1, Long.MAX_VALUE).settledNodes() < full.settledNodes()) stoppedEarly++;
         }
         assertTrue(stoppedEarly > 50, "the early stop is exercised: " + stoppedEarly);
+    }
+
+    /** Whether the tree's edges join all of these nodes. */
+    static boolean joinsAll(SteinerTree.Tree tree, Set<Integer> terminals, int n) {
+        SteinerTree.UnionFind uf = new SteinerTree.UnionFind(n);
+        for (CostGraph.Edge e : tree.edges()) uf.union(e.u(), e.v());
+        return terminals.stream().map(uf::find).distinct().count() == 1;
+    }
+
+    @Test
+    void aNodeBudgetKeepsTheTreeWithinItsStatedBoundOfTheFullSearch() {
+        Random rnd = new Random(17);
+        int cut = 0, slack = 0;
+        for (int round = 0; round < 300; round++) {
+            int n = 20 + rnd.nextInt(200);
+            CostGraph g = randomGraph(rnd, n, 4.0 / n);
+            Set<Integer> terminals = randomTerminals(rnd, n, 2 + rnd.nextInt(6));
+            long first = new long[] {1, 4, 64}[rnd.nextInt(3)];
+            SteinerTree.Tree full = SteinerTree.mehlhorn(g, terminals, first, Long.MAX_VALUE);
+            assertNull(full.cut());
+            for (long budget : new long[] {1, 3, 10, n / 4, n / 2, full.settledNodes()}) {
+                String at = "round " + round + ", budget " + budget + ", first check " + first;
+                SteinerTree.Tree bounded = SteinerTree.mehlhorn(g, terminals, first, Math.max(1, budget));
+                assertTrue(joinsAll(bounded, terminals, n), "still joins every terminal, " + at);
+                assertEquals(bounded.nodes().size() - 1, bounded.edges().size(), "a tree, " + at);
+                assertTrue(bounded.settledNodes() <= full.settledNodes(), "never more work than the full search, " + at);
+                assertTrue(bounded.cost() <= bounded.networkWeight() + 1e-9, at);
+                if (bounded.cut() == null) {
+                    // not cut: the search ended as the full one does, so the tree is the same
+                    assertEquals(full.nodes(), bounded.nodes(), at);
+                    assertEquals(full.edges(), bounded.edges(), at);
+                    continue;
+                }
+                cut++;
+                SteinerTree.Cut c = bounded.cut();
+                for (double j : c.joins()) assertTrue(j >= c.exactBelow(), "joins only where the search was not exact, " + at);
+                assertTrue(bounded.networkWeight() <= full.networkWeight() + c.slack() + 1e-9,
+                        at + ": " + bounded.networkWeight() + " vs the full search's " + full.networkWeight() + " + slack " + c.slack());
+                if (c.slack() > 0) slack++;
+            }
+            // a budget the full search stays within changes nothing
+            SteinerTree.Tree roomy = SteinerTree.mehlhorn(g, terminals, first, full.settledNodes() + 1);
+            assertEquals(full.edges(), roomy.edges(), "round " + round);
+        }
+        assertTrue(cut > 100 && slack > 50, "the budget is exercised: " + cut + " cut searches, " + slack + " with joins where the search was not exact");
+    }
+
+    @Test
+    void aNodeBudgetStaysWithinItsBoundOfTheOptimum() {
+        Random rnd = new Random(19);
+        int cut = 0;
+        for (int round = 0; round < 300; round++) {
+            int n = 5 + rnd.nextInt(6);
+            CostGraph g = randomGraph(rnd, n, 0.3);
+            Set<Integer> terminals = randomTerminals(rnd, n, 2 + rnd.nextInt(Math.min(4, n - 1)));
+            double opt = exactSteiner(g, terminals);
+            for (long budget = 1; budget <= n; budget++) {
+                SteinerTree.Tree bounded = SteinerTree.mehlhorn(g, terminals, 1, budget);
+                double slack = bounded.cut() == null ? 0 : bounded.cut().slack();
+                if (bounded.cut() != null) cut++;
+                assertTrue(bounded.cost() <= 2 * (1 - 1.0 / terminals.size()) * opt + slack + 1e-9,
+                        "round " + round + ", budget " + budget + ": " + bounded.cost() + " vs optimum " + opt + " and slack " + slack);
+            }
+        }
+        assertTrue(cut > 100, "the budget is exercised: " + cut);
     }
 
     @Test

@@ -47,7 +47,7 @@ public class AgragProcedures {
 
     public record McmiResult(List<String> terminals, List<Node> nodes, List<Relationship> relationships, List<String> pathChunkIds,
                              List<String> graphStrings, List<List<String>> facts, long mcstNodeCount, long mcstEdgeCount, long nodeCount,
-                             long edgeCount, double ratio, long expansions, boolean usedPseudo, long llmCalls, long promptTokens,
+                             long edgeCount, double ratio, long expansions, boolean usedPseudo, long searchedNodes, boolean searchCut, long llmCalls, long promptTokens,
                              long completionTokens, Map<String, Object> tokensByStep, long ms) {}
 
     public record AnswerResult(String answer, String thought, List<String> graphStrings, List<List<String>> facts, List<String> pathChunkIds,
@@ -79,16 +79,16 @@ public class AgragProcedures {
 
     @Procedure(name = "agrag.mcmi", mode = Mode.READ)
     @Description("agrag.mcmi(query :: STRING, config = {} :: MAP) :: (terminals, nodes :: LIST<NODE>, relationships :: LIST<RELATIONSHIP>,"
-            + " pathChunkIds, graphStrings, facts, mcstNodeCount, mcstEdgeCount, nodeCount, edgeCount, ratio, expansions, usedPseudo,"
+            + " pathChunkIds, graphStrings, facts, mcstNodeCount, mcstEdgeCount, nodeCount, edgeCount, ratio, expansions, usedPseudo, searchedNodes, searchCut,"
             + " llmCalls, promptTokens, completionTokens, tokensByStep, ms) - the Minimum-Cost Maximum-Influence reasoning subgraph of a question."
             + " Config: corpus, where, factTopK, filter, indexCandidates, indexFrom, cellsFrom, cellProbes, damping, pprTolerance, pprMaxIterations, pprWeighted, passageScoreFactor, costMode,"
-            + " expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, pushEpsilon, concurrency, llm.")
+            + " expansion, expansionRule, maxExpansions, maxSearchNodes, outputEdges, retrievalMode, pprEngine, pushEpsilon, concurrency, llm.")
     public Stream<McmiResult> mcmi(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.MCMI, config, rag.llmConfigured());
         AgragRetriever.Subgraph s = retriever(cfg).mcmi(query, cfg);
         return Stream.of(new McmiResult(s.terminals(), Displayed.nodes(s.nodes()), Displayed.relationships(s.relationships()), s.pathChunkIds(),
                 s.graphStrings(), s.facts(), s.mcstNodeCount(), s.mcstEdgeCount(), s.nodeCount(), s.edgeCount(), s.ratio(), s.expansions(),
-                s.usedPseudo(), s.usage().calls(), s.usage().promptTokens(), s.usage().completionTokens(), s.usage().tokensByStep(), s.ms()));
+                s.usedPseudo(), s.searchedNodes(), s.searchCut(), s.usage().calls(), s.usage().promptTokens(), s.usage().completionTokens(), s.usage().tokensByStep(), s.ms()));
     }
 
     @Procedure(name = "agrag.retrieve", mode = Mode.READ)
@@ -97,7 +97,7 @@ public class AgragProcedures {
             + " Personalized PageRank, as HippoRAG 2); in mcmi and ppr modes the denseFirst densest chunks lead, then up to namedPassages"
             + " chunks of documents the question names by title and up to linkedPassages of documents the densest chunk names by title."
             + " Config: the agrag.mcmi keys (corpus, where, llm, factTopK, filter, indexCandidates, indexFrom, cellsFrom, cellProbes, damping, pprTolerance, pprMaxIterations, pprWeighted,"
-            + " passageScoreFactor, costMode, expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, pushEpsilon, concurrency) plus k (5), mode,"
+            + " passageScoreFactor, costMode, expansion, expansionRule, maxExpansions, maxSearchNodes, outputEdges, retrievalMode, pprEngine, pushEpsilon, concurrency) plus k (5), mode,"
             + " denseFirst, namedPassages, linkedPassages, passageNodeWeight.")
     public Stream<AgragRetriever.RankedChunk> retrieve(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.RETRIEVE, config, rag.llmConfigured());
@@ -109,7 +109,7 @@ public class AgragProcedures {
             + " usedGraph, prompt, rerank, llmCalls, promptTokens, completionTokens, tokensByStep, ms) - answers with the LLM from the reasoning subgraph, its"
             + " chunks and the retrieved chunks (those agrag.retrieve leads with, then hybrid; with rerank, the reranker's k of rerankCandidates);"
             + " citations gives each of those chunks' document, pages and section; rerank the reranker's scores and note (null without rerank). Config: the agrag.mcmi keys (corpus, where, llm, factTopK, filter, indexCandidates, indexFrom, cellsFrom, cellProbes, damping, pprTolerance, pprMaxIterations, pprWeighted,"
-            + " passageScoreFactor, costMode, expansion, expansionRule, maxExpansions, outputEdges, retrievalMode, pprEngine, pushEpsilon, concurrency) plus k (5),"
+            + " passageScoreFactor, costMode, expansion, expansionRule, maxExpansions, maxSearchNodes, outputEdges, retrievalMode, pprEngine, pushEpsilon, concurrency) plus k (5),"
             + " denseFirst, namedPassages, linkedPassages, includePathChunks, returnPrompt, rerank (false), rerankCandidates (max(20, 4k)).")
     public Stream<AnswerResult> answer(@Name("query") String query, @Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragQueryConfig cfg = AgragQueryConfig.parse(AgragQueryConfig.Use.ANSWER, config, rag.llmConfigured());
