@@ -43,31 +43,20 @@ public final class McmiExpansion {
             }
             refThreshold = k == 0 ? 0 : sum / k;
         }
-        Frontier frontier = new Frontier(g, s, pseudo);
+        Frontier frontier = new Frontier(g, s, pseudo, rule);
         if (expansion) for (int u : nodes) frontier.add(u);
         int expansions = 0;
         while (expansion && expansions < maxExpansions) {
-            int best = -1;
-            double bestKey = 0;
-            for (int i = 0; i < frontier.candidates.size(); i++) {
-                int v = frontier.candidates.get(i);
-                if (frontier.in[v]) continue;
-                double c = g.cost(frontier.via[v]);
-                double key = rule == Rule.REFERENCE ? -(c == 0 ? Double.POSITIVE_INFINITY : s[v] / c) : c / s[v];
-                if (best < 0 || better(key, s[v], c, v, bestKey, s[best], g.cost(frontier.via[best]), best)) {
-                    best = v;
-                    bestKey = key;
-                }
-            }
-            if (best < 0) break;
+            Frontier.Candidate best = frontier.best();
+            if (best == null) break;
             if (rule == Rule.REFERENCE) {
-                if (-bestKey < refThreshold) break;
-            } else if (bestKey >= ratio(selected, s, rule)) {
+                if (-best.key() < refThreshold) break;
+            } else if (best.key() >= ratio(selected, s, rule)) {
                 break;
             }
-            nodes.add(best);
-            selected.add(g.edge(frontier.via[best]));
-            frontier.add(best);
+            nodes.add(best.node());
+            selected.add(g.edge(frontier.via[best.node()]));
+            frontier.add(best.node());
             expansions++;
         }
         List<CostGraph.Edge> output;
@@ -94,22 +83,30 @@ public final class McmiExpansion {
 
     /**
      * The expansion candidates: nodes outside the set with influence > 0 that a non-pseudo edge joins to a set
-     * node other than the pseudo node, each with its cheapest such edge (ties to the smaller set node). Kept up
-     * to date as nodes join, so a step costs one pass over the candidates instead of a rescan of every set
-     * node's neighbourhood.
+     * node other than the pseudo node, each with its cheapest such edge (ties to the smaller set node). Kept in a
+     * heap by the rule's order, an entry pushed each time a candidate's edge gets cheaper and skipped when it is
+     * stale, so a step costs a logarithm of the candidates instead of a pass over them: a hub in the set brings
+     * every neighbour it has.
      */
     private static final class Frontier {
+        /** A candidate as it was pushed: its key, influence and edge cost then. */
+        record Candidate(double key, double s, double c, int node, int via) {}
+
         final CostGraph g;
         final double[] s;
         final int pseudo;
+        final Rule rule;
         final boolean[] in;
         final int[] via;
-        final List<Integer> candidates = new ArrayList<>();
+        final java.util.PriorityQueue<Candidate> heap = new java.util.PriorityQueue<>((a, b) ->
+                better(a.key(), a.s(), a.c(), a.node(), b.key(), b.s(), b.c(), b.node()) ? -1
+                        : better(b.key(), b.s(), b.c(), b.node(), a.key(), a.s(), a.c(), a.node()) ? 1 : 0);
 
-        Frontier(CostGraph g, double[] s, int pseudo) {
+        Frontier(CostGraph g, double[] s, int pseudo, Rule rule) {
             this.g = g;
             this.s = s;
             this.pseudo = pseudo;
+            this.rule = rule;
             this.in = new boolean[g.nodeCount()];
             this.via = new int[g.nodeCount()];
             java.util.Arrays.fill(via, -1);
@@ -124,13 +121,22 @@ public final class McmiExpansion {
                 int v = g.nodeAt(k);
                 if (in[v] || v == pseudo || !(s[v] > 0)) continue;
                 int cur = via[v];
-                if (cur < 0) {
-                    candidates.add(v);
+                if (cur < 0 || g.cost(e) < g.cost(cur) || (g.cost(e) == g.cost(cur) && u < g.other(cur, v))) {
                     via[v] = e;
-                } else if (g.cost(e) < g.cost(cur) || (g.cost(e) == g.cost(cur) && u < g.other(cur, v))) {
-                    via[v] = e;
+                    double c = g.cost(e);
+                    heap.add(new Candidate(rule == Rule.REFERENCE ? -(c == 0 ? Double.POSITIVE_INFINITY : s[v] / c) : c / s[v], s[v], c, v, e));
                 }
             }
+        }
+
+        /** The best candidate by the rule's order, or null when none is left. */
+        Candidate best() {
+            while (!heap.isEmpty()) {
+                Candidate top = heap.peek();
+                if (!in[top.node()] && via[top.node()] == top.via()) return top;
+                heap.poll();
+            }
+            return null;
         }
     }
 
