@@ -68,6 +68,16 @@ class AgragProceduresTest {
         assertFalse(graph.isEmpty());
         assertTrue(graph.get(0).startsWith("(") && graph.get(0).contains(" [SEP] "), graph.toString());
         assertTrue((Long) m.get("nodeCount") >= (Long) m.get("mcstNodeCount"));
+        // the Steiner search's node budget: the default leaves this small graph's search uncut; a budget of one node
+        // cuts it, and the paths it had found still join every terminal
+        assertEquals(false, m.get("searchCut"));
+        Map<String, Object> cut = rows("CALL agrag.mcmi('Who is the grandfather of the wife of John Carter?', {corpus: 'ag1', maxSearchNodes: 1})"
+                + " YIELD terminals, nodes, searchCut, searchedNodes RETURN terminals, [n IN nodes | n.name] AS names, searchCut, searchedNodes").get(0);
+        assertEquals(true, cut.get("searchCut"), cut.toString());
+        assertTrue((Long) cut.get("searchedNodes") < (Long) m.get("searchedNodes"), cut + " against " + m);
+        assertEquals(terminals, cut.get("terminals"));
+        assertTrue(((List<?>) cut.get("names")).containsAll(terminals), cut.toString());
+        assertFailsCleanly("CALL agrag.mcmi('x', {corpus: 'ag1', maxSearchNodes: 0})", Map.of(), "maxSearchNodes");
 
         for (String mode : List.of("mcmi", "hybrid", "ppr")) {
             List<Map<String, Object>> hits = rows("CALL agrag.retrieve($q, {corpus: 'ag1', k: 3, mode: $m})",
