@@ -89,7 +89,7 @@ public final class SteinerTree {
         List<Integer> settledOrder = new ArrayList<>();
         List<Join> h = null;
         Cut cut = null;
-        long settled = 0, nextCheck = Math.min(firstCheck, maxSettled);
+        long settled = 0, nextCheck = firstCheck, nextBudgetCheck = maxSettled;
         while (!pq.isEmpty()) {
             int u = pq.pop();
             if (done[u]) continue;
@@ -109,8 +109,11 @@ public final class SteinerTree {
                     pq.push(d, v);
                 }
             }
-            if (++settled == nextCheck) {
-                nextCheck = nextCheck >= maxSettled ? nextCheck * 2 : Math.min(nextCheck * 2, maxSettled);
+            // the full search's checks (firstCheck, then every doubling) and the budget's (maxSettled, then every
+            // doubling): a budget never skips a check the full search makes, so it never settles more nodes
+            if (++settled == nextCheck || settled == nextBudgetCheck) {
+                if (settled == nextCheck) nextCheck = doubled(nextCheck);
+                if (settled == nextBudgetCheck) nextBudgetCheck = doubled(nextBudgetCheck);
                 while (!pq.isEmpty() && done[pq.topNode()]) pq.pop();
                 if (pq.isEmpty()) break;
                 double exactBelow = 2 * pq.topKey();
@@ -196,6 +199,10 @@ public final class SteinerTree {
         List<Join> h = new ArrayList<>(best.values());
         h.sort(Comparator.comparingDouble(Join::length).thenComparingInt(Join::a).thenComparingInt(Join::b));
         return h;
+    }
+
+    private static long doubled(long x) {
+        return x > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * x;
     }
 
     /** The settled bridges and every edge from a settled node to a reached, unsettled one of another region. */
