@@ -88,7 +88,7 @@ public final class SteinerTree {
         List<Integer> bridges = new ArrayList<>();
         List<Integer> settledOrder = new ArrayList<>();
         List<Join> h = null;
-        Cut cut = null;
+        double cutBelow = Double.NaN; // set where the budget stopped the search: its exactBelow
         long settled = 0, nextCheck = firstCheck, nextBudgetCheck = maxSettled;
         while (!pq.isEmpty()) {
             int u = pq.pop();
@@ -129,7 +129,7 @@ public final class SteinerTree {
                     order = bridgeOrder(g, frontierBridges(g, bridges, settledOrder, done, src), dist, src, Double.POSITIVE_INFINITY);
                     if (joins(order, terms)) {
                         h = order;
-                        cut = new Cut(exactBelow, null);
+                        cutBelow = exactBelow;
                         break;
                     }
                 }
@@ -143,13 +143,13 @@ public final class SteinerTree {
         for (Join j : h) {
             if (!uf.union(j.a(), j.b())) continue;
             networkWeight += j.length();
-            if (cut != null && !(j.length() < cut.exactBelow())) beyond.add(j.length());
+            if (!Double.isNaN(cutBelow) && !(j.length() < cutBelow)) beyond.add(j.length());
             g3.add(j.edge());
             for (int end : new int[] {g.u(j.edge()), g.v(j.edge())}) {
                 for (int x = end; pred[x] >= 0; x = g.other(pred[x], x)) g3.add(pred[x]);
             }
         }
-        if (cut != null) cut = new Cut(cut.exactBelow(), beyond.stream().mapToDouble(Double::doubleValue).toArray());
+        Cut cut = Double.isNaN(cutBelow) ? null : new Cut(cutBelow, beyond.stream().mapToDouble(Double::doubleValue).toArray());
         // MST of the expanded paths, then prune non-terminal leaves
         List<CostGraph.Edge> candidates = new ArrayList<>();
         for (int id : g3) candidates.add(g.edge(id));

@@ -1,7 +1,5 @@
 package dev.graphrag.benchmarks;
 
-import dev.graphrag.demo.EmbeddedNeo4j;
-import dev.graphrag.oracle.OracleGold;
 import dev.graphrag.oracle.Scores;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.harness.Neo4j;
@@ -10,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -31,14 +28,9 @@ public final class McmiTail {
         int m = args.option("--size", 1);
         int repeat = args.option("--repeat", 20);
         String extra = args.string("--config", "");
-        List<String> questions = new ArrayList<>();
-        for (OracleGold.Question q : OracleGold.fromMusique(data.resolve("musique/musique_train.json"))) questions.add(q.question());
-        for (OracleGold.Question q : OracleGold.fromHotpot(data.resolve("hotpotqa/hotpotqa_train.json"))) questions.add(q.question());
+        List<String> questions = ScaleBenchmark.questions(data);
         String corpus = "scale-x" + m;
-        Path work = Files.createTempDirectory("graphrag-mcmi-tail");
-        Map<String, String> settings = new HashMap<>(EmbeddedNeo4j.SINGLE_USER);
-        settings.put(dev.graphrag.agrag.AgragSettings.WARM_ON_START, "false");
-        Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, args.path("--data").resolve("x" + m), "127.0.0.1", -1, -1, settings));
+        Neo4j neo4j = ScaleBenchmark.open(Files.createTempDirectory("graphrag-mcmi-tail"), args.path("--data").resolve("x" + m));
         try {
             GraphDatabaseService db = neo4j.defaultDatabaseService();
             List<String> budgets = new ArrayList<>(List.of("unbounded"));

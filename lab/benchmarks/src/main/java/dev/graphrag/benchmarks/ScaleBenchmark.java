@@ -95,9 +95,7 @@ public final class ScaleBenchmark {
         for (String s : args.string("--sizes", "1,4").split(",")) sizes.add(Integer.parseInt(s.trim()));
         Path data = args.data();
         List<Map<String, Object>> base = CorpusFiles.read(data.resolve("2wikimultihopqa/2wikimultihopqa_corpus.json"));
-        List<String> questions = new ArrayList<>();
-        for (OracleGold.Question q : OracleGold.fromMusique(data.resolve("musique/musique_train.json"))) questions.add(q.question());
-        for (OracleGold.Question q : OracleGold.fromHotpot(data.resolve("hotpotqa/hotpotqa_train.json"))) questions.add(q.question());
+        List<String> questions = questions(data);
         Path work = Files.createTempDirectory("graphrag-scale");
         Path stores = args.path("--data") != null ? args.path("--data") : work.resolve("stores");
         PrintStream out = System.out;
@@ -118,9 +116,7 @@ public final class ScaleBenchmark {
         for (int m : sizes) {
             Path store = stores.resolve("x" + m);
             // no warm-up: the first AGRAG query loads the snapshot, so its time and its heap are this size's own figures
-            Map<String, String> settings = new java.util.HashMap<>(EmbeddedNeo4j.SINGLE_USER);
-            settings.put(dev.graphrag.agrag.AgragSettings.WARM_ON_START, "false");
-            Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(Files.createDirectories(work.resolve("x" + m)), store, "127.0.0.1", -1, -1, settings));
+            Neo4j neo4j = open(Files.createDirectories(work.resolve("x" + m)), store);
             try {
                 Size size = size(neo4j.defaultDatabaseService(), store, base, m, questions, out);
                 if (args.has("--agreement")) agreement.append(agreement(neo4j.defaultDatabaseService(), "scale-x" + m, m, questions, out));
@@ -138,6 +134,21 @@ public final class ScaleBenchmark {
         out.println(report);
         Files.createDirectories(Path.of("target"));
         Files.writeString(Path.of("target", "scale-results.md"), report.toString());
+    }
+
+    /** The timed questions: MuSiQue's and HotpotQA's (the scaled corpora have none of their own). */
+    static List<String> questions(Path data) throws IOException {
+        List<String> questions = new ArrayList<>();
+        for (OracleGold.Question q : OracleGold.fromMusique(data.resolve("musique/musique_train.json"))) questions.add(q.question());
+        for (OracleGold.Question q : OracleGold.fromHotpot(data.resolve("hotpotqa/hotpotqa_train.json"))) questions.add(q.question());
+        return questions;
+    }
+
+    /** A size's server on its store, without warming AGRAG on start, so the first query's load is that size's own figure. */
+    static Neo4j open(Path workDir, Path store) {
+        Map<String, String> settings = new java.util.HashMap<>(EmbeddedNeo4j.SINGLE_USER);
+        settings.put(dev.graphrag.agrag.AgragSettings.WARM_ON_START, "false");
+        return EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(workDir, store, "127.0.0.1", -1, -1, settings));
     }
 
     static Size size(GraphDatabaseService db, Path store, List<Map<String, Object>> base, int copies, List<String> questions, PrintStream out) throws IOException {
