@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -48,7 +47,13 @@ public final class EvalLlmServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     private final Map<String, Policy> policies = new ConcurrentHashMap<>();
-    private final List<LoggedRequest> log = new CopyOnWriteArrayList<>();
+    /**
+     * Every answered request, appended in constant time (a long build logs hundreds of thousands: a copy-on-write list
+     * would copy the whole log at each call, and keeping every body would hold gigabytes, costs that grow with the
+     * corpus and would be timed as the plugin's). Read through {@link #log()}, a copy.
+     */
+    private final List<LoggedRequest> log = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    private volatile boolean keepBodies = true;
     /** Time spent inside this server's handler since the last {@link #clearLog}: subtracted from a procedure's wall time. */
     private final java.util.concurrent.atomic.AtomicLong handlerNanos = new java.util.concurrent.atomic.AtomicLong();
 
@@ -119,7 +124,11 @@ public final class EvalLlmServer implements AutoCloseable {
         if (samples != null) writeSamples();
         StringBuilder b = new StringBuilder("| step | requests | max prompt tokens | p95 | mean | tools | system | task | transcript | shared prefix |\n"
                 + "|---|---|---|---|---|---|---|---|---|---|\n");
-        new TreeMap<>(anatomies).forEach((step, list) -> {
+        new TreeMap<>(anatomies).forEach((step, answered) -> {
+            List<Anatomy> list;
+            synchronized (answered) {
+                list = List.copyOf(answered);
+            }
             List<Integer> sorted = list.stream().map(Anatomy::total).sorted().toList();
             int p95 = sorted.get(Math.max(0, (int) Math.ceil(0.95 * sorted.size()) - 1));
             long total = list.stream().mapToLong(Anatomy::total).sum();
@@ -221,7 +230,20 @@ public final class EvalLlmServer implements AutoCloseable {
         return this;
     }
 
-    public List<LoggedRequest> log() { return List.copyOf(log); }
+    public List<LoggedRequest> log() {
+        synchronized (log) {
+            return List.copyOf(log);
+        }
+    }
+
+    /**
+     * Whether the log keeps each request's body and reply (the default, for tests that read prompts); without them it
+     * keeps each call's step and tokens only, so a build of a large corpus does not hold every prompt it sent in heap.
+     */
+    public EvalLlmServer keepBodies(boolean keep) {
+        keepBodies = keep;
+        return this;
+    }
 
     private volatile ServerDialect dialect = ServerDialect.PLAIN;
     private volatile int window;
@@ -263,7 +285,7 @@ public final class EvalLlmServer implements AutoCloseable {
     /** Calls and tokens per step over the log (sorted by step). */
     public Map<String, StepTotal> totals() {
         Map<String, long[]> sums = new TreeMap<>();
-        for (LoggedRequest r : log) {
+        for (LoggedRequest r : log()) {
             long[] s = sums.computeIfAbsent(r.step(), k -> new long[3]);
             s[0]++;
             s[1] += r.promptTokens();
@@ -340,9 +362,9 @@ public final class EvalLlmServer implements AutoCloseable {
                 return;
             }
             int completion = completionTokens(message);
-            log.add(new LoggedRequest(step, body, message, prompt, completion));
+            log.add(keepBodies ? new LoggedRequest(step, body, message, prompt, completion) : new LoggedRequest(step, null, null, prompt, completion));
             keepSample(step, body, prompt);
-            anatomies.computeIfAbsent(step, k -> new CopyOnWriteArrayList<>()).add(anatomy(step, body, parts, prompt));
+            anatomies.computeIfAbsent(step, k -> java.util.Collections.synchronizedList(new java.util.ArrayList<>())).add(anatomy(step, body, parts, prompt));
             ObjectNode root = JSON.createObjectNode();
             root.put("id", "chatcmpl-eval-" + log.size()).put("object", "chat.completion").put("model", body.path("model").asText("oracle-policy"));
             ObjectNode choice = root.putArray("choices").addObject();

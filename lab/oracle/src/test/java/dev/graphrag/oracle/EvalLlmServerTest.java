@@ -15,6 +15,7 @@ import java.net.http.HttpResponse;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The evaluation server over HTTP: usage by the chat formula on cl100k_base, the pad, the log, and refusals by step. */
@@ -47,6 +48,16 @@ class EvalLlmServerTest {
             EvalLlmServer.StepTotal total = server.totals().get("s");
             assertEquals(new EvalLlmServer.StepTotal(2, 2L * expectedPrompt + CL100K.countTokens(JSON.readTree(tools).toString()),
                     2L * reply.path("usage").path("completion_tokens").asInt()), total);
+            assertEquals(JSON.readTree(body), server.log().get(0).body(), "the log keeps the request as sent");
+
+            // without bodies (a long build's log): the same calls and tokens, no request or reply held
+            server.keepBodies(false);
+            post(server, "s", body, 200);
+            EvalLlmServer.LoggedRequest light = server.log().get(2);
+            assertNull(light.body());
+            assertNull(light.reply());
+            assertEquals(new EvalLlmServer.StepTotal(3, total.promptTokens() + expectedPrompt, total.completionTokens() + reply.path("usage").path("completion_tokens").asInt()),
+                    server.totals().get("s"));
         }
     }
 
