@@ -189,12 +189,11 @@ public final class AgragRetriever {
         // B5: this query's costs over the snapshot's fixed topology (edge order: facts, synonyms, contains, pseudo)
         EdgeCosts f = cfg.subgraph().costMode();
         // each cost is computed when the searches below first read it, so a query pays only for the edges they reach;
-        // that matters most for synonym edges, which read entity cosines (each entity once, tens of thousands on a large corpus)
-        double[] cost = new double[g.edgeCount()];
-        java.util.Arrays.fill(cost, Double.NaN);
+        // that matters most for synonym edges, which read entity cosines (each entity once, tens of thousands on a large corpus),
+        // and it keeps them in pages made as they are read, not in an array of every edge
         int firstSynonym = g.factCount, firstContains = firstSynonym + g.synonymCount, firstPseudo = firstContains + g.containsCount;
         int[] ends = g.topology.u, otherEnds = g.topology.v;
-        CostGraph cg = new CostGraph(g.topology, cost, e -> {
+        CostGraph cg = new CostGraph(g.topology, e -> {
             if (e < firstSynonym) return g.factVectors.has(e) ? f.cost(factSim.cosine(e)) : f.unknown();
             if (e < firstContains) return f.synonym(entitySim.cosine(ends[e]), entitySim.cosine(otherEnds[e]));
             if (e < firstPseudo) {

@@ -95,8 +95,17 @@ public final class CostGraph {
     }
 
     private final Topology t;
+    /** Every edge's cost (null where they are kept in {@link #pages}). */
     private final double[] cost;
+    /**
+     * Where every cost is computed on demand: pages of {@link #PAGE} edges, each made (NaN-filled) when an edge of it is
+     * first read. A query that reaches a few thousand edges of a graph of millions then allocates and fills a few
+     * hundred kilobytes, not one slot per edge (on a 100k-chunk corpus that per-query array was most of
+     * agrag.mcmi's time beyond agrag.retrieve's).
+     */
+    private final double[][] pages;
     private final IntToDoubleFunction onDemand;
+    static final int PAGE_BITS = 7, PAGE = 1 << PAGE_BITS;
 
     /** The topology with this query's costs ({@code cost[e]} for edge e, finite and >= 0). */
     public CostGraph(Topology topology, double[] cost) {
@@ -113,7 +122,16 @@ public final class CostGraph {
         for (int e = 0; e < cost.length; e++) if (!(onDemand != null && Double.isNaN(cost[e]))) checked(cost[e]);
         this.t = topology;
         this.cost = cost;
+        this.pages = null;
         this.onDemand = onDemand;
+    }
+
+    /** The topology with every cost computed by {@code onDemand} the first time a search reads it (then kept). */
+    public CostGraph(Topology topology, IntToDoubleFunction onDemand) {
+        this.t = topology;
+        this.cost = null;
+        this.pages = new double[(topology.edgeCount() + PAGE - 1) >>> PAGE_BITS][];
+        this.onDemand = java.util.Objects.requireNonNull(onDemand, "onDemand");
     }
 
     private static double checked(double cost) {
@@ -122,14 +140,35 @@ public final class CostGraph {
     }
 
     public int nodeCount() { return t.n; }
-    public int edgeCount() { return cost.length; }
+    public int edgeCount() { return t.edgeCount(); }
     public int u(int e) { return t.u[e]; }
     public int v(int e) { return t.v[e]; }
     public int other(int e, int x) { return t.u[e] == x ? t.v[e] : t.u[e]; }
     public double cost(int e) {
+        if (pages != null) return paged(e);
         double c = cost[e];
         if (c != c) c = cost[e] = checked(onDemand.applyAsDouble(e));
         return c;
+    }
+
+    private double paged(int e) {
+        double[] page = pages[e >>> PAGE_BITS];
+        if (page == null) {
+            page = pages[e >>> PAGE_BITS] = new double[PAGE];
+            Arrays.fill(page, Double.NaN);
+        }
+        int i = e & (PAGE - 1);
+        double c = page[i];
+        if (c != c) c = page[i] = checked(onDemand.applyAsDouble(e));
+        return c;
+    }
+
+    /** How many cost pages this graph has made (0 where every cost was given): what a query's costs took. */
+    int pagesMade() {
+        if (pages == null) return 0;
+        int made = 0;
+        for (double[] page : pages) if (page != null) made++;
+        return made;
     }
     public EdgeType type(int e) { return t.type[e]; }
 

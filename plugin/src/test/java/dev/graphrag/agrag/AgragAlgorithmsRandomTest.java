@@ -228,11 +228,46 @@ class AgragAlgorithmsRandomTest {
             for (int e = 0; e < asked.length; e++) assertTrue(asked[e] <= 1, "each on-demand cost is computed once");
             long computed = java.util.Arrays.stream(asked).filter(x -> x > 0).count();
             if (computed < (g.edgeCount() + 2) / 3) spared++;
+            // every cost on demand, kept in pages: the same tree and expansion, each cost computed once, and pages made
+            // only where a search read an edge
+            int[] read = new int[g.edgeCount()];
+            CostGraph paged = new CostGraph(g.topology(), e -> {
+                read[e]++;
+                return g.cost(e);
+            });
+            SteinerTree.Tree pagedTree = SteinerTree.mehlhorn(paged, terminals);
+            assertEquals(eager.edges(), pagedTree.edges(), "round " + round);
+            McmiExpansion.Result c = McmiExpansion.expand(paged, s, pagedTree, McmiExpansion.Rule.MEAN, true, 20, true, -1);
+            assertEquals(a.nodes(), c.nodes(), "round " + round);
+            assertEquals(a.output(), c.output(), "round " + round);
+            java.util.Set<Integer> pagesRead = new java.util.HashSet<>();
+            for (int e = 0; e < read.length; e++) {
+                assertTrue(read[e] <= 1, "each paged cost is computed once");
+                if (read[e] > 0) pagesRead.add(e >>> CostGraph.PAGE_BITS);
+            }
+            assertEquals(pagesRead.size(), paged.pagesMade(), "round " + round);
         }
         assertTrue(spared > 20, "searches that stop early leave costs uncomputed: " + spared);
         CostGraph bad = new CostGraph(CostGraph.builder(2).add(0, 1, 1, CostGraph.EdgeType.OTHER).build().topology(), new double[] {Double.NaN},
                 e -> -1);
         assertThrows(IllegalArgumentException.class, () -> bad.cost(0));
+        CostGraph badPaged = new CostGraph(CostGraph.builder(2).add(0, 1, 1, CostGraph.EdgeType.OTHER).build().topology(), e -> Double.NaN);
+        assertThrows(IllegalArgumentException.class, () -> badPaged.cost(0));
+    }
+
+    @Test
+    void aPagedCostGraphMakesOnlyThePagesOfTheEdgesRead() {
+        // a path of 10 pages' worth of edges: reading two edges far apart makes two pages, not ten
+        int n = 10 * CostGraph.PAGE + 1;
+        CostGraph.Builder b = CostGraph.builder(n);
+        for (int x = 0; x + 1 < n; x++) b.add(x, x + 1, 1, CostGraph.EdgeType.OTHER);
+        CostGraph g = new CostGraph(b.build().topology(), e -> 0.5 + e);
+        assertEquals(0, g.pagesMade());
+        assertEquals(0.5, g.cost(0));
+        assertEquals(0.5 + 9 * CostGraph.PAGE + 3, g.cost(9 * CostGraph.PAGE + 3));
+        assertEquals(1.5, g.cost(1));
+        assertEquals(2, g.pagesMade());
+        assertEquals(10 * CostGraph.PAGE, g.edgeCount());
     }
 
     @Test
