@@ -100,8 +100,8 @@ public final class CostGraph {
     /**
      * Where every cost is computed on demand: pages of {@link #PAGE} edges, each made (NaN-filled) when an edge of it is
      * first read. A query that reaches a few thousand edges of a graph of millions then allocates and fills a few
-     * hundred kilobytes, not one slot per edge (on a 100k-chunk corpus that per-query array was most of
-     * agrag.mcmi's time beyond agrag.retrieve's).
+     * hundred kilobytes, not one slot per edge (on a 100k-chunk corpus, making and checking that per-query array took
+     * about 5 % of agrag.mcmi's time: docs/benchmarks.md "AGRAG at 109k chunks").
      */
     private final double[][] pages;
     private final IntToDoubleFunction onDemand;
