@@ -252,6 +252,18 @@ class RagaProceduresTest {
         TestServer.assertFails("CALL raga.info({corpus: 'rg-frame'})", Map.of(), "has no RAGA layer yet");
     }
 
+    /** search_kg's [evidence_count, whether sample_evidence is a quote from the entity's provenance] for an entity. */
+    @SuppressWarnings("unchecked")
+    static List<Object> evidenceSeen(String corpus, String name) {
+        for (Map<String, Object> e : (List<Map<String, Object>>) result(tool("search_kg", Map.of("query", name), corpus)).get("entities")) {
+            if (!name.equals(e.get("name"))) continue;
+            boolean quoted = count("MATCH (:RagaEntity {corpus: $c, name: $n})-[:RAGA_EVIDENCED_BY]->(p) WHERE p.quote = $q RETURN count(p)",
+                    Map.of("c", corpus, "n", name, "q", String.valueOf(e.get("sample_evidence")))) > 0;
+            return List.of(e.get("evidence_count"), quoted);
+        }
+        throw new AssertionError(name + " not found by search_kg");
+    }
+
     @Test
     void t3SearchPinsExactKeysMergeMovesEverythingAndAliasesStayUnique() {
         ingestDocs("rg3", List.of(Map.of("id", "d1", "text", "Barack Obama was born in Hawaii."),
@@ -289,6 +301,28 @@ class RagaProceduresTest {
         assertEquals(true, reuse.get("reused"));
         assertEquals(2, count("MATCH (e:RagaEntity {corpus: 'rg3'}) RETURN count(e)", Map.of()));
         assertEquals(3L, rows("MATCH (:Chunk {id: 'rg3:d2:0'})-[m:RAGA_MENTIONS_ENTITY]->(:RagaEntity {name: 'Barack Obama'}) RETURN m.count AS c").get(0).get("c"));
+        // evidence_count is the kept count of quote-bearing provenance (the merge's own record has none), the walk's when none is kept
+        String quotedWalk = "MATCH (e:RagaEntity {corpus: 'rg3', name: $n}) RETURN e.quotedEvidence AS kept, COUNT { (e)-[:RAGA_EVIDENCED_BY]->(p) WHERE p.quote IS NOT NULL } AS walked";
+        assertEquals(Map.of("kept", 3L, "walked", 3L), rows(quotedWalk, Map.of("n", "Barack Obama")).get(0));
+        assertEquals(List.of(3L, true), evidenceSeen("rg3", "Barack Obama"));
+        rows("MATCH (e:RagaEntity {corpus: 'rg3', name: 'Barack Obama'}) REMOVE e.quotedEvidence");
+        assertEquals(List.of(3L, true), evidenceSeen("rg3", "Barack Obama"), "an entity written before the count was kept is counted by a walk");
+        assertEquals(true, result(tool("create_entity", Map.of("name", "Barack Obama", "entity_type", "Person", "evidence", "born in Hawaii", "source_chunk_id", "rg3:d1:0"), "rg3")).get("reused"));
+        assertEquals(Map.of("kept", 4L, "walked", 4L), rows(quotedWalk, Map.of("n", "Barack Obama")).get(0), "the next quote-bearing write counts from the walk");
+        // the twin of a relation is found from either end: from the tail when the head has more relations out than the tail has in
+        Map<String, Object> hawaii = tool("create_entity", Map.of("name", "Hawaii", "entity_type", "Place", "evidence", "born in Hawaii", "source_chunk_id", "rg3:d1:0"), "rg3");
+        assertEquals(true, hawaii.get("ok"), hawaii.toString());
+        for (String type : List.of("BORN_IN", "LIVED_IN")) {
+            assertEquals(false, result(tool("create_relation", Map.of("head", "Barack Obama", "relation_type", type, "tail", "Hawaii", "evidence", "born in Hawaii",
+                    "source_chunk_id", "rg3:d1:0", "force_new_type", true), "rg3")).get("reused"));
+        }
+        Map<String, Object> again = result(tool("create_relation", Map.of("head", "Barack Obama", "relation_type", "SIGNED", "tail", "Affordable Care Act",
+                "evidence", "Obama signed the Affordable Care Act", "source_chunk_id", "rg3:d2:0"), "rg3"));
+        assertEquals(List.of(true, relId), List.of(again.get("reused"), again.get("relation_id")), "head 3 out, tail 1 in: found walking the tail");
+        Map<String, Object> bornAgain = result(tool("create_relation", Map.of("head", "Barack Obama", "relation_type", "BORN_IN", "tail", "Hawaii",
+                "evidence", "Barack Obama was born in Hawaii", "source_chunk_id", "rg3:d1:0"), "rg3"));
+        assertEquals(true, bornAgain.get("reused"));
+        assertEquals(1, count("MATCH (:RagaEntity {corpus: 'rg3', name: 'Barack Obama'})-[r:RAGA_REL {relType: 'BORN_IN'}]->() RETURN count(r)", Map.of()));
         // (d) an alias another entity owns: ALIAS_CONFLICT naming the owner, nothing written
         assertEquals(true, tool("create_entity", Map.of("name", "Michelle Obama", "entity_type", "Person", "evidence", "Barack Obama was born in Hawaii",
                 "source_chunk_id", "rg3:d1:0"), "rg3").get("ok"));

@@ -365,7 +365,8 @@ final class GraphTools extends ToolGroup {
                 }
             }
         }
-        long provenance = 0;
+        tx.acquireWriteLock(t);
+        long provenance = 0, quoted = KnowledgeStore.quotedEvidence(t) + KnowledgeStore.quotedEvidence(s);
         for (Relationship p : List.copyOf(toList(s.getRelationships(Direction.OUTGOING, RagaGraph.EVIDENCED_BY)))) {
             Node pn = p.getEndNode();
             p.delete();
@@ -373,6 +374,7 @@ final class GraphTools extends ToolGroup {
             t.createRelationshipTo(pn, RagaGraph.EVIDENCED_BY);
             provenance++;
         }
+        t.setProperty(KnowledgeStore.QUOTED_EVIDENCE, quoted);
         long mentions = 0;
         for (Relationship m : List.copyOf(toList(s.getRelationships(Direction.INCOMING, RagaGraph.MENTIONS)))) {
             store.mention(m.getStartNode(), t, ((Number) m.getProperty("count", 0L)).longValue());

@@ -320,8 +320,43 @@ public final class KnowledgeStore {
         if (ctx.toolCallId != null) p.setProperty("toolCallId", ctx.toolCallId);
         p.setProperty("createdAt", ZonedDateTime.now());
         if (details != null && !details.isEmpty()) p.setProperty("details", json(details));
-        if (entity != null) entity.createRelationshipTo(p, RagaGraph.EVIDENCED_BY);
+        if (entity != null) {
+            // the count is read and rewritten under the entity's write lock, so two writers cannot both add to one old value
+            if (ev != null) tx.acquireWriteLock(entity);
+            Object quoted = entity.getProperty(QUOTED_EVIDENCE, null);
+            entity.createRelationshipTo(p, RagaGraph.EVIDENCED_BY);
+            if (ev != null) entity.setProperty(QUOTED_EVIDENCE, quoted != null ? ((Number) quoted).longValue() + 1 : countQuoted(entity));
+        }
         return p;
+    }
+
+    /**
+     * The entity property that counts its quote-bearing provenance records (search_kg's evidence_count), kept by every
+     * write that links one, so that a hub's count is one read rather than a walk over thousands of provenance nodes.
+     */
+    static final String QUOTED_EVIDENCE = "quotedEvidence";
+
+    /** How many of the entity's provenance records carry a quote: the kept count, or a walk for an entity written before it was kept. */
+    static long quotedEvidence(Node e) {
+        Object n = e.getProperty(QUOTED_EVIDENCE, null);
+        return n != null ? ((Number) n).longValue() : countQuoted(e);
+    }
+
+    private static long countQuoted(Node e) {
+        long n = 0;
+        for (Relationship r : e.getRelationships(Direction.OUTGOING, RagaGraph.EVIDENCED_BY)) {
+            if (r.getEndNode().hasProperty("quote")) n++;
+        }
+        return n;
+    }
+
+    /** The first quote in the entity's evidence (the order the store lists it), or null: the walk stops there. */
+    static String firstQuote(Node e) {
+        for (Relationship r : e.getRelationships(Direction.OUTGOING, RagaGraph.EVIDENCED_BY)) {
+            Object q = r.getEndNode().getProperty("quote", null);
+            if (q != null) return (String) q;
+        }
+        return null;
     }
 
     /** Adds to the chunk-to-entity mention count (the chunk-bridge edges retrieval walks). */
@@ -356,11 +391,16 @@ public final class KnowledgeStore {
         return r;
     }
 
-    /** The non-deleted relation of this type between these entities in this direction, or null. */
+    /**
+     * The non-deleted relation of this type between these entities in this direction, or null (at most one exists: creates
+     * reuse it and merges absorb it). Walked from the end with fewer such relations, since a hub head has thousands.
+     */
     Relationship twin(Node head, String type, Node tail, Relationship except) {
-        for (Relationship r : head.getRelationships(Direction.OUTGOING, RagaGraph.REL)) {
+        boolean fromHead = head.getDegree(RagaGraph.REL, Direction.OUTGOING) <= tail.getDegree(RagaGraph.REL, Direction.INCOMING);
+        Node walked = fromHead ? head : tail, other = fromHead ? tail : head;
+        for (Relationship r : walked.getRelationships(fromHead ? Direction.OUTGOING : Direction.INCOMING, RagaGraph.REL)) {
             if (except != null && r.getElementId().equals(except.getElementId())) continue;
-            if (r.getEndNode().getElementId().equals(tail.getElementId()) && type.equals(r.getProperty("relType"))
+            if (r.getOtherNode(walked).getElementId().equals(other.getElementId()) && type.equals(r.getProperty("relType"))
                     && !Boolean.TRUE.equals(r.getProperty("deleted", false))) return r;
         }
         return null;

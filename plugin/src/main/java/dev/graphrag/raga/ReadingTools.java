@@ -96,8 +96,10 @@ final class ReadingTools extends ToolGroup {
                 for (Node e : entities) {
                     Map<String, Object> m = store.brief(e);
                     List<Map<String, Object>> rels = new ArrayList<>();
+                    // the first 10 live relations: the walk stops there rather than reading every relation of a hub
                     for (Relationship r : e.getRelationships(RagaGraph.REL)) {
-                        if (!Boolean.TRUE.equals(r.getProperty("deleted", false)) && rels.size() < 10) rels.add(store.relationBrief(r));
+                        if (rels.size() >= 10) break;
+                        if (!Boolean.TRUE.equals(r.getProperty("deleted", false))) rels.add(store.relationBrief(r));
                     }
                     m.put("relations", rels);
                     snippets.add(m);

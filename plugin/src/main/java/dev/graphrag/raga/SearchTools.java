@@ -1,7 +1,6 @@
 package dev.graphrag.raga;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.neo4j.graphdb.Direction;
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.Relationship;
 import org.neo4j.graphdb.Result;
@@ -62,12 +61,9 @@ final class SearchTools extends ToolGroup {
             m.put("description", d.length() <= 200 ? d : d.substring(0, 200));
             m.put("score", Math.round(score.get(id) * 1e6) / 1e6);
             m.put("reasons", reasons.get(id));
-            List<String> quotes = new ArrayList<>();
-            for (Relationship r : e.getRelationships(Direction.OUTGOING, RagaGraph.EVIDENCED_BY)) {
-                if (r.getEndNode().hasProperty("quote")) quotes.add((String) r.getEndNode().getProperty("quote"));
-            }
-            m.put("evidence_count", (long) quotes.size());
-            m.put("sample_evidence", quotes.isEmpty() ? null : quotes.get(0).length() <= 200 ? quotes.get(0) : quotes.get(0).substring(0, 200));
+            m.put("evidence_count", KnowledgeStore.quotedEvidence(e));
+            String quote = KnowledgeStore.firstQuote(e);
+            m.put("sample_evidence", quote == null || quote.length() <= 200 ? quote : quote.substring(0, 200));
             out.add(m);
         }
         return Map.of("entities", out);
