@@ -321,11 +321,14 @@ public final class KnowledgeStore {
         p.setProperty("createdAt", ZonedDateTime.now());
         if (details != null && !details.isEmpty()) p.setProperty("details", json(details));
         if (entity != null) {
-            // the count is read and rewritten under the entity's write lock, so two writers cannot both add to one old value
-            if (ev != null) tx.acquireWriteLock(entity);
-            Object quoted = entity.getProperty(QUOTED_EVIDENCE, null);
             entity.createRelationshipTo(p, RagaGraph.EVIDENCED_BY);
-            if (ev != null) entity.setProperty(QUOTED_EVIDENCE, quoted != null ? ((Number) quoted).longValue() + 1 : countQuoted(entity));
+            if (ev != null) {
+                // read and rewritten under the entity's write lock, so two writers cannot both add to one old value;
+                // an entity without the count yet is walked, and the walk already sees this record
+                tx.acquireWriteLock(entity);
+                Object quoted = entity.getProperty(QUOTED_EVIDENCE, null);
+                entity.setProperty(QUOTED_EVIDENCE, quoted != null ? ((Number) quoted).longValue() + 1 : countQuoted(entity));
+            }
         }
         return p;
     }
