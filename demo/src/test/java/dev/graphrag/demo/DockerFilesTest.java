@@ -1,5 +1,6 @@
 package dev.graphrag.demo;
 
+import dev.graphrag.core.config.ServerSettings;
 import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
@@ -61,7 +62,7 @@ class DockerFilesTest {
             assertTrue(env.containsKey(k), "memory setting " + k);
         }
         // Ollama cuts longer prompts silently: its window and the plugin's must be the same setting, at the plugin's default
-        String window = "${LLM_CONTEXT_TOKENS:-" + dev.graphrag.core.config.PluginSettings.defaults().integer("graphrag.llm.contextTokens") + "}";
+        String window = "${LLM_CONTEXT_TOKENS:-" + dev.graphrag.core.config.PluginSettings.defaults().get(ServerSettings.LLM_CONTEXT_TOKENS) + "}";
         assertEquals(window, String.valueOf(env.get("GRAPHRAG_LLM_CONTEXT_TOKENS")), "the plugin's window");
         assertEquals(window, String.valueOf(map(ollama.get("environment"), "ollama environment").get("OLLAMA_CONTEXT_LENGTH")), "Ollama's window");
         List<String> volumes = (List<String>) neo4j.get("volumes");

@@ -19,7 +19,7 @@ public final class AgragWarmer implements LayerWarmer {
 
     @Override
     public boolean enabled(GraphRagRuntime runtime) {
-        return runtime.settings().bool(AgragSettings.WARM_ON_START);
+        return runtime.settings().get(AgragSettings.WARM_ON_START);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.graphrag.core;
 
+import dev.graphrag.core.config.ServerSettings;
+import dev.graphrag.core.config.Setting;
 import dev.graphrag.core.config.PluginSettings;
 import dev.graphrag.core.embed.Device;
 import dev.graphrag.core.layer.LayerCache;
@@ -53,13 +55,10 @@ public final class GraphRagRuntime implements AutoCloseable {
         this.log = log;
         this.llm = LlmClient.of(settings, log);
         // a malformed allow-list or endpoint surfaces at start, not at the first call
-        this.endpointPolicy = EndpointPolicy.of(settings.string("graphrag.llm.endpoint"), settings.string("graphrag.llm.allowedEndpoints"));
-        checkCeiling(settings, "graphrag.llm.timeoutMs", "graphrag.llm.maxTimeoutMs");
-        checkCeiling(settings, "graphrag.llm.maxTokens", "graphrag.llm.maxTokensLimit");
-        checkCeiling(settings, "graphrag.ingest.batchSize", "graphrag.ingest.maxBatchSize");
-        // a misspelt provider or tokenizer engine surfaces at start, not at the first embedding
-        embeddingProvider(settings);
-        enumSetting(TokenizerEngine.class, settings, "graphrag.embedding.tokenizerEngine");
+        this.endpointPolicy = EndpointPolicy.of(settings.get(ServerSettings.LLM.endpoint()), settings.get(ServerSettings.LLM_ALLOWED_ENDPOINTS));
+        checkCeiling(settings, ServerSettings.LLM.timeoutMs(), ServerSettings.LLM_MAX_TIMEOUT_MS);
+        checkCeiling(settings, ServerSettings.LLM_MAX_TOKENS, ServerSettings.LLM_MAX_TOKENS_LIMIT);
+        checkCeiling(settings, ServerSettings.INGEST_BATCH_SIZE, ServerSettings.INGEST_MAX_BATCH_SIZE);
         // a reranker's settings are checked at start too; it is reached only when a call asks for rerank
         dev.graphrag.core.llm.RerankEndpoint rerank = dev.graphrag.core.llm.RerankEndpoint.of(settings, System.getenv(), log);
         this.reranker = rerank == null ? null : new dev.graphrag.core.search.Reranker(rerank);
@@ -74,10 +73,10 @@ public final class GraphRagRuntime implements AutoCloseable {
         return reranker;
     }
 
-    private static void checkCeiling(PluginSettings s, String key, String ceiling) {
-        if (s.integer(key) > s.integer(ceiling)) {
-            throw new RagException(s.source() + ": setting '" + key + "' (" + s.integer(key) + ") is above its ceiling '" + ceiling + "' ("
-                    + s.integer(ceiling) + ")");
+    private static void checkCeiling(PluginSettings s, Setting<Long> setting, Setting<Long> ceiling) {
+        if (s.get(setting) > s.get(ceiling)) {
+            throw new RagException(s.source() + ": setting '" + setting.name() + "' (" + s.get(setting) + ") is above its ceiling '" + ceiling.name()
+                    + "' (" + s.get(ceiling) + ")");
         }
     }
 
@@ -129,7 +128,7 @@ public final class GraphRagRuntime implements AutoCloseable {
 
     /** Whether the server has an LLM endpoint configured (graphrag.llm.endpoint); a call may still name one in its llm map. */
     public boolean llmConfigured() {
-        return !settings.string("graphrag.llm.endpoint").isBlank();
+        return !settings.get(ServerSettings.LLM.endpoint()).isBlank();
     }
 
     public PluginSettings settings() {
@@ -150,7 +149,7 @@ public final class GraphRagRuntime implements AutoCloseable {
             boolean remote = embeddingProvider(settings) == EmbeddingProvider.OPENAI;
             try {
                 embeddings = new EmbeddingService(remote ? remoteEmbedder() : new OnnxEmbedder(EmbeddingModel.load(modelSpec(settings), log)),
-                        settings.integer("graphrag.embedding.cacheSize"));
+                        settings.get(ServerSettings.EMBEDDING_CACHE_SIZE));
                 return embeddings;
             } catch (RuntimeException ex) {
                 RuntimeException failure = ex instanceof RagException ? ex : new RagException("cannot load the embedding model: " + ex.getMessage(), ex);
@@ -165,7 +164,7 @@ public final class GraphRagRuntime implements AutoCloseable {
     public enum EmbeddingProvider { ONNX, OPENAI }
 
     public static EmbeddingProvider embeddingProvider(PluginSettings s) {
-        return enumSetting(EmbeddingProvider.class, s, "graphrag.embedding.provider");
+        return enumSetting(EmbeddingProvider.class, s, ServerSettings.EMBEDDING_PROVIDER);
     }
 
     /**
@@ -174,33 +173,29 @@ public final class GraphRagRuntime implements AutoCloseable {
      */
     private RemoteEmbedder remoteEmbedder() {
         EmbeddingEndpoint endpoint = EmbeddingEndpoint.of(settings, System.getenv(), log);
-        String name = settings.string("graphrag.embedding.name");
+        String name = settings.get(ServerSettings.EMBEDDING_NAME);
         if (name.equals(ModelSpec.DEFAULT_NAME)) name = endpoint.model();
-        RemoteEmbedder e = new RemoteEmbedder(endpoint, settings.string("graphrag.embedding.tokenizer"),
-                enumSetting(TokenizerEngine.class, settings, "graphrag.embedding.tokenizerEngine"), name,
-                (int) settings.integer("graphrag.embedding.maxLength"), (int) settings.integer("graphrag.embedding.batchSize"),
-                settings.bool("graphrag.embedding.normalize"), executor);
+        RemoteEmbedder e = new RemoteEmbedder(endpoint, settings.get(ServerSettings.EMBEDDING_TOKENIZER),
+                enumSetting(TokenizerEngine.class, settings, ServerSettings.EMBEDDING_TOKENIZER_ENGINE), name,
+                settings.intValue(ServerSettings.EMBEDDING_MAX_LENGTH), settings.intValue(ServerSettings.EMBEDDING_BATCH_SIZE),
+                settings.get(ServerSettings.EMBEDDING_NORMALIZE), executor);
         log.accept("graphrag: embeddings from " + endpoint.host() + " (model " + endpoint.model() + ", " + e.dimensions() + " dimensions)");
         return e;
     }
 
     public static ModelSpec modelSpec(PluginSettings s) {
-        return new ModelSpec(s.string("graphrag.embedding.name"), s.string("graphrag.embedding.model"),
-                s.string("graphrag.embedding.tokenizer"),
-                enumSetting(Pooling.class, s, "graphrag.embedding.pooling"),
-                (int) s.integer("graphrag.embedding.maxLength"), s.bool("graphrag.embedding.normalize"),
-                enumSetting(Device.class, s, "graphrag.embedding.device"),
-                (int) s.integer("graphrag.embedding.threads"), (int) s.integer("graphrag.embedding.batchSize"),
-                enumSetting(TokenizerEngine.class, s, "graphrag.embedding.tokenizerEngine"));
+        return new ModelSpec(s.get(ServerSettings.EMBEDDING_NAME), s.get(ServerSettings.EMBEDDING.model()),
+                s.get(ServerSettings.EMBEDDING_TOKENIZER),
+                enumSetting(Pooling.class, s, ServerSettings.EMBEDDING_POOLING),
+                s.intValue(ServerSettings.EMBEDDING_MAX_LENGTH), s.get(ServerSettings.EMBEDDING_NORMALIZE),
+                enumSetting(Device.class, s, ServerSettings.EMBEDDING_DEVICE),
+                s.intValue(ServerSettings.EMBEDDING_THREADS), s.intValue(ServerSettings.EMBEDDING_BATCH_SIZE),
+                enumSetting(TokenizerEngine.class, s, ServerSettings.EMBEDDING_TOKENIZER_ENGINE));
     }
 
-    private static <E extends Enum<E>> E enumSetting(Class<E> type, PluginSettings s, String key) {
-        String v = s.string(key);
-        for (E e : type.getEnumConstants()) {
-            if (e.name().equalsIgnoreCase(v)) return e;
-        }
-        throw new RagException("setting '" + key + "' must be one of " + java.util.Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT)
-                + ", got '" + v + "'");
+    /** A choice setting as its enum (the setting's declared choices are the enum's constants, lower-cased). */
+    private static <E extends Enum<E>> E enumSetting(Class<E> type, PluginSettings s, Setting<String> setting) {
+        return Enum.valueOf(type, s.get(setting).toUpperCase(Locale.ROOT));
     }
 
     @Override

@@ -147,7 +147,7 @@ public final class ScaleBenchmark {
     /** A size's server on its store, without warming AGRAG on start, so the first query's load is that size's own figure. */
     static Neo4j open(Path workDir, Path store) {
         Map<String, String> settings = new java.util.HashMap<>(EmbeddedNeo4j.SINGLE_USER);
-        settings.put(dev.graphrag.agrag.AgragSettings.WARM_ON_START, "false");
+        settings.put(dev.graphrag.agrag.AgragSettings.WARM_ON_START.name(), "false");
         return EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(workDir, store, "127.0.0.1", -1, -1, settings));
     }
 

@@ -73,7 +73,7 @@ public final class SynonymBenchmark {
     /** The corpus's entities in name order, as agrag.index gives them to the search. */
     static void read(Path stores, int copies, List<String> names, List<float[]> vectors) throws Exception {
         Map<String, String> settings = new java.util.HashMap<>(EmbeddedNeo4j.SINGLE_USER);
-        settings.put(dev.graphrag.agrag.AgragSettings.WARM_ON_START, "false");
+        settings.put(dev.graphrag.agrag.AgragSettings.WARM_ON_START.name(), "false");
         Path work = Files.createTempDirectory("graphrag-synonyms");
         Neo4j neo4j = EmbeddedNeo4j.start(new EmbeddedNeo4j.Options(work, stores.resolve("x" + copies), "127.0.0.1", -1, -1, settings));
         try {

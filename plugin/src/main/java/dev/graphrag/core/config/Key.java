@@ -64,6 +64,11 @@ public record Key<T>(String name, T dflt, BiFunction<ConfigReader, Key<T>, T> re
         return new Key<>(name, dflt, (r, k) -> r.integerAtMost(name, k.dflt(), min, ceiling, ceilingSetting));
     }
 
+    /** {@link #atMost} with the default and the ceiling read from the server's settings {@code dflt} and {@code ceiling}. */
+    public static Key<Long> atMost(String name, long min, PluginSettings s, Setting<Long> dflt, Setting<Long> ceiling) {
+        return atMost(name, s.get(dflt), min, s.get(ceiling), ceiling.name());
+    }
+
     /** The key's value in {@code r}, or its default when absent; an out-of-range or mistyped value is an error naming the key. */
     public T read(ConfigReader r) {
         return reader.apply(r, this);

@@ -15,104 +15,24 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.stream.Stream;
 
 /**
  * Server-wide settings: {@code graphrag.conf} in Neo4j's conf directory (like APOC's apoc.conf), then
  * environment variables (key upper-cased, dots and camel-case humps to underscores: {@code GRAPHRAG_LLM_API_KEY};
- * the unsplit {@code GRAPHRAG_LLM_APIKEY} is read too). Every key,
- * its type and default is declared in {@link #DEFAULTS}; an unknown graphrag.* key or a wrong value is
- * an error naming the key. Documented in docs/configuration.md.
+ * the unsplit {@code GRAPHRAG_LLM_APIKEY} is read too). Every setting is a {@link Setting} declared once (the
+ * platform's in {@link ServerSettings}, each method's by the method) and read through it; an unknown graphrag.* key,
+ * an ill-typed or out-of-range value is an error at start naming the setting. Documented in docs/configuration.md.
  */
 public final class PluginSettings {
     public static final String FILE_NAME = "graphrag.conf";
 
-    /**
-     * The platform's keys -> default (its type is the default's type). Methods contribute their own keys
-     * (graphrag.&lt;method&gt;.*) when the settings are loaded, so core declares nothing of any method.
-     */
-    public static final Map<String, Object> DEFAULTS;
-
-    static {
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("graphrag.embedding.name", "bge-small-en-v1.5-q");
-        d.put("graphrag.embedding.model", "classpath:bge-small-en-v1.5-q.onnx");
-        d.put("graphrag.embedding.tokenizer", "classpath:bge-small-en-v1.5-q-tokenizer.json");
-        d.put("graphrag.embedding.tokenizerEngine", "auto");
-        d.put("graphrag.embedding.pooling", "cls");
-        d.put("graphrag.embedding.maxLength", 512L);
-        d.put("graphrag.embedding.normalize", true);
-        d.put("graphrag.embedding.device", "auto");
-        d.put("graphrag.embedding.threads", 0L);
-        d.put("graphrag.embedding.batchSize", 32L);
-        d.put("graphrag.embedding.cacheSize", 10000L);
-        // onnx: the model above, in process; openai: an OpenAI-compatible /v1/embeddings endpoint (docs/configuration.md#embeddings)
-        d.put("graphrag.embedding.provider", "onnx");
-        d.put("graphrag.embedding.endpoint", "");
-        d.put("graphrag.embedding.apiKey", "");
-        d.put("graphrag.embedding.apiKeyEnv", "");
-        d.put("graphrag.embedding.dimensions", 0L);
-        exchanges(d, "graphrag.embedding", 60_000, 10_000, 3, 500, 4, 60_000, 32L << 20);
-        d.put("graphrag.ingest.chunkSize", 256L);
-        d.put("graphrag.ingest.chunkOverlap", 32L);
-        d.put("graphrag.ingest.batchSize", 2048L);
-        d.put("graphrag.ingest.maxBatchSize", 20_000L);
-        d.put("graphrag.ingest.maxDocumentChars", 5_000_000L);
-        // rag.ingest.files (docs/ingest-files.md): http(s) URL prefixes it may fetch (none by default), and its limits
-        d.put("graphrag.ingest.allowedUrls", "");
-        d.put("graphrag.ingest.maxFileBytes", 100L << 20);
-        d.put("graphrag.ingest.maxFiles", 10_000L);
-        d.put("graphrag.ingest.maxCallBytes", 10L << 30);
-        d.put("graphrag.ingest.parseTimeoutSeconds", 300L);
-        d.put("graphrag.llm.endpoint", "");
-        d.put("graphrag.llm.model", "");
-        d.put("graphrag.llm.apiKey", "");
-        d.put("graphrag.llm.apiKeyEnv", "");
-        d.put("graphrag.llm.temperature", 0.0);
-        d.put("graphrag.llm.maxTokens", 1024L);
-        d.put("graphrag.llm.maxTokensLimit", 32_768L);
-        // the compose file's Ollama runs with OLLAMA_CONTEXT_LENGTH=16384 (docs/llm.md#context-windows)
-        d.put("graphrag.llm.contextTokens", 16_384L);
-        d.put("graphrag.llm.timeoutMs", 120_000L);
-        d.put("graphrag.llm.maxTimeoutMs", 600_000L);
-        d.put("graphrag.llm.connectTimeoutMs", 10_000L);
-        d.put("graphrag.llm.maxRetries", 3L);
-        d.put("graphrag.llm.retryBaseMs", 500L);
-        d.put("graphrag.llm.maxConcurrent", 4L);
-        d.put("graphrag.llm.maxQueueMs", 10_000L);
-        d.put("graphrag.llm.maxReplyBytes", 4L << 20);
-        d.put("graphrag.llm.allowedEndpoints", "");
-        // a cross-encoder behind the common /rerank request (docs/configuration.md#rerankers); none: no reranking stage
-        d.put("graphrag.rerank.provider", "none");
-        d.put("graphrag.rerank.endpoint", "");
-        d.put("graphrag.rerank.model", "");
-        d.put("graphrag.rerank.apiKey", "");
-        d.put("graphrag.rerank.apiKeyEnv", "");
-        d.put("graphrag.rerank.maxDocuments", 32L);
-        d.put("graphrag.rerank.maxDocumentChars", 4_000L);
-        exchanges(d, "graphrag.rerank", 30_000, 5_000, 1, 200, 4, 10_000, 4L << 20);
-        d.put("graphrag.llm.cache.enabled", false);
-        d.put("graphrag.llm.cache.size", 1000L);
-        DEFAULTS = Collections.unmodifiableMap(d);
-    }
-
-    /** The exchange limits every server-named endpoint (embeddings, reranker) declares under its prefix. */
-    private static void exchanges(Map<String, Object> d, String prefix, long timeoutMs, long connectTimeoutMs, long maxRetries, long retryBaseMs,
-                                  long maxConcurrent, long maxQueueMs, long maxReplyBytes) {
-        d.put(prefix + ".timeoutMs", timeoutMs);
-        d.put(prefix + ".connectTimeoutMs", connectTimeoutMs);
-        d.put(prefix + ".maxRetries", maxRetries);
-        d.put(prefix + ".retryBaseMs", retryBaseMs);
-        d.put(prefix + ".maxConcurrent", maxConcurrent);
-        d.put(prefix + ".maxQueueMs", maxQueueMs);
-        d.put(prefix + ".maxReplyBytes", maxReplyBytes);
-    }
-
-    private final Map<String, Object> declared;
+    private final Map<String, Setting<?>> declared;
     private final Map<String, Object> values;
     private final String source;
     private final List<String> warnings;
 
-    private PluginSettings(Map<String, Object> declared, Map<String, Object> values, String source, List<String> warnings) {
+    private PluginSettings(Map<String, Setting<?>> declared, Map<String, Object> values, String source, List<String> warnings) {
         this.declared = declared;
         this.values = values;
         this.source = source;
@@ -120,27 +40,35 @@ public final class PluginSettings {
     }
 
     public static PluginSettings defaults() {
-        return new PluginSettings(DEFAULTS, new LinkedHashMap<>(DEFAULTS), "defaults", List.of());
+        return fromStrings(Map.of(), "defaults");
     }
 
-    /** The platform's keys and the methods' contributed ones; a method key outside graphrag.&lt;method&gt;.* is a programming error. */
-    @SafeVarargs
-    static Map<String, Object> declared(Map<String, Object>... methodSettings) {
-        Map<String, Object> all = new LinkedHashMap<>(DEFAULTS);
-        for (Map<String, Object> m : methodSettings) {
-            for (Map.Entry<String, Object> e : m.entrySet()) {
-                if (!e.getKey().matches("graphrag\\.[a-z]+\\.[A-Za-z.]+") || all.put(e.getKey(), e.getValue()) != null) {
-                    throw new IllegalArgumentException("method setting " + e.getKey() + " is malformed or declared twice");
-                }
-            }
+
+    /** The platform's settings and the methods' contributed ones; a method setting outside graphrag.&lt;method&gt;.* or declared twice is a programming error. */
+    static Map<String, Setting<?>> declared(Setting<?>... methodSettings) {
+        Map<String, Setting<?>> all = new LinkedHashMap<>();
+        for (Setting<?> s : ServerSettings.ALL) {
+            if (all.put(s.name(), s) != null) throw new IllegalStateException("setting " + s.name() + " declared twice");
+        }
+        for (Setting<?> s : methodSettings) {
+            if (all.put(s.name(), s) != null) throw new IllegalArgumentException("method setting " + s.name() + " is declared twice");
         }
         return Collections.unmodifiableMap(all);
     }
 
+    /** Every declared setting, the platform's first: what docs/configuration.md's table lists. */
+    public static List<Setting<?>> declarations(Setting<?>... methodSettings) {
+        return List.copyOf(declared(methodSettings).values());
+    }
+
+    /** {@link #load(Path, Map, Setting[])} with the settings the methods declare, as one list. */
+    public static PluginSettings load(Path confDir, Map<String, String> env, List<Setting<?>> methodSettings) {
+        return load(confDir, env, methodSettings.toArray(Setting<?>[]::new));
+    }
+
     /** Reads confDir/graphrag.conf when it exists, then the environment; methods pass the settings they declare. */
-    @SafeVarargs
-    public static PluginSettings load(Path confDir, Map<String, String> env, Map<String, Object>... methodSettings) {
-        Map<String, Object> declared = declared(methodSettings);
+    public static PluginSettings load(Path confDir, Map<String, String> env, Setting<?>... methodSettings) {
+        Map<String, Setting<?>> declared = declared(methodSettings);
         Map<String, String> raw = new LinkedHashMap<>();
         Map<String, String> setByEnv = new LinkedHashMap<>();
         String source = "defaults";
@@ -158,8 +86,8 @@ public final class PluginSettings {
             }
         }
         Map<String, String> keyOfEnv = new LinkedHashMap<>();
-        for (String key : declared.keySet()) {
-            for (String name : envNames(key)) keyOfEnv.put(name, key);
+        for (Setting<?> setting : declared.values()) {
+            for (String name : setting.envNames()) keyOfEnv.put(name, setting.name());
         }
         List<String> unknown = new ArrayList<>();
         for (Map.Entry<String, String> e : new TreeMap<>(env).entrySet()) {
@@ -175,45 +103,80 @@ public final class PluginSettings {
                 unknown.add(e.getKey());
             }
         }
+        // a variable inside a settings group (GRAPHRAG_LLM_*, ...) is a misspelt setting: an error, as in graphrag.conf; any other
+        // GRAPHRAG_* variable (the compose file's GRAPHRAG_PLUGIN_JAR, say) may be the user's own and is only named in a warning
+        java.util.Set<String> groups = new java.util.TreeSet<>();
+        for (String key : declared.keySet()) groups.add("GRAPHRAG_" + key.split("\\.")[1].toUpperCase(Locale.ROOT) + "_");
         List<String> warnings = new ArrayList<>();
         for (String name : unknown) {
-            // a misspelt variable would otherwise be ignored without a word (as GRAPHRAG_LLM_API_KEY once was)
-            if (!name.equals(raw.get("graphrag.llm.apiKeyEnv")) && !name.equals(raw.get("graphrag.embedding.apiKeyEnv"))
-                    && !name.equals(raw.get("graphrag.rerank.apiKeyEnv"))) {
-                warnings.add("environment variable " + name + " is not a graphrag setting and is ignored (see docs/configuration.md)");
+            if (Stream.of(ServerSettings.LLM, ServerSettings.EMBEDDING, ServerSettings.RERANK).anyMatch(e -> name.equals(raw.get(e.apiKeyEnv().name())))) {
+                continue; // the variable an apiKeyEnv names holds a key, not a setting
             }
+            if (groups.stream().anyMatch(name::startsWith)) {
+                throw new RagException("environment: unknown setting variable " + name + nearest(name, keyOfEnv.keySet()) + " (see docs/configuration.md)");
+            }
+            warnings.add("environment variable " + name + " is not a graphrag setting and is ignored (see docs/configuration.md)");
         }
-        PluginSettings s = fromStrings(raw, source, declared);
+        PluginSettings s = fromStrings(raw, source, declared, setByEnv);
         return new PluginSettings(declared, s.values, s.source, warnings);
     }
 
-    @SafeVarargs
-    public static PluginSettings fromStrings(Map<String, String> raw, String source, Map<String, Object>... methodSettings) {
-        return fromStrings(raw, source, declared(methodSettings));
+
+    /** Settings from raw strings (a conf file's content): {@code source} names where they came from in errors. */
+    public static PluginSettings fromStrings(Map<String, String> raw, String source, Setting<?>... methodSettings) {
+        return fromStrings(raw, source, declared(methodSettings), Map.of());
     }
 
-    private static PluginSettings fromStrings(Map<String, String> raw, String source, Map<String, Object> declared) {
-        Map<String, Object> values = new LinkedHashMap<>(declared);
+    /** {@code setByEnv}: setting -> the variable that set it, named in its error instead of {@code source}. */
+    private static PluginSettings fromStrings(Map<String, String> raw, String source, Map<String, Setting<?>> declared, Map<String, String> setByEnv) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (Setting<?> s : declared.values()) values.put(s.name(), s.dflt());
         for (Map.Entry<String, String> e : raw.entrySet()) {
             String key = e.getKey();
             if (!key.startsWith("graphrag.")) continue;
-            if (!declared.containsKey(key)) {
-                throw new RagException(source + ": unknown setting '" + key + "' (see docs/configuration.md)");
+            Setting<?> setting = declared.get(key);
+            if (setting == null) {
+                throw new RagException(source + ": unknown setting '" + key + "'" + nearest(key, declared.keySet()) + " (see docs/configuration.md)");
             }
-            values.put(key, parse(key, e.getValue(), declared.get(key), source));
+            String variable = setByEnv.get(key);
+            values.put(key, setting.parse(e.getValue(), variable == null ? source : "environment variable " + variable));
         }
         return new PluginSettings(declared, values, source, List.of());
     }
 
-    /** The documented variable: dots to underscores, camel-case words split ({@code GRAPHRAG_LLM_API_KEY}). */
-    public static String envName(String key) {
-        return key.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT).replace('.', '_');
+    /** ", did you mean 'x'?" for a key one or two edits from a declared one, else "". */
+    private static String nearest(String key, java.util.Collection<String> names) {
+        String best = null;
+        int bestDistance = 3;
+        for (String n : names) {
+            int d = editDistance(key.toLowerCase(Locale.ROOT), n.toLowerCase(Locale.ROOT), bestDistance);
+            if (d < bestDistance) {
+                best = n;
+                bestDistance = d;
+            }
+        }
+        return best == null ? "" : ", did you mean '" + best + "'?";
     }
 
-    /** Every variable that sets a key: the documented name, and the unsplit one earlier releases read. */
-    public static List<String> envNames(String key) {
-        String unsplit = key.toUpperCase(Locale.ROOT).replace('.', '_');
-        return unsplit.equals(envName(key)) ? List.of(unsplit) : List.of(envName(key), unsplit);
+    /** Levenshtein distance, or {@code cap} once it is known to be at least that. */
+    private static int editDistance(String a, String b, int cap) {
+        if (Math.abs(a.length() - b.length()) >= cap) return cap;
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) prev[j] = j;
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            int rowMin = cur[0];
+            for (int j = 1; j <= b.length(); j++) {
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+                rowMin = Math.min(rowMin, cur[j]);
+            }
+            if (rowMin >= cap) return cap;
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return Math.min(prev[b.length()], cap);
     }
 
     /** What the server should log at start: ignored GRAPHRAG_* variables and the like. */
@@ -221,31 +184,19 @@ public final class PluginSettings {
         return warnings;
     }
 
-    private static Object parse(String key, String value, Object dflt, String source) {
-        try {
-            if (dflt instanceof Long) return Long.parseLong(value);
-            if (dflt instanceof Double) return Double.parseDouble(value);
-            if (dflt instanceof Boolean) {
-                if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) return Boolean.parseBoolean(value);
-                throw new NumberFormatException();
-            }
-            return value;
-        } catch (NumberFormatException e) {
-            // the value itself stays out of the message: it may be a secret
-            throw new RagException(source + ": setting '" + key + "' must be "
-                    + (dflt instanceof Long ? "an integer" : dflt instanceof Double ? "a number" : "true or false"));
-        }
-    }
-
     public String source() { return source; }
 
-    public String string(String key) { return (String) get(key); }
-    public long integer(String key) { return (Long) get(key); }
-    public double number(String key) { return (Double) get(key); }
-    public boolean bool(String key) { return (Boolean) get(key); }
+    /** The setting's value: from graphrag.conf or the environment, else its default. */
+    public <T> T get(Setting<T> setting) {
+        Setting<?> known = declared.get(setting.name());
+        if (known == null) throw new IllegalArgumentException("undeclared setting " + setting.name());
+        @SuppressWarnings("unchecked")
+        T value = (T) values.get(setting.name());
+        return value;
+    }
 
-    private Object get(String key) {
-        if (!declared.containsKey(key)) throw new IllegalArgumentException("undeclared setting " + key);
-        return values.get(key);
+    /** A whole-number setting as an int (the declarations keep every such setting's range within one where code needs it). */
+    public int intValue(Setting<Long> setting) {
+        return Math.toIntExact(get(setting));
     }
 }

@@ -1,5 +1,7 @@
 package dev.graphrag.core.files;
 
+import dev.graphrag.core.config.ServerSettings;
+import dev.graphrag.core.config.Setting;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.config.Key;
 import dev.graphrag.core.config.PluginSettings;
@@ -35,20 +37,19 @@ public record FilesConfig(IngestConfig ingest, Map<String, Object> metadata, boo
         Map<String, Object> metadata = Ingestor.metadata("rag.ingest.files: config", METADATA.read(r), reserved);
         boolean deleteMissing = DELETE_MISSING.read(r);
         boolean failOnError = FAIL_ON_ERROR.read(r);
-        long maxFileBytes = atMost(r, settings, "maxFileBytes");
-        long maxFiles = atMost(r, settings, "maxFiles");
-        long maxCallBytes = atMost(r, settings, "maxCallBytes");
-        long timeout = atMost(r, settings, "parseTimeoutSeconds");
+        long maxFileBytes = atMost(r, settings, ServerSettings.INGEST_MAX_FILE_BYTES);
+        long maxFiles = atMost(r, settings, ServerSettings.INGEST_MAX_FILES);
+        long maxCallBytes = atMost(r, settings, ServerSettings.INGEST_MAX_CALL_BYTES);
+        long timeout = atMost(r, settings, ServerSettings.INGEST_PARSE_TIMEOUT_SECONDS);
         r.finish();
-        List<String> urls = Stream.of(settings.string("graphrag.ingest.allowedUrls").split(",")).map(String::strip)
+        List<String> urls = Stream.of(settings.get(ServerSettings.INGEST_ALLOWED_URLS).split(",")).map(String::strip)
                 .filter(s -> !s.isEmpty()).toList();
         return new FilesConfig(ingest, metadata, deleteMissing, failOnError, maxFileBytes, maxFiles, maxCallBytes, timeout, urls);
     }
 
-    /** A limit key whose default and ceiling are both the server's graphrag.ingest.&lt;key&gt; setting. */
-    private static long atMost(ConfigReader r, PluginSettings settings, String key) {
-        String setting = "graphrag.ingest." + key;
-        return Key.atMost(key, settings.integer(setting), 1, settings.integer(setting), setting).read(r);
+    /** A limit key whose default and ceiling are both the server's setting that declares it its ceiling. */
+    private static long atMost(ConfigReader r, PluginSettings settings, Setting<Long> setting) {
+        return Key.atMost(setting.callKey(), 1, settings, setting, setting).read(r);
     }
 
     /**

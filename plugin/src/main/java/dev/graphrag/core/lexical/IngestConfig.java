@@ -1,5 +1,6 @@
 package dev.graphrag.core.lexical;
 
+import dev.graphrag.core.config.ServerSettings;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.config.Key;
 import dev.graphrag.core.config.PluginSettings;
@@ -61,9 +62,9 @@ public record IngestConfig(String corpus, ChunkerKind chunker, int chunkSize, in
             }
             default -> {
                 int maxChunk = modelMaxLength - 2; // [CLS] and [SEP]
-                chunkSize = r.integer(TOKEN_CHUNK_SIZE.name(), (int) Math.min(maxChunk, settings.integer("graphrag.ingest.chunkSize")), 16, maxChunk);
+                chunkSize = r.integer(TOKEN_CHUNK_SIZE.name(), (int) Math.min(maxChunk, settings.get(ServerSettings.INGEST_CHUNK_SIZE)), 16, maxChunk);
                 // a caller who only lowers chunkSize below the default overlap gets an eighth of it, not an error
-                long overlapSetting = settings.integer("graphrag.ingest.chunkOverlap");
+                long overlapSetting = settings.get(ServerSettings.INGEST_CHUNK_OVERLAP);
                 overlap = r.integer(TOKEN_OVERLAP.name(), (int) (overlapSetting < chunkSize ? overlapSetting : chunkSize / 8), 0, chunkSize - 1);
             }
         }
@@ -72,11 +73,9 @@ public record IngestConfig(String corpus, ChunkerKind chunker, int chunkSize, in
             throw new dev.graphrag.core.RagException(r.owner() + ": sentenceBoundaries belongs to the tokens chunker; the " + chunker.name().toLowerCase(java.util.Locale.ROOT)
                     + " chunker keeps sentences whole by itself");
         }
-        int batch = (int) (long) Key.atMost("batchSize", settings.integer("graphrag.ingest.batchSize"), 1,
-                settings.integer("graphrag.ingest.maxBatchSize"), "graphrag.ingest.maxBatchSize").read(r);
+        int batch = (int) (long) Key.atMost("batchSize", 1, settings, ServerSettings.INGEST_BATCH_SIZE, ServerSettings.INGEST_MAX_BATCH_SIZE).read(r);
         // the setting is the default and the ceiling: a caller may only lower it
-        long maxChars = Key.atMost("maxDocumentChars", settings.integer("graphrag.ingest.maxDocumentChars"), 1,
-                settings.integer("graphrag.ingest.maxDocumentChars"), "graphrag.ingest.maxDocumentChars").read(r);
+        long maxChars = Key.atMost("maxDocumentChars", 1, settings, ServerSettings.INGEST_MAX_DOCUMENT_CHARS, ServerSettings.INGEST_MAX_DOCUMENT_CHARS).read(r);
         return new IngestConfig(corpus, chunker, chunkSize, overlap, sentences, batch, maxChars);
     }
 

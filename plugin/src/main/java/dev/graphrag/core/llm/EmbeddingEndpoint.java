@@ -1,5 +1,6 @@
 package dev.graphrag.core.llm;
 
+import dev.graphrag.core.config.ServerSettings;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -42,20 +43,19 @@ public final class EmbeddingEndpoint {
 
     /** From the server's settings; a missing endpoint or model is an error naming the setting. */
     public static EmbeddingEndpoint of(PluginSettings s, Map<String, String> env, Consumer<String> log) {
-        String endpoint = s.string("graphrag.embedding.endpoint").trim();
+        String endpoint = s.get(ServerSettings.EMBEDDING.endpoint()).trim();
         if (endpoint.isEmpty()) {
             throw new RagException("graphrag.embedding.provider is 'openai' but graphrag.embedding.endpoint is not set (for a local Ollama:"
                     + " http://localhost:11434/v1)");
         }
-        URI uri = EndpointPolicy.parse(endpoint, "graphrag.embedding.endpoint");
-        String model = s.string("graphrag.embedding.model").trim();
+        URI uri = EndpointPolicy.parse(endpoint, ServerSettings.EMBEDDING.endpoint().name());
+        String model = s.get(ServerSettings.EMBEDDING.model()).trim();
         if (model.isEmpty() || model.startsWith("classpath:")) {
             throw new RagException("graphrag.embedding.provider is 'openai': set graphrag.embedding.model to the name the endpoint serves"
                     + " (for example nomic-embed-text, BAAI/bge-m3, text-embedding-3-small)");
         }
-        long dims = s.integer("graphrag.embedding.dimensions");
-        if (dims < 0 || dims > 65_536) throw new RagException("graphrag.embedding.dimensions must be in [0, 65536] (0: the model's own), got " + dims);
-        LlmConfig target = LlmConfig.serverNamed(s, "graphrag.embedding", uri, model, env);
+        long dims = s.get(ServerSettings.EMBEDDING_DIMENSIONS);
+        LlmConfig target = LlmConfig.serverNamed(s, ServerSettings.EMBEDDING, uri, model, env);
         LlmTransport transport = LlmTransport.of(LlmTransport.Kind.EMBEDDING, s, target, log);
         return new EmbeddingEndpoint(target, transport, (int) dims);
     }

@@ -1,6 +1,7 @@
 package dev.graphrag.core.llm;
 
 import dev.graphrag.core.RagException;
+import dev.graphrag.core.config.ServerSettings;
 
 import java.net.URI;
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ public final class EndpointPolicy {
 
     /** From the two settings; a malformed entry is an error naming it (entries hold no secrets). */
     public static EndpointPolicy of(String configuredEndpoint, String allowedEndpoints) {
-        URI configured = configuredEndpoint == null || configuredEndpoint.isBlank() ? null : parse(configuredEndpoint.trim(), "graphrag.llm.endpoint");
+        URI configured = configuredEndpoint == null || configuredEndpoint.isBlank() ? null : parse(configuredEndpoint.trim(), ServerSettings.LLM.endpoint().name());
         List<Pattern> allowed = new ArrayList<>();
         boolean any = false;
         String list = allowedEndpoints == null ? "" : allowedEndpoints.trim();
@@ -53,7 +54,7 @@ public final class EndpointPolicy {
                 continue;
             }
             boolean anyPort = raw.matches("^[a-zA-Z]+://[^/]+:\\*(/.*)?$");
-            URI u = parse(anyPort ? raw.replaceFirst(":\\*", "") : raw, "graphrag.llm.allowedEndpoints entry '" + raw + "'");
+            URI u = parse(anyPort ? raw.replaceFirst(":\\*", "") : raw, ServerSettings.LLM_ALLOWED_ENDPOINTS.name() + " entry '" + raw + "'");
             allowed.add(new Pattern(u.getScheme(), u.getHost(), anyPort ? ANY_PORT : effectivePort(u), stripSlash(u.getPath())));
         }
         return new EndpointPolicy(configured, List.copyOf(allowed), any, list.isEmpty() ? "the configured endpoint only" : list);

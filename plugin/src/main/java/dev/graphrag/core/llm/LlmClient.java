@@ -1,5 +1,6 @@
 package dev.graphrag.core.llm;
 
+import dev.graphrag.core.config.ServerSettings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.benmanes.caffeine.cache.Cache;
@@ -158,9 +159,9 @@ public final class LlmClient {
 
     /** The server's client, from its graphrag.llm.* settings. */
     public static LlmClient of(PluginSettings s, Consumer<String> log) {
-        return new LlmClient((int) s.integer("graphrag.llm.maxConcurrent"), s.integer("graphrag.llm.connectTimeoutMs"),
-                s.integer("graphrag.llm.maxQueueMs"), s.integer("graphrag.llm.maxReplyBytes"), s.bool("graphrag.llm.cache.enabled"),
-                s.integer("graphrag.llm.cache.size"), log);
+        return new LlmClient(s.intValue(ServerSettings.LLM.maxConcurrent()), s.get(ServerSettings.LLM.connectTimeoutMs()),
+                s.get(ServerSettings.LLM.maxQueueMs()), s.get(ServerSettings.LLM.maxReplyBytes()), s.get(ServerSettings.LLM_CACHE_ENABLED),
+                s.get(ServerSettings.LLM_CACHE_SIZE), log);
     }
 
     /** One completion; a truncated reply comes back with finishReason "length" for the caller to report. */

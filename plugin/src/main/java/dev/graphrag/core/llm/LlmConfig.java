@@ -1,5 +1,6 @@
 package dev.graphrag.core.llm;
 
+import dev.graphrag.core.config.ServerSettings;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
 import dev.graphrag.core.config.Key;
@@ -36,12 +37,12 @@ public final class LlmConfig {
 
     /** maxTokens: the server's default, capped by graphrag.llm.maxTokensLimit. */
     static Key<Long> maxTokens(PluginSettings s) {
-        return Key.atMost("maxTokens", s.integer("graphrag.llm.maxTokens"), 1, s.integer("graphrag.llm.maxTokensLimit"), "graphrag.llm.maxTokensLimit");
+        return Key.atMost("maxTokens", 1, s, ServerSettings.LLM_MAX_TOKENS, ServerSettings.LLM_MAX_TOKENS_LIMIT);
     }
 
     /** timeoutMs: the server's default, capped by graphrag.llm.maxTimeoutMs. */
     static Key<Long> timeoutMs(PluginSettings s) {
-        return Key.atMost("timeoutMs", s.integer("graphrag.llm.timeoutMs"), 1, s.integer("graphrag.llm.maxTimeoutMs"), "graphrag.llm.maxTimeoutMs");
+        return Key.atMost("timeoutMs", 1, s, ServerSettings.LLM.timeoutMs(), ServerSettings.LLM_MAX_TIMEOUT_MS);
     }
 
     private final String endpoint;
@@ -79,26 +80,26 @@ public final class LlmConfig {
      * passed in the same call; numeric keys are bounded by the server's ceilings.
      */
     public static LlmConfig resolve(PluginSettings s, Map<String, Object> perCall, String owner, Map<String, String> env) {
-        return resolve(s, EndpointPolicy.of(s.string("graphrag.llm.endpoint"), s.string("graphrag.llm.allowedEndpoints")), perCall, owner, env);
+        return resolve(s, EndpointPolicy.of(s.get(ServerSettings.LLM.endpoint()), s.get(ServerSettings.LLM_ALLOWED_ENDPOINTS)), perCall, owner, env);
     }
 
     /** As above, with the server's policy already parsed (the runtime's, once at start). */
     public static LlmConfig resolve(PluginSettings s, EndpointPolicy policy, Map<String, Object> perCall, String owner, Map<String, String> env) {
         ConfigReader r = ConfigReader.of(owner + " config.llm", perCall);
         String callEndpoint = ENDPOINT.read(r);
-        String model = MODEL.withDefault(s.string("graphrag.llm.model")).read(r);
+        String model = MODEL.withDefault(s.get(ServerSettings.LLM.model())).read(r);
         String callKey = API_KEY.read(r);
-        double temperature = TEMPERATURE.withDefault(s.number("graphrag.llm.temperature")).read(r);
+        double temperature = TEMPERATURE.withDefault(s.get(ServerSettings.LLM_TEMPERATURE)).read(r);
         Long seed = r.has(SEED.name()) ? SEED.read(r) : null;
         int maxTokens = (int) (long) maxTokens(s).read(r);
-        int contextTokens = (int) (long) CONTEXT_TOKENS.withDefault(s.integer("graphrag.llm.contextTokens")).read(r);
+        int contextTokens = (int) (long) CONTEXT_TOKENS.withDefault(s.get(ServerSettings.LLM_CONTEXT_TOKENS)).read(r);
         long timeoutMs = timeoutMs(s).read(r);
         r.finish();
         if (maxTokens >= contextTokens) {
             throw new RagException(owner + ": maxTokens (" + maxTokens + ") must be below contextTokens (" + contextTokens + "): the window holds the"
                     + " prompt and the reply; raise contextTokens (config.llm.contextTokens or graphrag.llm.contextTokens) or lower maxTokens");
         }
-        String endpoint = callEndpoint != null ? callEndpoint : s.string("graphrag.llm.endpoint");
+        String endpoint = callEndpoint != null ? callEndpoint : s.get(ServerSettings.LLM.endpoint());
         if (endpoint == null || endpoint.isBlank()) throw new RagException(owner + ": " + HOW_TO_CONFIGURE);
         URI uri = EndpointPolicy.parse(endpoint.trim(), owner + ": LLM endpoint");
         if (!policy.allows(uri)) {
@@ -119,7 +120,7 @@ public final class LlmConfig {
             credential = "none";
         }
         return new LlmConfig(uri.toString(), model, key, credential, temperature, seed, maxTokens, contextTokens, timeoutMs,
-                s.integer("graphrag.llm.connectTimeoutMs"), (int) s.integer("graphrag.llm.maxRetries"), s.integer("graphrag.llm.retryBaseMs"));
+                s.get(ServerSettings.LLM.connectTimeoutMs()), s.intValue(ServerSettings.LLM.maxRetries()), s.get(ServerSettings.LLM.retryBaseMs()));
     }
 
     /**
@@ -132,31 +133,31 @@ public final class LlmConfig {
     }
 
     /**
-     * A server-named endpoint's target (embeddings, reranker): its key is {@code <prefix>.apiKey} (or the variable
-     * {@code <prefix>.apiKeyEnv} names), else the LLM key where this is graphrag.llm.endpoint itself, else none; timeouts
-     * and retries from {@code <prefix>.*}.
+     * A server-named endpoint's target (embeddings, reranker): its key is the group's apiKey (or the variable its
+     * apiKeyEnv names), else the LLM key where this is graphrag.llm.endpoint itself, else none; timeouts and retries
+     * from the group's settings.
      */
-    static LlmConfig serverNamed(PluginSettings s, String prefix, URI endpoint, String model, Map<String, String> env) {
-        String key = configuredKey(s, prefix, env);
+    static LlmConfig serverNamed(PluginSettings s, ServerSettings.Endpoint group, URI endpoint, String model, Map<String, String> env) {
+        String key = configuredKey(s, group, env);
         if (key.isEmpty()) {
             // the LLM key belongs to graphrag.llm.endpoint: it goes here only when this is that very endpoint
-            String llm = s.string("graphrag.llm.endpoint").trim();
-            if (!llm.isEmpty() && EndpointPolicy.sameEndpoint(EndpointPolicy.parse(llm, "graphrag.llm.endpoint"), endpoint)) {
-                key = configuredKey(s, "graphrag.llm", env);
+            String llm = s.get(ServerSettings.LLM.endpoint()).trim();
+            if (!llm.isEmpty() && EndpointPolicy.sameEndpoint(EndpointPolicy.parse(llm, ServerSettings.LLM.endpoint().name()), endpoint)) {
+                key = configuredKey(s, ServerSettings.LLM, env);
             }
         }
-        return configured(endpoint, model, key, s.integer(prefix + ".timeoutMs"), s.integer(prefix + ".connectTimeoutMs"),
-                (int) s.integer(prefix + ".maxRetries"), s.integer(prefix + ".retryBaseMs"));
+        return configured(endpoint, model, key, s.get(group.timeoutMs()), s.get(group.connectTimeoutMs()), s.intValue(group.maxRetries()),
+                s.get(group.retryBaseMs()));
     }
 
     private static String serverKey(PluginSettings s, Map<String, String> env) {
-        return configuredKey(s, "graphrag.llm", env);
+        return configuredKey(s, ServerSettings.LLM, env);
     }
 
-    /** {@code <prefix>.apiKey}, else the variable {@code <prefix>.apiKeyEnv} names, else "". */
-    static String configuredKey(PluginSettings s, String prefix, Map<String, String> env) {
-        String key = s.string(prefix + ".apiKey");
-        String keyEnv = s.string(prefix + ".apiKeyEnv");
+    /** The group's apiKey, else the variable its apiKeyEnv names, else "". */
+    static String configuredKey(PluginSettings s, ServerSettings.Endpoint group, Map<String, String> env) {
+        String key = s.get(group.apiKey());
+        String keyEnv = s.get(group.apiKeyEnv());
         if (key.isEmpty() && !keyEnv.isEmpty()) key = env.getOrDefault(keyEnv, "");
         return key == null ? "" : key;
     }

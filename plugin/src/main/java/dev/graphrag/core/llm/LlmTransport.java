@@ -33,17 +33,17 @@ final class LlmTransport {
 
     /** Whose exchanges these are: the words and settings the errors and logs name. */
     enum Kind {
-        LLM("LLM step", "graphrag.llm", "LLM"),
-        EMBEDDING("embedding request", "graphrag.embedding", "embedding"),
-        RERANK("rerank request", "graphrag.rerank", "reranking");
+        LLM("LLM step", dev.graphrag.core.config.ServerSettings.LLM, "LLM"),
+        EMBEDDING("embedding request", dev.graphrag.core.config.ServerSettings.EMBEDDING, "embedding"),
+        RERANK("rerank request", dev.graphrag.core.config.ServerSettings.RERANK, "reranking");
 
         final String noun;
-        final String settings;
+        final dev.graphrag.core.config.ServerSettings.Endpoint group;
         final String server;
 
-        Kind(String noun, String settings, String server) {
+        Kind(String noun, dev.graphrag.core.config.ServerSettings.Endpoint group, String server) {
             this.noun = noun;
-            this.settings = settings;
+            this.group = group;
             this.server = server;
         }
     }
@@ -77,8 +77,8 @@ final class LlmTransport {
 
     /** The transport of a server-named endpoint, its permits and reply cap from {@code kind}'s settings. */
     static LlmTransport of(Kind kind, dev.graphrag.core.config.PluginSettings s, LlmConfig target, Consumer<String> log) {
-        return new LlmTransport(kind, (int) s.integer(kind.settings + ".maxConcurrent"), target.connectTimeoutMs(), s.integer(kind.settings + ".maxQueueMs"),
-                s.integer(kind.settings + ".maxReplyBytes"), log);
+        return new LlmTransport(kind, s.intValue(kind.group.maxConcurrent()), target.connectTimeoutMs(), s.get(kind.group.maxQueueMs()),
+                s.get(kind.group.maxReplyBytes()), log);
     }
 
     int availablePermits() {
@@ -147,14 +147,14 @@ final class LlmTransport {
                 }
                 retryAfter = resp.headers().firstValue("Retry-After").map(LlmTransport::retryAfterMs).orElse(-1L);
             } catch (HttpTimeoutException | TimeoutException e) {
-                lastProblem = "no complete reply within " + (kind == Kind.LLM ? "" : kind.settings + ".") + "timeoutMs=" + cfg.timeoutMs();
+                lastProblem = "no complete reply within " + (kind == Kind.LLM ? "" : kind.group.prefix() + ".") + "timeoutMs=" + cfg.timeoutMs();
             } catch (ReplyTooLargeException e) {
                 throw new RagException(kind.noun + " '" + step + "': the reply from " + cfg.host() + " passed " + maxReplyBytes
-                        + " bytes (" + kind.settings + ".maxReplyBytes) and was abandoned");
+                        + " bytes (" + kind.group.maxReplyBytes().name() + ") and was abandoned");
             } catch (java.net.ConnectException e) {
                 // nothing listens there: retrying cannot help, and a wrong endpoint should say so at once
                 throw new RagException(kind.noun + " '" + step + "' failed: connection refused at " + cfg.host()
-                        + " (is the " + kind.server + " server running? check the endpoint: " + kind.settings + ".endpoint"
+                        + " (is the " + kind.server + " server running? check the endpoint: " + kind.group.endpoint().name()
                         + (kind == Kind.LLM ? " or config.llm.endpoint)" : ")"));
             } catch (IOException e) {
                 lastProblem = "I/O error talking to " + cfg.host() + ": " + OpenAiWire.excerpt(cfg, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
@@ -335,8 +335,8 @@ final class LlmTransport {
                 if (cancelled.getAsBoolean()) throw cancelledError(step);
                 if (System.nanoTime() > deadline) {
                     throw new RagException(kind.noun + " '" + step + "': the server is busy: all " + maxConcurrent
-                            + " " + kind.server + " permits (" + kind.settings + ".maxConcurrent) stayed in use for " + maxQueueMs
-                            + " ms (" + kind.settings + ".maxQueueMs); retry later");
+                            + " " + kind.server + " permits (" + kind.group.maxConcurrent().name() + ") stayed in use for " + maxQueueMs
+                            + " ms (" + kind.group.maxQueueMs().name() + "); retry later");
                 }
             }
         } catch (InterruptedException e) {

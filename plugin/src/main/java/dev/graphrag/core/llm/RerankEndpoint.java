@@ -1,5 +1,6 @@
 package dev.graphrag.core.llm;
 
+import dev.graphrag.core.config.ServerSettings;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -51,31 +52,27 @@ public final class RerankEndpoint {
     }
 
     public static Provider provider(PluginSettings s) {
-        String v = s.string("graphrag.rerank.provider").trim();
-        for (Provider p : Provider.values()) if (p.name().equalsIgnoreCase(v)) return p;
-        throw new RagException("setting 'graphrag.rerank.provider' must be one of none, cohere, voyage, tei; got '" + v + "'");
+        return Provider.valueOf(s.get(ServerSettings.RERANK_PROVIDER).toUpperCase(Locale.ROOT)); // one of the setting's declared choices
     }
 
     /** From the server's settings: null when the provider is none; a missing endpoint or model is an error naming the setting. */
     public static RerankEndpoint of(PluginSettings s, Map<String, String> env, Consumer<String> log) {
         Provider provider = provider(s);
         if (provider == Provider.NONE) return null;
-        String endpoint = s.string("graphrag.rerank.endpoint").trim();
+        String endpoint = s.get(ServerSettings.RERANK.endpoint()).trim();
         if (endpoint.isEmpty()) {
             throw new RagException("graphrag.rerank.provider is '" + provider.name().toLowerCase(Locale.ROOT) + "' but graphrag.rerank.endpoint is not set"
                     + " (for a local text-embeddings-inference: http://localhost:8080; for vLLM: http://localhost:8000/v1)");
         }
-        URI uri = EndpointPolicy.parse(endpoint, "graphrag.rerank.endpoint");
-        String model = s.string("graphrag.rerank.model").trim();
+        URI uri = EndpointPolicy.parse(endpoint, ServerSettings.RERANK.endpoint().name());
+        String model = s.get(ServerSettings.RERANK.model()).trim();
         if (model.isEmpty() && provider != Provider.TEI) {
             throw new RagException("graphrag.rerank.provider is '" + provider.name().toLowerCase(Locale.ROOT) + "': set graphrag.rerank.model to the name"
                     + " the endpoint serves (for example BAAI/bge-reranker-v2-m3, rerank-v3.5, jina-reranker-v2-base-multilingual, rerank-2)");
         }
-        long maxDocuments = s.integer("graphrag.rerank.maxDocuments");
-        if (maxDocuments < 1 || maxDocuments > 10_000) throw new RagException("graphrag.rerank.maxDocuments must be in [1, 10000], got " + maxDocuments);
-        long maxChars = s.integer("graphrag.rerank.maxDocumentChars");
-        if (maxChars < 100 || maxChars > 1_000_000) throw new RagException("graphrag.rerank.maxDocumentChars must be in [100, 1000000], got " + maxChars);
-        LlmConfig target = LlmConfig.serverNamed(s, "graphrag.rerank", uri, model, env);
+        long maxDocuments = s.get(ServerSettings.RERANK_MAX_DOCUMENTS); // the declarations hold the ranges
+        long maxChars = s.get(ServerSettings.RERANK_MAX_DOCUMENT_CHARS);
+        LlmConfig target = LlmConfig.serverNamed(s, ServerSettings.RERANK, uri, model, env);
         LlmTransport transport = LlmTransport.of(LlmTransport.Kind.RERANK, s, target, log);
         return new RerankEndpoint(provider, target, transport, (int) maxDocuments, (int) maxChars);
     }

@@ -1,5 +1,6 @@
 package dev.graphrag.core.embed;
 
+import dev.graphrag.core.config.ServerSettings;
 import dev.graphrag.LineIndependent;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.PluginSettings;
@@ -45,9 +46,9 @@ class RemoteEmbedderTest {
     }
 
     static RemoteEmbedder embedder(PluginSettings s) {
-        return new RemoteEmbedder(EmbeddingEndpoint.of(s, Map.of(), line -> {}), s.string("graphrag.embedding.tokenizer"), "nomic-embed-text",
-                (int) s.integer("graphrag.embedding.maxLength"), (int) s.integer("graphrag.embedding.batchSize"),
-                s.bool("graphrag.embedding.normalize"), POOL);
+        return new RemoteEmbedder(EmbeddingEndpoint.of(s, Map.of(), line -> {}), s.get(ServerSettings.EMBEDDING_TOKENIZER), "nomic-embed-text",
+                s.intValue(ServerSettings.EMBEDDING_MAX_LENGTH), s.intValue(ServerSettings.EMBEDDING_BATCH_SIZE),
+                s.get(ServerSettings.EMBEDDING_NORMALIZE), POOL);
     }
 
     static float[] unit(float[] v) {
@@ -231,7 +232,7 @@ class RemoteEmbedderTest {
         // from the variable graphrag.embedding.apiKeyEnv names
         SERVER.reset();
         PluginSettings s = settings(Map.of("graphrag.embedding.apiKeyEnv", "MY_EMBED_KEY"));
-        new RemoteEmbedder(EmbeddingEndpoint.of(s, Map.of("MY_EMBED_KEY", "sk-env-3"), line -> {}), s.string("graphrag.embedding.tokenizer"), "m",
+        new RemoteEmbedder(EmbeddingEndpoint.of(s, Map.of("MY_EMBED_KEY", "sk-env-3"), line -> {}), s.get(ServerSettings.EMBEDDING_TOKENIZER), "m",
                 512, 8, true, POOL);
         assertEquals("Bearer sk-env-3", embeddingRequests(SERVER).get(0).authorization());
         // a body that echoes the key is quoted redacted
@@ -247,13 +248,13 @@ class RemoteEmbedderTest {
 
     @Test
     void aMisspeltProviderOrTokenizerEngineFailsAtStartNamingTheSetting() {
+        // the settings are read before the runtime starts: a word outside the declared choices stops the start
         RagException provider = assertThrows(RagException.class,
                 () -> new dev.graphrag.core.GraphRagRuntime(settings(Map.of("graphrag.embedding.provider", "ollama")), l -> {}));
-        assertTrue(provider.getMessage().contains("'graphrag.embedding.provider' must be one of [onnx, openai], got 'ollama'"), provider.getMessage());
+        assertEquals("test: setting 'graphrag.embedding.provider' must be one of onnx, openai, got 'ollama'", provider.getMessage());
         RagException engine = assertThrows(RagException.class,
                 () -> new dev.graphrag.core.GraphRagRuntime(settings(Map.of("graphrag.embedding.tokenizerEngine", "djl")), l -> {}));
-        assertTrue(engine.getMessage().contains("'graphrag.embedding.tokenizerEngine' must be one of [auto, builtin, huggingface], got 'djl'"),
-                engine.getMessage());
+        assertEquals("test: setting 'graphrag.embedding.tokenizerEngine' must be one of auto, builtin, huggingface, got 'djl'", engine.getMessage());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.graphrag.core.llm;
 
+import dev.graphrag.core.config.ServerSettings;
 import dev.graphrag.LineIndependent;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.graphrag.core.RagException;
@@ -39,7 +40,7 @@ class LlmClientTest {
     }
 
     LlmClient client(PluginSettings s) {
-        return new LlmClient((int) s.integer("graphrag.llm.maxConcurrent"), 1000, s.bool("graphrag.llm.cache.enabled"), 100, log::add);
+        return new LlmClient(s.intValue(ServerSettings.LLM.maxConcurrent()), 1000, s.get(ServerSettings.LLM_CACHE_ENABLED), 100, log::add);
     }
 
     static LlmConfig cfg(PluginSettings s, Map<String, Object> perCall) {

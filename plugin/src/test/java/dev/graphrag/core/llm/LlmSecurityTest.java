@@ -1,5 +1,6 @@
 package dev.graphrag.core.llm;
 
+import dev.graphrag.core.config.ServerSettings;
 import dev.graphrag.LineIndependent;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.config.ConfigReader;
@@ -289,13 +290,13 @@ class LlmSecurityTest {
     @Test
     void environmentNamesAndUnknownVariables(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
         PluginSettings documented = PluginSettings.load(dir, Map.of("GRAPHRAG_LLM_API_KEY", "k1", "GRAPHRAG_LLM_MAX_CONCURRENT", "7"));
-        assertEquals("k1", documented.string("graphrag.llm.apiKey"));
-        assertEquals(7, documented.integer("graphrag.llm.maxConcurrent"));
-        assertEquals("k2", PluginSettings.load(dir, Map.of("GRAPHRAG_LLM_APIKEY", "k2")).string("graphrag.llm.apiKey"), "the older name still works");
-        PluginSettings typo = PluginSettings.load(dir, Map.of("GRAPHRAG_LLM_ENDPIONT", "http://x", "MY_KEY", "v",
-                "GRAPHRAG_OWN_KEY", "secret", "GRAPHRAG_LLM_API_KEY_ENV", "GRAPHRAG_OWN_KEY"));
-        assertEquals(List.of("environment variable GRAPHRAG_LLM_ENDPIONT is not a graphrag setting and is ignored (see docs/configuration.md)"),
-                typo.warnings(), "the key variable named by apiKeyEnv is no typo");
+        assertEquals("k1", documented.get(ServerSettings.LLM.apiKey()));
+        assertEquals(7L, documented.get(ServerSettings.LLM.maxConcurrent()));
+        assertEquals("k2", PluginSettings.load(dir, Map.of("GRAPHRAG_LLM_APIKEY", "k2")).get(ServerSettings.LLM.apiKey()), "the older name still works");
+        PluginSettings typo = PluginSettings.load(dir, Map.of("GRAPHRAG_DEPLOY_NOTE", "x", "MY_KEY", "v",
+                "GRAPHRAG_LLM_OWN_KEY", "secret", "GRAPHRAG_LLM_API_KEY_ENV", "GRAPHRAG_LLM_OWN_KEY"));
+        assertEquals(List.of("environment variable GRAPHRAG_DEPLOY_NOTE is not a graphrag setting and is ignored (see docs/configuration.md)"),
+                typo.warnings(), "the key variable named by apiKeyEnv is no typo, even inside the llm group");
         RagException both = assertThrows(RagException.class, () -> PluginSettings.load(dir, Map.of("GRAPHRAG_LLM_APIKEY", "a", "GRAPHRAG_LLM_API_KEY", "b")));
         assertTrue(both.getMessage().contains("GRAPHRAG_LLM_API_KEY") && !both.getMessage().contains("\"a\""), both.getMessage());
     }
