@@ -15,18 +15,28 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** README command 1 in --once mode: ingest, query, print, exit 0; and data that persists across restarts. */
 class DemoServerTest {
+    /** One demo run (each starts a server) checks the bundled sample's printout, the LLM answer and the clean-up. */
     @Test
-    void onceWithTheBundledSampleIngestsAndPrintsSearches() throws Exception {
-        String out = runDemo("--once", "--bolt-port", "-1", "--http-port", "-1");
-        assertTrue(out.contains("documents by status {created=3}"), out);
-        assertTrue(out.contains("Q: Why is Xodar given to Carter as a slave?"), out);
-        assertTrue(out.contains("[hybrid]") && out.contains("1. "), out);
-        assertTrue(out.contains("default:gods-of-mars-"), out);
-        assertTrue(out.contains("No LLM configured"), out);
-        assertTrue(out.contains("AGRAG index in") && out.contains("MCMI subgraph of"), out);
-        assertTrue(out.contains("[agrag.retrieve ppr]"), out);
-        String ppr = out.substring(out.indexOf("[agrag.retrieve ppr]"));
-        assertTrue(ppr.contains("1. ") && ppr.contains("(dense)") && ppr.contains("(ppr)"), "rows name their source: " + ppr);
+    void onceWithTheBundledSampleAndAnLlmIngestsPrintsSearchesAnswersAndLeavesNothingBehind() throws Exception {
+        long before = demoTempDirs();
+        try (dev.graphrag.core.llm.StandInLlm llm = dev.graphrag.core.llm.StandInLlm.start()) {
+            llm.when(dev.graphrag.core.llm.StandInLlm.lastUserContains("Question: Why is Xodar given to Carter as a slave?"))
+                    .reply("As punishment for being defeated by Carter.");
+            String out = runDemo("--once", "--bolt-port", "-1", "--http-port", "-1", "--llm-endpoint", llm.endpoint(), "--llm-model", "stand-in");
+            assertTrue(out.contains("documents by status {created=3}"), out);
+            assertTrue(out.contains("Q: Why is Xodar given to Carter as a slave?"), out);
+            assertTrue(out.contains("[hybrid]") && out.contains("1. "), out);
+            assertTrue(out.contains("default:gods-of-mars-"), out);
+            assertTrue(out.contains("AGRAG index in") && out.contains("MCMI subgraph of"), out);
+            assertTrue(out.contains("[agrag.retrieve ppr]"), out);
+            String ppr = out.substring(out.indexOf("[agrag.retrieve ppr]"));
+            assertTrue(ppr.contains("1. ") && ppr.contains("(dense)") && ppr.contains("(ppr)"), "rows name their source: " + ppr);
+            assertTrue(out.contains("LLM answer to \"Why is Xodar given to Carter as a slave?\""), out);
+            assertTrue(out.contains("As punishment for being defeated by Carter."), out);
+            String prompt = llm.requests().get(0).lastUserContent();
+            assertTrue(prompt.contains("Xodar") && prompt.contains("Passages:"), "the retrieved passages are in the prompt");
+        }
+        assertEquals(before, demoTempDirs(), "a finished demo removes its temporary database");
     }
 
     @Test
@@ -39,23 +49,10 @@ class DemoServerTest {
                 "--corpus", corpus.toString(), "--corpus-name", "folder", "--query", "Who is the princess of Helium?");
         assertTrue(first.contains("{created=2}"), first);
         assertTrue(first.contains("folder:a.txt:0"), first);
+        assertTrue(first.contains("No LLM configured"), first);
         String second = runDemo("--once", "--bolt-port", "-1", "--http-port", "-1", "--data", data.toString(),
                 "--corpus", corpus.toString(), "--corpus-name", "folder", "--query", "Who is the princess of Helium?");
         assertTrue(second.contains("{unchanged=2}"), "the data directory kept the graph: " + second);
-    }
-
-    @Test
-    void withAnLlmEndpointTheDemoAlsoAnswers() throws Exception {
-        try (dev.graphrag.core.llm.StandInLlm llm = dev.graphrag.core.llm.StandInLlm.start()) {
-            llm.when(dev.graphrag.core.llm.StandInLlm.lastUserContains("Question: Why is Xodar given to Carter as a slave?"))
-                    .reply("As punishment for being defeated by Carter.");
-            String out = runDemo("--once", "--bolt-port", "-1", "--http-port", "-1", "--llm-endpoint", llm.endpoint(), "--llm-model", "stand-in",
-                    "--query", "Why is Xodar given to Carter as a slave?");
-            assertTrue(out.contains("LLM answer to \"Why is Xodar given to Carter as a slave?\""), out);
-            assertTrue(out.contains("As punishment for being defeated by Carter."), out);
-            String prompt = llm.requests().get(0).lastUserContent();
-            assertTrue(prompt.contains("Xodar") && prompt.contains("Passages:"), "the retrieved passages are in the prompt");
-        }
     }
 
     @Test
@@ -86,8 +83,6 @@ class DemoServerTest {
             assertTrue(e.getMessage().contains("HTTP port " + port) && e.getMessage().contains("--http-port N"), e.getMessage());
         }
         assertEquals(before, demoTempDirs(), "no temporary database left behind");
-        runDemo("--once", "--bolt-port", "-1", "--http-port", "-1");
-        assertEquals(before, demoTempDirs(), "a finished demo removes its temporary database");
     }
 
     @Test

@@ -22,11 +22,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The deployable jar in a real Neo4j server, loaded the way a server loads a plugin: a server home whose lib/ is the
- * runtime closure of org.neo4j:neo4j from Maven Central (demo/real-server), the shaded jar alone in plugins/, settings
- * in conf/neo4j.conf and conf/graphrag.conf, started in a child JVM by Neo4j's own bootloader as `bin/neo4j console`
- * does. Then, over Bolt with the official driver: ingest, search, an LLM-free AGRAG layer and retrieval, and an LLM
- * call that takes the endpoint and key from the server's graphrag.conf; the tokenizer is Hugging Face's native one. After
- * a clean stop, java.io.tmpdir (set to the home's tmp/) holds no ONNX Runtime directory.
+ * runtime closure of org.neo4j:neo4j from Maven Central (demo/real-server), the shaded jar in plugins/ (alone on the
+ * calendar line; beside APOC's jars from Maven Central on 5.26, with lib/ as docs/operations.md says it must be for
+ * APOC: without hadoop-common), settings in conf/neo4j.conf and conf/graphrag.conf, started in a child JVM by Neo4j's
+ * own bootloader as `bin/neo4j console` does. Then, over Bolt with the official driver: ingest, search, an LLM-free
+ * AGRAG layer and retrieval, and an LLM call that takes the endpoint and key from the server's graphrag.conf; the
+ * tokenizer is Hugging Face's native one. After a clean stop, java.io.tmpdir (set to the home's tmp/) holds no ONNX
+ * Runtime directory. One server serves every test here (each start costs half a minute); the APOC conflict needs a
+ * lib/ of its own (RealServerApocTest).
  */
 class RealServerTest {
     static final String SERVER_KEY = "sk-real-server-conf";
@@ -41,7 +44,11 @@ class RealServerTest {
         // native library DJL ships is loaded from the shaded jar inside a real server, as a BPE or Unigram model needs
         // the database is not called neo4j: nothing in the plugin may assume the default database's name (caches, locks,
         // jobs and the warm-up are keyed by the database a call runs in; docs/operations.md "Beyond one machine")
-        server = ServerHome.start(jar -> true, List.of(), List.of("initial.dbms.default_database=" + DATABASE, "server.directories.import=import"),
+        // APOC's jars exist for the 5.26 line only (no calendar APOC on Maven Central)
+        boolean apoc = Files.isDirectory(ServerHome.APOC);
+        List<String> conf = new java.util.ArrayList<>(List.of("initial.dbms.default_database=" + DATABASE, "server.directories.import=import"));
+        if (apoc) conf.add("dbms.security.procedures.unrestricted=apoc.*");
+        server = ServerHome.start(apoc ? RealServerApocTest.WITHOUT_HADOOP_COMMON : jar -> true, apoc ? RealServerApocTest.apocJars() : List.of(), conf,
                 List.of("graphrag.llm.endpoint=" + llm.endpoint(), "graphrag.llm.model=stand-in", "graphrag.llm.apiKey=" + SERVER_KEY,
                         "graphrag.embedding.tokenizerEngine=huggingface"));
         SampleFiles.copyTo(server.home.resolve("import")); // for cypher/rag/02-files.cypher
@@ -117,8 +124,24 @@ class RealServerTest {
         assertFalse(server.log().contains("NoSuchMethodError") || server.log().contains("NoClassDefFoundError"), server.tail());
     }
 
+    /** The combination docs/operations.md documents: APOC answers, and the plugin's LLM call reaches its endpoint. */
     @Test
-    void thePluginJarAloneServesEveryNamespaceOverBolt() throws IOException {
+    @org.junit.jupiter.api.Tag("apoc")
+    void besideApocWithoutHadoopCommonApocAndTheLlmCallBothWork() {
+        assertFalse(server.log().contains("cannot open HTTP connections"), "no warning: " + server.tail());
+        llm.reset();
+        llm.when(StandInLlm.lastUserContains("Who wrote Brand?")).reply("Henrik Ibsen.");
+        try (Driver driver = server.driver(); Session session = driver.session()) {
+            assertTrue(session.run("RETURN apoc.version() AS v").single().get("v").asString().startsWith("5.26"));
+            assertEquals("Henrik Ibsen.", session.run("CALL rag.llm.chat([{role: 'user', content: 'Who wrote Brand?'}]) YIELD content RETURN content")
+                    .single().get("content").asString());
+            assertEquals(List.of("hello"), session.run("RETURN apoc.coll.toSet(['hello', 'hello']) AS s").single().get("s").asList());
+        }
+        assertEquals(1, llm.requests().size());
+    }
+
+    @Test
+    void thePluginJarServesEveryNamespaceOverBolt() throws IOException {
         llm.reset();
         try (Driver driver = server.driver(); Session session = driver.session()) {
             List<String> names = session.run("SHOW PROCEDURES YIELD name WHERE name =~ '(rag|agrag|remind|hgmem|raga)\\\\..*' RETURN name").list(r -> r.get("name").asString());
