@@ -1,4 +1,4 @@
-// MCMI on a hand-made graph (spec §8 case T6), no data touched: how the expansion rules differ.
+// MCMI on a hand-made graph (the hand-worked case T6 of docs/agrag.md), no data touched: how the expansion rules differ.
 // scores: each node's influence; edges: {u, v, cost}; terminals: where the Steiner tree must reach.
 
 // mean rule (default): the tree A-B-C grows by D only; ratio 0.193

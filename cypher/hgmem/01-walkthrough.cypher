@@ -43,7 +43,7 @@ YIELD step, mode, inserted, units, judgement, done
 RETURN step, mode, inserted, units, judgement, done;
 
 // The context is the retrieved chunks of memory's entities; a memory with no point would read the emptyMemoryChunks
-// retrieved chunks nearest the subqueries instead (default 5; 0: no context, as the spec).
+// retrieved chunks nearest the subqueries instead (default 5; 0: no context, as the paper).
 CALL hgmem.respond('manual-demo', {llm: $llm, emptyMemoryChunks: 3}) YIELD answer, citedChunks, chunks
 RETURN answer, citedChunks, chunks;
 

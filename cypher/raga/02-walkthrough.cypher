@@ -32,7 +32,7 @@ RETURN ok, [e IN result.entities | e.name + ' (' + e.type + ')'] AS entities;
 
 // 5. Retrieval: vector, kg, fusion (default) or deep; chunk, entities and relationships draw in Browser. Fusion's graph
 //    ranking lists first the pages of the entities the best chunk names (chunks of documents titled by them, such as
-//    'Marie Curie' from the Nobel chunk); pageAnchors: 0 gives the spec's ranking.
+//    'Marie Curie' from the Nobel chunk); pageAnchors: 0 gives the ranking without entity pages.
 CALL raga.retrieve('Who discovered polonium?', {corpus: 'raga_demo', topK: 3})
 YIELD rank, chunkId, score, vecRank, kgRank, degraded, chunk, entities, relationships
 RETURN rank, chunkId, score, vecRank, kgRank, degraded, chunk, entities, relationships;

@@ -54,7 +54,7 @@ RETURN lambda, suggestedLambda, sameQuestionLimit, unrelated.p99 AS unrelatedP99
 
 RETURN remind.delta(0.0) AS fastWakeup, remind.maxMemorizableAngle(0.55) AS maxAngleDegrees;
 
-// The memory update and the replay weight as plain functions (spec T1, T2 and T3's S-Z edge).
+// The memory update and the replay weight as plain functions (the hand-worked T1, T2 and T3's S-Z edge of docs/remind.md).
 RETURN remind.enhance(null, [3.0, 4.0]) AS enhancedFromZero, remind.penalize([0.8, 0.0], [1.0, 1.0], 'paper') AS penalized,
        remind.edgeWeight([0.6, 0.8, 0.0], [0.6, 0.0, 0.8], [0.9, 0.0, 0.0], [1.0, 0.0, 0.0], 0.1) AS weight;
 

@@ -24,7 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Every relative link in the README and docs/ reaches a file that exists, and every #anchor one of that page's
  * headings (as GitHub makes them: lower case, punctuation dropped, spaces to hyphens, -1, -2 for repeats). The results
- * pages and the notebook link into each other by dated headings, so a renamed heading must take its links along.
+ * pages and the notebook link into each other by dated headings, so a renamed heading must take its links along. The
+ * same holds for every docs/... path (and anchor) that a Java comment or string of any module names, and no file of
+ * the project cites a design file the repository does not hold (a user's clone has only the repository).
  */
 @LineIndependent
 class DocsLinksTest {
@@ -92,6 +94,78 @@ class DocsLinksTest {
         List<String> broken = new ArrayList<>();
         for (Path p : pages) broken.addAll(brokenLinks(p, anchors));
         assertEquals(List.of(), broken);
+    }
+
+    static final Pattern DOCS_PATH = Pattern.compile("docs/([\\w./-]+?\\.md)(#[\\w-]+)?");
+
+    /** The docs paths (and anchors) a source file names that do not resolve, as "file:line: path (why)". */
+    static List<String> brokenDocsPaths(Path source, Map<Path, Set<String>> anchors) throws IOException {
+        List<String> broken = new ArrayList<>();
+        List<String> lines = Files.readAllLines(source);
+        for (int i = 0; i < lines.size(); i++) {
+            Matcher m = DOCS_PATH.matcher(lines.get(i));
+            while (m.find()) {
+                Path page = ROOT.resolve("docs").resolve(m.group(1)).normalize();
+                if (!Files.isRegularFile(page)) {
+                    broken.add(source + ":" + (i + 1) + ": docs/" + m.group(1) + " (no such file)");
+                } else if (m.group(2) != null && !anchors.computeIfAbsent(page, DocsLinksTest::anchors).contains(m.group(2).substring(1))) {
+                    broken.add(source + ":" + (i + 1) + ": docs/" + m.group(1) + m.group(2) + " (no such heading)");
+                }
+            }
+        }
+        return broken;
+    }
+
+    /** Every Java source of every module (main and test), and the files that ship beside them. */
+    static List<Path> sources() throws IOException {
+        List<Path> out = new ArrayList<>();
+        try (Stream<Path> s = Files.walk(ROOT)) {
+            s.filter(p -> p.toString().endsWith(".java") && p.toString().contains("/src/") && !p.toString().contains("/target"))
+                    .sorted().forEach(out::add);
+        }
+        return out;
+    }
+
+    @Test
+    void everyDocsPathThatCodeNamesResolves() throws IOException {
+        List<Path> sources = sources();
+        assertTrue(sources.size() > 300, "every module's sources: " + sources.size());
+        Map<Path, Set<String>> anchors = new HashMap<>();
+        List<String> broken = new ArrayList<>();
+        for (Path p : sources) broken.addAll(brokenDocsPaths(p, anchors));
+        assertEquals(List.of(), broken);
+    }
+
+    /** Design files kept outside the repository (the team's specs and reviews), which no user's clone has. */
+    static final Pattern OUTSIDE_CITATION = Pattern.compile("spec §|specs/[\\w-]+\\.md|wave2-review|shared/(specs|data|seeds|reviews)");
+
+    @Test
+    void noFileCitesADesignFileTheRepositoryLacks() throws IOException {
+        List<Path> files = new ArrayList<>(sources());
+        files.addAll(pages());
+        try (Stream<Path> s = Files.walk(ROOT.resolve("cypher"))) {
+            s.filter(Files::isRegularFile).forEach(files::add);
+        }
+        List<String> found = new ArrayList<>();
+        for (Path f : files) {
+            List<String> lines = Files.readAllLines(f);
+            for (int i = 0; i < lines.size(); i++) {
+                if (OUTSIDE_CITATION.matcher(lines.get(i)).find()) found.add(f + ":" + (i + 1) + ": " + lines.get(i).strip());
+            }
+        }
+        // this class names the patterns it looks for
+        found.removeIf(line -> line.contains("DocsLinksTest.java"));
+        assertEquals(List.of(), found, "cite the paper (title and section) or the method's docs page instead");
+    }
+
+    @Test
+    void aDocsPathToAMissingPageOrHeadingInCodeIsCaught(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        Path source = dir.resolve("A.java");
+        Files.writeString(source, "/** See docs/agrag.md#design-notes and docs/raga/ingest.md, docs/remind.md#no-such-heading. */\n");
+        List<String> broken = brokenDocsPaths(source, new HashMap<>());
+        assertEquals(2, broken.size(), broken.toString());
+        assertTrue(broken.get(0).endsWith("docs/raga/ingest.md (no such file)") && broken.get(1).endsWith("docs/remind.md#no-such-heading (no such heading)"),
+                broken.toString());
     }
 
     @Test

@@ -542,7 +542,7 @@ class HgmemProceduresTest {
         List<String> history = java.util.Arrays.asList((String[]) rows("MATCH (s:HgSession {id: $s}) RETURN s.historyChunkIds AS h", Map.of("s", sid)).get(0).get("h"));
         assertFalse(history.isEmpty());
         Map<String, Object> none = rows("CALL hgmem.respond($s, $cfg)", Map.of("s", sid, "cfg", cfg("hg10", Map.of("emptyMemoryChunks", 0)))).get(0);
-        assertEquals(List.of(), none.get("chunks"), "0: the spec's empty context");
+        assertEquals(List.of(), none.get("chunks"), "0: no context, as the paper's");
         Map<String, Object> two = rows("CALL hgmem.respond($s, $cfg)", Map.of("s", sid, "cfg", cfg("hg10", Map.of("emptyMemoryChunks", 2)))).get(0);
         List<?> chunks = (List<?>) two.get("chunks");
         assertEquals(Math.min(2, history.size()), chunks.size(), two.toString());

@@ -9,7 +9,7 @@ import static dev.graphrag.demo.TestServer.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-/** raga.* functions through Cypher: the spec's T6 (quality gate) and T8 (metrics) cases, keys, and bad input. */
+/** raga.* functions through Cypher: the hand-worked T6 (quality gate) and T8 (metrics) cases of docs/raga.md#hand-worked-cases, keys, and bad input. */
 class RagaFunctionsTest {
     @Test
     void theSpecsCasesThroughCypher() {

@@ -30,10 +30,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * raga.* end to end on the shared server, against the stand-in LLM with scripted tool-call sequences: the spec's T1
+ * raga.* end to end on the shared server, against the stand-in LLM with scripted tool-call sequences: the hand-worked T1
  * trace, T2 evidence, T3 disambiguation and merge, T7 invalid calls (nothing written on any refusal), resume after a
  * failure mid-ingest, JSON actions for endpoints without tool calls, the strict phase guard, chunk visibility, schema
- * bootstrap with P4, todos, sync check and repair, retrieval modes over the vector index, grounded answers and bad input.
+ * bootstrap with similar-type refusals, todos, sync check and repair, retrieval modes over the vector index, grounded answers and bad input.
  */
 class RagaProceduresTest {
     static final ObjectMapper JSON = new ObjectMapper();

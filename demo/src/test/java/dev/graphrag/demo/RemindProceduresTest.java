@@ -174,7 +174,7 @@ class RemindProceduresTest {
         assertEquals(2L, second.get("llmCalls"), "one sufficiency check after replay, one answer");
         assertEquals(List.of("remind sufficiency", "remind answer"), llm.log().stream().map(EvalLlmServer.LoggedRequest::step).toList());
         assertEquals(0L, second.get("jumps"));
-        assertEquals(false, second.get("memorized"), "a replay-only answer writes nothing (spec §7-14)");
+        assertEquals(false, second.get("memorized"), "a replay-only answer writes nothing (paper App. B.4)");
         assertEquals("Austin, Texas", second.get("answer"));
         assertTrue(((List<?>) second.get("chunks")).contains("rm2:hawke:0"));
 
@@ -413,7 +413,7 @@ class RemindProceduresTest {
         assertEquals(0.639440, (Double) ((List<?>) f.get("p")).get(0), 1e-6);
         assertEquals(List.of(0.8, 0.0), f.get("n"));
         assertEquals(72.392, (Double) f.get("a"), 1e-3);
-        assertEquals(0.846, (Double) f.get("w"), 1e-6, "spec T3's S-Z weight");
+        assertEquals(0.846, (Double) f.get("w"), 1e-6, "the hand-worked T3's S-Z weight");
         assertFailsCleanly("RETURN remind.penalize([1.0], [1.0], 'soft')", Map.of(), "mode must be one of");
         assertFailsCleanly("RETURN remind.enhance([1.0, 0.0], [0.0, 0.0])", Map.of(), "query must not be the zero vector");
         assertFailsCleanly("RETURN remind.enhance([1.0, 0.0, 0.0], [1.0, 0.0])", Map.of(), "dimensions");

@@ -16,7 +16,7 @@ public record AgragIndexConfig(String corpus, Relations relations, Entities enti
                                int exactSynonymsUpTo, int synonymProbes, int batchSize, boolean project, boolean titleLinks, ChunkExtraction.OnError extractionErrors, Map<String, Object> llm) {
     public enum Relations { LLM, COOCCURRENCE }
 
-    /** TF-IDF entity candidates of a chunk (spec §2.1): n-grams up to maxNgram, scored, above entityThreshold, at most maxEntitiesPerChunk. */
+    /** TF-IDF entity candidates of a chunk (paper Eq. 2-3; defaults in docs/agrag.md#pipeline-and-defaults): n-grams up to maxNgram, scored, above entityThreshold, at most maxEntitiesPerChunk. */
     public record Entities(int maxNgram, EntityStatistics.Scoring entityScoring, double entityThreshold, int maxEntitiesPerChunk) {
         static final Key<Integer> MAX_NGRAM = Key.integer("maxNgram", 3, 1, 10);
         static final Key<EntityStatistics.Scoring> ENTITY_SCORING = Key.choice("entityScoring", EntityStatistics.Scoring.class, EntityStatistics.Scoring.TFIDF);

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The corpus's GDS projection for PPR (spec §4.3): entities and chunks, AG_REL/AG_SYNONYM/AG_CONTAINS
+ * The corpus's GDS projection for PPR (docs/agrag.md#the-graph-in-memory-and-in-gds): entities and chunks, AG_REL/AG_SYNONYM/AG_CONTAINS
  * undirected with pprWeight, rebuilt after each index so it is current and warm for queries. Without GDS
  * installed the plugin runs the same PPR natively.
  */

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** AGRAG's three LLM calls (spec §3): messages and reply checks. */
+/** AGRAG's three LLM calls (paper Eq. 4, 9 and 22): messages and reply checks. */
 public final class AgragPrompts {
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -81,13 +81,13 @@ public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveM
         static final Key<Integer> FACT_TOP_K = Key.integer("factTopK", 5, 1, 1000);
         static final Key<Boolean> FILTER = Key.bool("filter", false);
 
-        /** ppr mode's factTopK (10) was tuned on MuSiQue (docs/lab-notebook.md); the other modes keep the spec's 5. */
+        /** ppr mode's factTopK (10) was tuned on MuSiQue (docs/lab-notebook.md); the other modes keep 5 (docs/agrag.md#pipeline-and-defaults). */
         static Facts read(ConfigReader r, boolean ppr, boolean withLlm) {
             return new Facts((ppr ? FACT_TOP_K.withDefault(10) : FACT_TOP_K).read(r), FILTER.withDefault(withLlm).read(r));
         }
     }
 
-    /** Personalized PageRank, the cost graph, the Steiner tree and its expansion (spec §2.5-2.7). */
+    /** Personalized PageRank, the cost graph, the Steiner tree and its expansion (paper Eq. 10-18). */
     public record Subgraph(double damping, double pprTolerance, int pprMaxIterations, boolean pprWeighted, double passageScoreFactor,
                            EdgeCosts costMode, boolean expansion, McmiExpansion.Rule expansionRule, int maxExpansions, int maxSearchNodes,
                            OutputEdges outputEdges, RetrievalMode retrievalMode, PprEngine pprEngine, double pushEpsilon, int concurrency) {
@@ -112,7 +112,7 @@ public record AgragQueryConfig(String corpus, Map<String, Object> llm, RetrieveM
         // 2: the stages that touch no transaction (the fact scan, native PageRank, entity cosines) run beside the caller's; more has nothing to run
         static final Key<Integer> CONCURRENCY = Key.integer("concurrency", 2, 1, 2);
 
-        /** ppr mode's damping (0.4) was tuned on MuSiQue; the other modes keep the spec's 0.5. */
+        /** ppr mode's damping (0.4) was tuned on MuSiQue; the other modes keep 0.5 (paper Eq. 10, the code's value). */
         static Subgraph read(ConfigReader r, boolean ppr) {
             return new Subgraph((ppr ? DAMPING.withDefault(0.4) : DAMPING).read(r), PPR_TOLERANCE.read(r), PPR_MAX_ITERATIONS.read(r), PPR_WEIGHTED.read(r),
                     PASSAGE_SCORE_FACTOR.read(r), COST_MODE.read(r), EXPANSION.read(r), EXPANSION_RULE.read(r), MAX_EXPANSIONS.read(r), MAX_SEARCH_NODES.read(r), OUTPUT_EDGES.read(r),

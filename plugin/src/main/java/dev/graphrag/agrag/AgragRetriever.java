@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
- * AGRAG's queries (spec §2.3-2.5) in the caller's READ transaction: agrag.mcmi, agrag.retrieve, agrag.mapFacts and
+ * AGRAG's queries (paper §III-C and §III-D, Eq. 7-22) in the caller's READ transaction: agrag.mcmi, agrag.retrieve, agrag.mapFacts and
  * agrag.answer over the corpus's snapshot ({@link AgragSnapshots}), with the query's cosines from {@link CosineLookup},
  * its facts from {@link FactMapper} and its chunk places filled by {@link ChunkRanking}. A query that finds the snapshot
  * stale runs once more on a fresh one.
@@ -237,7 +237,7 @@ public final class AgragRetriever {
     /** One candidate fact of agrag.mapFacts: its rank by cosine and whether the filter kept it. */
     public record MappedFact(long rank, String factId, String subject, String predicate, String object, double similarity, boolean kept) {}
 
-    /** agrag.mapFacts: B1-B2 alone, for inspecting what a question maps to. */
+    /** agrag.mapFacts: the fact mapping and filter (paper Eq. 7-9) alone, for inspecting what a question maps to. */
     public List<MappedFact> mapFacts(String query, AgragQueryConfig cfg) {
         return snapshots.fresh(cfg.corpus(), () -> mapFactsOnce(query, cfg));
     }

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The corpus's AGRAG graph in memory (spec §4.3): entities 0..E-1, chunks E..E+C-1, the virtual pseudo node
+ * The corpus's AGRAG graph in memory (docs/agrag.md#the-graph-in-memory-and-in-gds): entities 0..E-1, chunks E..E+C-1, the virtual pseudo node
  * E+C; facts, synonym and contains edges with their relationship ids; embeddings in vector matrices; the cost
  * graph's topology and the PPR transition. Built once per (corpus, version) and shared by queries.
  * <p>

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.function.IntToDoubleFunction;
 
 /**
- * The per-query weighted graph of AGRAG's retrieval (spec §2.3 B5-B8): undirected, nodes 0..n-1, edges 0..m-1.
+ * The per-query weighted graph of AGRAG's retrieval (paper Eq. 14-18): undirected, nodes 0..n-1, edges 0..m-1.
  * A fixed {@link Topology} (ends, types, fact labels, adjacency) is built once per corpus snapshot and shared;
  * each query only supplies a cost array, so a query allocates no per-edge objects. Edges are materialised as
  * {@link Edge} records only for the few that end up in a result. Plain Java, no Neo4j.

@@ -1,6 +1,6 @@
 package dev.graphrag.agrag;
 
-/** Query-aware edge costs (spec §2.3 B5): f(x) = (1 - x) / 2 (HALF, the paper) or 1 - x (REFERENCE, the code). */
+/** Query-aware edge costs (paper Eq. 14): f(x) = (1 - x) / 2 (HALF, the paper) or 1 - x (REFERENCE, the code). */
 public enum EdgeCosts {
     HALF, REFERENCE;
 

@@ -21,7 +21,7 @@ import java.util.Map;
 import java.util.function.ToIntFunction;
 
 /**
- * AGRAG's statistics-based entity candidates (spec §2.2 A2): lower-cased tokens of at least two
+ * AGRAG's statistics-based entity candidates (paper Eq. 2-3): lower-cased tokens of at least two
  * characters from Lucene's StandardTokenizer, Snowball English stop words removed, then every contiguous
  * 1..maxNgram-gram of what remains. Scores are TF-IDF (the reference code's L2-normalised smoothed TF-IDF,
  * the default) or the paper's Eq. 2. Knows nothing of Neo4j: document frequencies come from the caller.

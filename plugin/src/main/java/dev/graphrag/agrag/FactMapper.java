@@ -14,7 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
-/** B1-B2 (spec §2.3): a query's facts by cosine, then the LLM triple filter when the call asks for it. */
+/** Fact mapping (paper Eq. 7-9): a query's facts by cosine, then the LLM triple filter when the call asks for it. */
 final class FactMapper {
     private final LlmClient llm;
     private final LlmConfig llmConfig;

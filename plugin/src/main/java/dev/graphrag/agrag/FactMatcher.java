@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Maps the triple filter's reply back to the candidate facts (spec §2.3 B2): exact match after
+ * Maps the triple filter's reply back to the candidate facts (paper Eq. 9; the mapping in docs/agrag.md#pipeline-and-defaults): exact match after
  * normalisation, else the candidate with the best normalised Levenshtein similarity on "s|p|o" if it is at
  * least {@code minSimilarity} (ties to the higher-ranked candidate), else dropped. Keeps the LLM's order,
  * removes duplicates, keeps at most k.

@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * AGRAG's hybrid score of a chunk (spec §2.4): the mean of its min-max normalised cosine and BM25 score over all the
+ * AGRAG's hybrid score of a chunk (paper Eq. 20-21): the mean of its min-max normalised cosine and BM25 score over all the
  * corpus's chunks, the cosine alone without BM25 hits. Computed per chunk when read, so a query pays for the chunks its
  * costs and its ranking read: the cosine range comes from {@link QueryCosines}, BM25's from its hits (a chunk without a
  * hit scores 0, which is then the range's floor).

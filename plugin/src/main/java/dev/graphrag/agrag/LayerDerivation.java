@@ -9,7 +9,7 @@ import java.util.TreeSet;
 
 /**
  * The AGRAG layer a corpus should have, as a pure function of its chunks, their triples and the document titles
- * (spec §2.2 A3-A5 without the embeddings): facts with the chunks that state them and how often, each chunk's
+ * (paper Eq. 4-5 and Alg. 1, without the embeddings): facts with the chunks that state them and how often, each chunk's
  * entities, each chunk's title links, and the entity set. The indexer then brings the graph to it; because the
  * layer is a function of the current chunks, an incremental index equals a rebuild. No Neo4j here.
  */

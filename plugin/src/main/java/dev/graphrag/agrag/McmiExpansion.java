@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The Minimum-Cost Maximum-Influence subgraph (spec §2.3 B7): the Steiner tree grown greedily by the
+ * The Minimum-Cost Maximum-Influence subgraph (paper Def. 1, Eq. 15-17, Alg. 3 l. 11-16; the rules in docs/agrag.md#where-the-paper-and-the-code-differ): the Steiner tree grown greedily by the
  * neighbour with the best cost/influence ratio while it beats the subgraph's ratio r. Rules: MEAN (default,
  * r strictly decreases, so it terminates, Thm 3), SUM (the paper's literal Eq. 15) and REFERENCE (the
  * reference code's fixed threshold). Pseudo edges never count in r and never bring candidates.

@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * agrag.util.mcmi: the Steiner tree and MCMI expansion (spec §2.3 B6-B7) on a graph given as values, nodes named by
- * strings: for trying the rules on hand-made graphs, e.g. the spec's §8 cases. No Neo4j.
+ * agrag.util.mcmi: the Steiner tree and MCMI expansion (paper Alg. 3) on a graph given as values, nodes named by
+ * strings: for trying the rules on hand-made graphs, e.g. the cases of docs/agrag.md#hand-worked-cases. No Neo4j.
  */
 public final class McmiOnGraph {
     /** Edges as {u, v, cost} maps; node lists in the algorithms' order. */

@@ -1,7 +1,7 @@
 package dev.graphrag.agrag;
 
 /**
- * Native Personalized PageRank (spec §2.3 B4): the fixed point of x = (1-d) p + d P^T x over an undirected
+ * Native Personalized PageRank (paper Eq. 10-13, read as docs/agrag.md#where-the-paper-and-the-code-differ says): the fixed point of x = (1-d) p + d P^T x over an undirected
  * weighted graph, P[u][v] = w(u,v) / sum_z w(u,z), reset p normalised, swept until the L1 change of a sweep is
  * below the tolerance; the result is normalised to sum 1. The fixed point GDS's PageRank converges to; used by
  * default (GDS's call costs ~100 ms on 2Wiki), by the HippoRAG 2 passage ranking, and as the tests' oracle.

@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Mehlhorn's 2-approximate minimum-cost Steiner tree (spec §2.3 B6): Voronoi regions of the terminals by a
+ * Mehlhorn's 2-approximate minimum-cost Steiner tree (paper Alg. 3 l. 1-10, Thm. 2): Voronoi regions of the terminals by a
  * multi-source Dijkstra, the terminal distance graph over bridge edges, its MST expanded to paths, an MST of
  * that, then non-terminal leaves pruned. Ties go to smaller node ids, so the result is deterministic.
  */

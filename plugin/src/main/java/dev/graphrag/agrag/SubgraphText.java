@@ -11,7 +11,7 @@ import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
 
 /**
- * Serialisation of the MCMI subgraph (spec §2.3 B8): one string per connected component with at least two
+ * Serialisation of the MCMI subgraph (paper Eq. 18): one string per connected component with at least two
  * nodes (components by total influence, descending), its entity-entity edges by ascending cost as
  * "(s [SEP] p [SEP] o)" joined by " [SEP_REC] "; chunk nodes become the path chunks, by influence.
  */

@@ -15,7 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.function.BooleanSupplier;
 
 /**
- * AGRAG's synonym edges (spec §2.2 A4): entities u and w are synonyms when their name embeddings have cosine above
+ * AGRAG's synonym edges (paper Eq. 5): entities u and w are synonyms when their name embeddings have cosine above
  * the threshold and w is among u's {@code maxPerNode} most similar entities above it, or u among w's (ties by name).
  * Names of two characters or fewer (spaces aside) take no part. A function of the entity set alone, so an
  * incremental index equals a rebuild and two builds give the same edges (the HNSW entity index of the reference code

@@ -23,7 +23,7 @@ import static dev.graphrag.core.llm.Prompts.system;
 import static dev.graphrag.core.llm.Prompts.user;
 
 /**
- * HGMem's base graph from chunk extractions (spec §2.1, LightRAG style): the X1 call per chunk with its reader for the
+ * HGMem's base graph from chunk extractions (paper §4.2, LightRAG style): the X1 call per chunk with its reader for the
  * paper's delimiter records, and the merge of all chunks' records into one entity per name (most frequent type,
  * distinct descriptions sorted and joined, union of chunks) and one undirected relation per pair (strengths summed,
  * keywords and descriptions joined, union of chunks; an endpoint never extracted as an entity becomes UNKNOWN).

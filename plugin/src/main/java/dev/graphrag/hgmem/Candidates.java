@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The candidate sets and entity retrieval of HGMem (spec §2.3, §2.4), over the base graph given as adjacency:
+ * The candidate sets and entity retrieval of HGMem (paper Eq. 1, §3.4), over the base graph given as adjacency:
  * global exploration searches every entity not yet in memory (Eq. 7); local investigation searches the anchors,
  * their memory neighbours and the graph nodes within {@code localHops} of the anchors (Eq. 6, resolved per §7.3).
  * Eq. 1 then keeps the first n_v candidates by cosine at or above {@code minSim}, ties by name.

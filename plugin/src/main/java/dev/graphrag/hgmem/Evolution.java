@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * One HGMem session's loop (spec §2.5, §2.6, §2.8, §2.10): retrieve for the pending subqueries, let the LLM insert
+ * One HGMem session's loop (paper §3.2-3.6): retrieve for the pending subqueries, let the LLM insert
  * and update memory points (E1), merge them from step {@code mergeFromStep} on (E3), then judge sufficiency and raise
  * concerns (E4) that become the next subqueries (E5), local or global. Knows nothing of Neo4j or HTTP: the LLM and the
  * graph are the two interfaces below, a script and maps in tests.
@@ -27,7 +27,7 @@ public final class Evolution {
 
     public record Plan(String judgement, List<Concern> concerns) {}
 
-    /** The LLM's side: one method per call kind of spec §3. */
+    /** The LLM's side: one method per call kind (HgmemPrompts). */
     public interface Llm {
         Evolved evolve(String query, List<MemoryUnit> listing, List<String> subqueries, Retrieved retrieved);          // E1
 
@@ -41,7 +41,7 @@ public final class Evolution {
     /** One subquery to retrieve for: its text, and the ids of the units it investigates (null = global exploration). */
     public record Task(String subquery, List<String> targets) {}
 
-    /** The evidence tables E1 reads (spec §2.3's retrievedInfo): rows of entities, relationships and sources. */
+    /** The evidence tables E1 reads (the reference code's retrievedInfo): rows of entities, relationships and sources. */
     public record Tables(List<Map<String, Object>> entities, List<Map<String, Object>> relationships, List<Map<String, Object>> sources) {
         public static final Tables EMPTY = new Tables(List.of(), List.of(), List.of());
     }
@@ -231,7 +231,7 @@ public final class Evolution {
     }
 
     /**
-     * E4 read leniently (spec §3 E4, §7.10): "1" ends the session whatever came with it; at most {@code n} concerns,
+     * E4 read leniently (docs/hgmem.md#where-the-paper-and-the-code-differ): "1" ends the session whatever came with it; at most {@code n} concerns,
      * blank ones dropped; under "2.1" a concern with at least one valid index investigates those points (invalid
      * indices dropped) and one without goes global, so a step may be mixed; any other judgement with concerns reads
      * as "2.2", all global. No usable concern at all is taken as "1".

@@ -10,12 +10,12 @@ import java.util.function.ToDoubleBiFunction;
 import java.util.function.ToIntFunction;
 
 /**
- * The chunks the final answer (E6) reads (spec §2.9, following the reference code): per active unit, its vertices'
+ * The chunks the final answer (E6) reads (paper §3.6, following the reference code): per active unit, its vertices'
  * chunks and then its vertices' graph neighbours' chunks (neighbours outside memory), each restricted to chunks some
  * step already retrieved and ranked by similarity to the unit's description; capped overall by similarity to all the
  * subqueries, put back in document order and cut to a token budget. A memory with no point (no step found anything
  * worth keeping) has no entities to reach chunks through; the answer then reads the {@code emptyMemoryChunks} retrieved
- * chunks nearest all the subqueries rather than nothing (the spec and the reference code leave that case empty).
+ * chunks nearest all the subqueries rather than nothing (the paper and the reference code leave that case empty).
  */
 public final class FinalContext {
     public record Settings(int innerPerUnit, int outerPerUnit, int maxChunks, int tokenBudget, int emptyMemoryChunks) {

@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The config of the hgmem.* query procedures (docs/hgmem.md; defaults from spec §2.11, temperature 0 unless
+ * The config of the hgmem.* query procedures (docs/hgmem.md; defaults in docs/hgmem.md#defaults, temperature 0 unless
  * {@code profile: 'paper'}), composed of the groups each procedure reads: the loop ({@link Loop}: hgmem.evolve and
  * hgmem.answer), retrieval ({@link Retrieval}: all but hgmem.respond), the answer ({@link Answering}: hgmem.respond and
  * hgmem.answer), and the call's own keys ({@link Call}), which are never stored. A session stores the loop's keys it
@@ -26,7 +26,7 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
                           Map<String, Object> stored, Call call, DocumentFilter where) {
     public enum Use { EVOLVE, RESPOND, ANSWER, RETRIEVE }
 
-    /** The evolution loop (spec §2.5-2.8) and how absent entities are described. */
+    /** The evolution loop (paper §3.2-3.6) and how absent entities are described. */
     public record Loop(int maxTurns, int numConcerns, int mergeFromStep, boolean enableUpdate, boolean enableMerge, boolean useHint,
                        Evolution.Strategy retrievalStrategy, HypergraphMemory.VertexPolicy updateVertexPolicy, Evolution.AbsentPolicy absentEntityPolicy,
                        int absentMaxAttempts, boolean rereadSources) {
@@ -58,7 +58,7 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
         }
     }
 
-    /** Retrieval settings of spec §2.3, §2.4 and the extended-info hint of §2.5 (hintPool and hintK: the loop's uses only). */
+    /** Retrieval settings (paper Eq. 1, §3.4) and the extended-info hint (hintPool and hintK: the loop's uses only). */
     public record Retrieval(int entityPool, int entitiesPerQuery, int relationsPerQuery, int chunksPerQuery, boolean passageRetrieval,
                             int relTokenBudget, int chunkTokenBudget, int descriptionTokens, int localHops, boolean excludeMemoryInGlobal, double minSim,
                             int hintPool, int hintK, int hintDescriptionTokens) {
@@ -94,7 +94,7 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
     }
 
     /**
-     * The final context E6 reads (spec §2.9), the answer's form, and the reranking stage over that context (best first,
+     * The final context E6 reads (paper §3.6), the answer's form, and the reranking stage over that context (best first,
      * rerankTopK kept; {@link RerankConfig#readContext}).
      */
     public record Answering(int innerPerUnit, int outerPerUnit, int finalMaxChunks, int finalTokenBudget, int emptyMemoryChunks, String responseType,
@@ -144,7 +144,7 @@ public record HgmemConfig(String corpus, Loop loop, Retrieval retrieval, Answeri
     static final Key<String> SESSION_ID = Key.string("sessionId", null);
     static final Key<Boolean> KEEP_SESSION = Key.bool("keepSession", true);
     static final Key<Boolean> RETURN_TRACE = Key.bool("returnTrace", false);
-    /** hgmem.retrieve's mode (spec §3.3): over the whole base graph, or around the memory points a caller names. */
+    /** hgmem.retrieve's mode: over the whole base graph, or around the memory points a caller names. */
     enum RetrieveMode { GLOBAL, LOCAL }
 
     static final Key<RetrieveMode> RETRIEVE_MODE = Key.choice("mode", RetrieveMode.class, null);

@@ -31,7 +31,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * hgmem.index: the HGMem base graph of a corpus (spec §2.1). X1 per chunk through core's resumable extraction
+ * hgmem.index: the HGMem base graph of a corpus (paper §4.2, LightRAG style). X1 per chunk through core's resumable extraction
  * (stored on the chunk, keyed by model and entity types, so a re-run asks the LLM only for chunks not done), then
  * every chunk's records merged (BaseGraphExtraction), long descriptions summarised by X2 (a summary is kept while
  * its sources are unchanged), and entities and relations upserted with their embeddings (re-embedded only when their

@@ -19,7 +19,7 @@ import static dev.graphrag.core.llm.Prompts.system;
 import static dev.graphrag.core.llm.Prompts.user;
 
 /**
- * HGMem's query-time LLM calls (spec §3; paper Figs. 4-7, seed hgmem.txt:731-945), each with its step name, its
+ * HGMem's query-time LLM calls (paper Figs. 4-7), each with its step name, its
  * messages and its typed reply. The paper's delimiter records become JSON; every prompt ends with one JSON input
  * block in which memory points appear by their listing index, the only handle the LLM uses for them.
  */

@@ -10,12 +10,12 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * HGMem's working memory for one question (spec §2.2, §2.5): the ordered list of active memory units the LLM
+ * HGMem's working memory for one question (paper §3.3): the ordered list of active memory units the LLM
  * addresses by position, evolved by update, insert and merge. Retired units stay reachable by id for provenance.
  * Knows nothing of Neo4j or the LLM; names arrive raw from LLM output and are normalised here.
  */
 public final class HypergraphMemory {
-    /** What an update may do to a unit's vertex set (spec §2.5): keep it (the paper), replace it (the code), or add to it. */
+    /** What an update may do to a unit's vertex set (docs/hgmem.md#where-the-paper-and-the-code-differ): keep it (the paper), replace it (the code), or add to it. */
     public enum VertexPolicy { KEEP, REPLACE, UNION }
 
     /** One merge group of the E3 reply: positions in the listing the LLM saw, and the merged unit's description. */
@@ -54,7 +54,7 @@ public final class HypergraphMemory {
     public List<String> warnings() { return List.copyOf(warnings); }
 
     /**
-     * Entity names as the graph keys them (spec §2.1 step 3, §7.14): HTML entities unescaped, control characters
+     * Entity names as the graph keys them (docs/hgmem.md#where-the-paper-and-the-code-differ): HTML entities unescaped, control characters
      * and surrounding quotes stripped, trimmed, upper-cased; empty names dropped and duplicates removed, order kept.
      */
     public static List<String> resolve(List<String> names) {
@@ -112,7 +112,7 @@ public final class HypergraphMemory {
     }
 
     /**
-     * Eq. 8 on the listing the LLM saw (spec §2.5, §7.6): each group's valid, distinct indices in its order; a group
+     * Eq. 8 on the listing the LLM saw (paper Eq. 8; invalid groups as docs/hgmem.md#where-the-paper-and-the-code-differ says): each group's valid, distinct indices in its order; a group
      * with fewer than two is skipped. The merged unit's vertices are the ordered union of its sources'. Sources leave
      * the active list (groups may overlap: a shared source feeds both), and the new units follow the untouched ones
      * in group order. Returns the new units.
@@ -149,7 +149,7 @@ public final class HypergraphMemory {
         return created;
     }
 
-    /** absentEntityPolicy 'drop' (spec §2.7): the names leave every active unit; a unit left with no name leaves the memory. */
+    /** absentEntityPolicy 'drop' (paper footnote 2): the names leave every active unit; a unit left with no name leaves the memory. */
     public void dropNames(Set<String> names) {
         List<MemoryUnit> keep = new ArrayList<>();
         for (MemoryUnit u : active) {
@@ -166,7 +166,7 @@ public final class HypergraphMemory {
         active.addAll(keep);
     }
 
-    /** The ids of the units at these listing positions (concern targets persist as ids, spec §7.12); invalid positions are skipped. */
+    /** The ids of the units at these listing positions (concern targets persist as ids: docs/hgmem.md#where-the-paper-and-the-code-differ); invalid positions are skipped. */
     public List<String> idsAt(List<Integer> indices) {
         List<String> out = new ArrayList<>();
         for (Integer i : indices) if (i != null && i >= 0 && i < active.size() && !out.contains(active.get(i).id())) out.add(active.get(i).id());
@@ -210,7 +210,7 @@ public final class HypergraphMemory {
         return List.copyOf(out);
     }
 
-    /** renderMemory(M) of spec §2.2: the listing the prompts show. */
+    /** The memory as the paper's §3.3 lists it: the listing the prompts show. */
     public String render() {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < active.size(); i++) {

@@ -100,7 +100,7 @@ public record LlmPlanner(LlmClient llm, LlmConfig cfg, UsageMeter usage, Boolean
     public record Described(List<HgmemPrompts.DescribedEntity> entities, List<HgmemPrompts.DescribedRelation> relations, List<String> undescribed) {}
 
     /**
-     * E2 (spec §2.7): describe the absent names and their pairs from the context, asking again only for what is still
+     * E2 (paper footnote 2): describe the absent names and their pairs from the context, asking again only for what is still
      * missing, at most {@code maxAttempts} calls in all; names never described are returned for bare creation.
      */
     public Described describeAbsent(List<String> names, List<List<String>> pairs, List<String> entityTypes, Evolution.Tables context, int maxAttempts) {

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One memory point of HGMem (spec §2.2): a hyperedge over an ordered set of entity names with a description. A
+ * One memory point of HGMem (paper §3.3): a hyperedge over an ordered set of entity names with a description. A
  * unit keeps its id for life; an update rewrites it in place, a merge retires it (status {@code MERGED}, with the
  * ids of the units it went into) and the new unit records where it came from.
  */

@@ -21,7 +21,7 @@ import java.util.Set;
 /**
  * The evolution loop's graph side on a corpus's HGMem base graph: per subquery the candidate set (global: every entity
  * outside memory through the entity vector index; local: anchors, memory neighbours and k-hop graph neighbours, scored
- * in Java), Eq. 1, then the entities' relations and chunks and the dense passages (spec §2.3), as the tables E1 reads.
+ * in Java), Eq. 1, then the entities' relations and chunks and the dense passages (paper Eq. 1), as the tables E1 reads.
  * Reads in the caller's transaction; absent names are described here (E2) but written only when the step commits
  * ({@link #pendingEntities()}, {@link #pendingRelations()}), so a failed step leaves the graph as it was.
  */
@@ -190,9 +190,9 @@ public final class Neo4jHypergraph implements Evolution.Graph {
     }
 
     /**
-     * retrievedInfo: the Entities, Relationships and Sources tables of spec §2.3 (descriptions cut to
+     * retrievedInfo: the Entities, Relationships and Sources tables of the reference code (descriptions cut to
      * descriptionTokens), in rank order. Rows carry what the reader uses: names, type, description, keywords when there
-     * are any; the spec's row number, rank and weight columns are not sent (the order already is the rank, and no reply
+     * are any; the code's row number, rank and weight columns are not sent (the order already is the rank, and no reply
      * refers to a row by number), which is a fifth of an entity or relationship row.
      */
     Evolution.Tables tables(Iterable<String> entityNames, Iterable<String> relIds, List<String> chunkIds) {
@@ -227,7 +227,7 @@ public final class Neo4jHypergraph implements Evolution.Graph {
     }
 
     /**
-     * Footnote 2 of the paper (spec §2.7): each absent name is described by E2 from the step's retrieved tables (with
+     * Footnote 2 of the paper: each absent name is described by E2 from the step's retrieved tables (with
      * its pairs to the other members of its units) or, under policy bare, created without description or relations.
      */
     @Override
@@ -261,7 +261,7 @@ public final class Neo4jHypergraph implements Evolution.Graph {
         }
         for (String n : names) {
             HgmemPrompts.DescribedEntity e = described.get(n);
-            // the step's sources that name it become its chunks, so the final context can reach them through it (spec §2.9)
+            // the step's sources that name it become its chunks, so the final context can reach them through it (paper §3.6)
             List<String> mentioned = new ArrayList<>();
             String lower = n.toLowerCase(java.util.Locale.ROOT);
             for (Map<String, Object> src : context.tables().sources()) {
@@ -287,7 +287,7 @@ public final class Neo4jHypergraph implements Evolution.Graph {
                 t.sources().stream().filter(names0).toList());
     }
 
-    /** The extended-info hint (spec §2.5): graph neighbours of memory outside it, nearest the question, rendered for E4 and E5. */
+    /** The extended-info hint (the reference code's): graph neighbours of memory outside it, nearest the question, rendered for E4 and E5. */
     @Override
     public String hint(HypergraphMemory memory, String query) {
         if (cfg.hintK() == 0) return "";

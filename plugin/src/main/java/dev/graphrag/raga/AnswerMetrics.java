@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-/** The paper's QASPER metrics (spec §5 functions raga.eval.*): answer token F1 and evidence F1, each the best over the golds. */
+/** The paper's QASPER metrics (paper §4.2; functions raga.eval.*): answer token F1 and evidence F1, each the best over the golds. */
 public final class AnswerMetrics {
     private AnswerMetrics() {}
 

@@ -4,7 +4,7 @@ import java.text.Normalizer;
 import java.util.Locale;
 
 /**
- * Evidence-anchored verification (spec §2.7): a quote must occur in its chunk, verbatim or after normalisation
+ * Evidence-anchored verification (paper §1, §3.3.4; docs/raga.md#our-own-rules-where-the-paper-gives-none): a quote must occur in its chunk, verbatim or after normalisation
  * (NFKC, quotes and dashes folded, whitespace runs to one space, lower case), and its span is returned as 0-based
  * UTF-16 offsets into the chunk text, end exclusive; a repeated quote anchors at its first occurrence.
  */

@@ -15,7 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * RAGA's follow-up queue (spec L4, the todos the reading agent files with {@code create_todo}): which open follow-ups a
+ * RAGA's follow-up queue (step raga.L4, the todos the reading agent files with {@code create_todo}): which open follow-ups a
  * chunk brings up, and what the agent's final reply resolved. The agent loop that works through them stays in
  * {@link RagaIngest}; this class only reads and writes the {@code RagaTodo} nodes.
  */

@@ -14,7 +14,7 @@ import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
- * RAGA's fusion retrieval (spec §2.9), over a graph given as functions: anchors from the vector stream (α), a BFS
+ * RAGA's fusion retrieval (paper §3.6, Eq. 1-3), over a graph given as functions: anchors from the vector stream (α), a BFS
  * with decay over the KG (σ), the chunks' graph score (s_kg) through their mentions, and weighted reciprocal rank
  * fusion of the two rankings. Knows nothing of Neo4j; chunks and entities are ids.
  */

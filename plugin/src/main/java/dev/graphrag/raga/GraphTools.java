@@ -314,7 +314,7 @@ final class GraphTools extends ToolGroup {
         return Map.of("status", "updated", "relation_id", r.getProperty("relId"), "confidence", conf);
     }
 
-    /** Spec §2.11.1: S's names, relations, evidence, mentions and links move to T; S is deleted. */
+    /** merge_entity (docs/raga.md#our-own-rules-where-the-paper-gives-none): S's names, relations, evidence, mentions and links move to T; S is deleted. */
     Map<String, Object> mergeEntity(JsonNode a) {
         Node t = store.requireEntity(a.get("target_name").asText(), "/target_name");
         Node s = store.requireEntity(a.get("source_name").asText(), "/source_name");

@@ -64,7 +64,7 @@ public final class KnowledgeStore {
         return c;
     }
 
-    /** Spec §2.7: the quote must occur in a visible chunk; its first occurrence anchors it. */
+    /** Paper §3.3.4: the quote must occur in a visible chunk; its first occurrence anchors it. */
     public Evidence verify(String quote, String sourceChunkId, String field) {
         String chunkId = sourceChunkId != null ? sourceChunkId : ctx.currentChunkId;
         if (chunkId == null) throw new ToolError("INVALID_ARGUMENTS", "source_chunk_id is required outside a reading session", "/source_chunk_id", null, null);
@@ -201,7 +201,7 @@ public final class KnowledgeStore {
         }
     }
 
-    /** Sets the vector of an entity with what it was made from (spec §2.8, atomic mode: the same transaction as the write). */
+    /** Sets the vector of an entity with what it was made from (paper §3.5, atomic: the same transaction as the write). */
     void setVector(Node e, String text, float[] v) {
         e.setProperty("embedding", v);
         e.setProperty("embeddingModel", embeddings.modelName());
@@ -292,7 +292,7 @@ public final class KnowledgeStore {
 
     // ---- provenance and mentions
 
-    /** One provenance record (spec §2.7); entity targets get RAGA_EVIDENCED_BY, quote-bearing ones RAGA_FROM_CHUNK. */
+    /** One provenance record (paper §3.3.4); entity targets get RAGA_EVIDENCED_BY, quote-bearing ones RAGA_FROM_CHUNK. */
     Node provenance(String kind, String targetId, Node entity, String op, String tool, Evidence ev, String certainty, double confidence, String reason,
                     Map<String, Object> details) {
         Node p = tx.createNode(RagaGraph.PROVENANCE);

@@ -4,7 +4,7 @@ import java.text.Normalizer;
 import java.util.Locale;
 
 /**
- * The alias key of a name (spec §2.6): NFKC, lower case, curly quotes straightened, dashes folded to '-', whitespace
+ * The alias key of a name (docs/raga.md#our-own-rules-where-the-paper-gives-none): NFKC, lower case, curly quotes straightened, dashes folded to '-', whitespace
  * collapsed, trimmed, edge punctuation stripped. Two names with one key are one entity; the alias registry maps each
  * key to at most one entity.
  */

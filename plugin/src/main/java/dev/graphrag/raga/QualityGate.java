@@ -5,8 +5,8 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * RAGA's entity quality gate (spec §2.5, paper §3.3.5): rules R1-R8, cheapest first; the first that fails names the
- * rejection. Thresholds of R1 and R2 are the paper's, R3-R8 the spec's own. Tokens split on whitespace.
+ * RAGA's entity quality gate (paper §3.3.5): rules R1-R8, cheapest first; the first that fails names the
+ * rejection. Thresholds of R1 and R2 are the paper's, R3-R8 ours (docs/raga.md#our-own-rules-where-the-paper-gives-none). Tokens split on whitespace.
  */
 public final class QualityGate {
     public enum Rule { LENGTH, PRINTABLE, SENTENCE_FRAGMENT, CODE, MATH, PUNCT_FLOOD, GARBLED, GENERIC_HEADING }

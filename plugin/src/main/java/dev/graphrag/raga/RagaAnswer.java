@@ -13,9 +13,9 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * raga.answer (spec §2.10): retrieval, then L6 over the chunks as "[chunkId] text" blocks within maxContextChars and the
+ * raga.answer (docs/raga.md#our-own-rules-where-the-paper-gives-none): retrieval, then L6 over the chunks as "[chunkId] text" blocks within maxContextChars and the
  * facts among the scored entities. Evidence is the chunks the answer cites that were in the prompt, in the answer's order;
- * when it cites none, evidence is empty and the answer is not grounded: a citation is never made up (wave2-review G3).
+ * when it cites none, evidence is empty and the answer is not grounded: a citation is never made up.
  */
 public final class RagaAnswer {
     public record Answer(String answer, String answerType, List<Map<String, Object>> evidence, List<String> retrieved, List<Map<String, Object>> facts,

@@ -38,7 +38,7 @@ public final class RagaGraph {
     /** On a corpus's Documents: the NameKey of the title without its disambiguator, so an entity finds the document about it. */
     public static final String TITLE_KEY = "ragaTitleKey";
 
-    /** Chunk reading states (spec §2.3): a chunk without a state is pending. */
+    /** Chunk reading states (docs/raga.md#our-own-rules-where-the-paper-gives-none): a chunk without a state is pending. */
     public static final String READING = "READING";
     public static final String VERIFIED = "VERIFIED";
     public static final String ARCHIVED = "ARCHIVED";

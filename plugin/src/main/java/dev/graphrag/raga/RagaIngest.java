@@ -23,7 +23,7 @@ import java.util.NoSuchElementException;
 import java.util.UUID;
 
 /**
- * raga.ingest's reading loop (spec §2.3, §2.4): per chunk of the given documents, in order, an agent reads through
+ * raga.ingest's reading loop (paper §3.3.1-3.3.3, Algorithm 1): per chunk of the given documents, in order, an agent reads through
  * core's tool loop (native tool calls, or JSON actions for endpoints without them) and writes the graph through RAGA's
  * tools, each call committed in a transaction of its own, so nothing needs compensating. A chunk goes READING, then
  * VERIFIED (its summary stored), then ARCHIVED once the todos it triggered were handled; a re-run skips archived
@@ -365,7 +365,7 @@ public final class RagaIngest {
 
     // ---- schema bootstrap (L2)
 
-    /** When the corpus has no schema yet: L2 on samples of the first documents; on failure, the spec's bootstrap domain. */
+    /** When the corpus has no schema yet: L2 on samples of the first documents; on failure, the bootstrap domain. */
     private void bootstrapSchema() {
         List<String> samples = new ArrayList<>();
         try (Transaction tx = db.beginTx()) {

@@ -9,7 +9,7 @@ import dev.graphrag.core.llm.ToolLoop;
 import java.util.Map;
 
 /**
- * raga.ingest's config (docs/raga/ingest.md; defaults from spec §5, flat keys as everywhere on the platform). The tool
+ * raga.ingest's config (docs/raga/raga.ingest.md; defaults in docs/raga.md#our-own-rules-where-the-paper-gives-none, flat keys as everywhere on the platform). The tool
  * settings are shared with raga.tool through {@link #toolSettings}.
  */
 public record RagaIngestConfig(String corpus, boolean batchToolset, int maxRounds, int maxToolCallsPerChunk, int maxObservationChars,

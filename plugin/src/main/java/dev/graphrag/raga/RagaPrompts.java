@@ -13,8 +13,8 @@ import static dev.graphrag.core.llm.Prompts.string;
 import static dev.graphrag.core.llm.Prompts.strings;
 
 /**
- * RAGA's prompts (spec §3), our own wording: L2 schema discovery, L3 the per-chunk ReAct reader, L4 todo handling, L5
- * deep query analysis, L6 answer. Structured input goes in one fenced JSON block (wave2-review X9); the step names are
+ * RAGA's prompts our own wording (the paper gives none): L2 schema discovery, L3 the per-chunk ReAct reader, L4 todo handling, L5
+ * deep query analysis, L6 answer. Structured input goes in one fenced JSON block (core.llm.Prompts); the step names are
  * what the client sends as X-Rag-Step and what tokensByStep reports.
  */
 public final class RagaPrompts {

@@ -10,7 +10,7 @@ import dev.graphrag.core.search.RerankConfig;
 import java.util.List;
 import java.util.Map;
 
-/** raga.retrieve's and raga.answer's config (docs/raga/retrieve.md; defaults from spec §5). */
+/** raga.retrieve's and raga.answer's config (docs/raga/raga.retrieve.md; defaults in docs/raga.md#our-own-rules-where-the-paper-gives-none). */
 /** rerank: raga.answer's reranking stage over the retrieval's best rerankCandidates, topK of them kept ({@link RerankConfig}). */
 public record RagaQueryConfig(String corpus, RagaRetriever.Settings retrieval, boolean includeFacts, int maxFacts, int maxContextChars, Map<String, Object> llm,
                               RerankConfig rerank) {
@@ -43,7 +43,7 @@ public record RagaQueryConfig(String corpus, RagaRetriever.Settings retrieval, b
         String corpus = r.corpus();
         RagaRetriever.Mode mode = RagaRetriever.Mode.valueOf(MODE.read(r).name());
         RagaRetriever.Settings d = RagaRetriever.Settings.defaults(mode);
-        // each mode has its own defaults (spec §5), so the keys take theirs from the mode's settings
+        // each mode has its own defaults, so the keys take theirs from the mode's settings
         RagaRetriever.Settings s = new RagaRetriever.Settings(mode, TOP_K.withDefault(d.topK()).read(r), K1.withDefault(d.k1()).read(r),
                 RRF_K.withDefault(d.rrfK()).read(r), W_VEC.withDefault(d.wVec()).read(r), W_KG.withDefault(d.wKg()).read(r),
                 HOPS.withDefault(d.hops()).read(r), DECAY.withDefault(d.decay()).read(r), SEMANTIC_FILTER.withDefault(d.semanticFilter()).read(r),

@@ -26,7 +26,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
- * RAGA's retrieval over the graph (spec §2.9): a vector stream of chunks from the lexical layer's vector index (never a
+ * RAGA's retrieval over the graph (paper §3.6): a vector stream of chunks from the lexical layer's vector index (never a
  * scan of every chunk vector), a graph stream from BFS with decay around entity anchors through the chunks' mentions,
  * and their weighted RRF. Modes: vector, kg, fusion (default), deep (LLM-extracted entities walked hop by hop), and
  * explore_fusion's vector_first and graph_first. The graph stream runs under a deadline; when it times out or fails, the
@@ -40,10 +40,10 @@ public final class RagaRetriever {
                            DocumentFilter where) {
         /**
          * Fusion's graph stream anchors on the top 3 vector chunks and goes 1 hop with semanticFilter 0.5, as chosen on
-         * MuSiQue's tuning half (docs/benchmarks.md "RAGA"): the spec's 20 anchor chunks make nearly every nearby entity
+         * MuSiQue's tuning half (docs/benchmarks.md "RAGA"): the 20 anchor chunks first proposed make nearly every nearby entity
          * an anchor, and the stream then ranks hub chunks first. Modes that anchor on entity hits alone (kg,
-         * graph_first) keep the spec's 2 hops and 0.25, which tied for best in kg mode's grid. The stream lists the pages
-         * of the entities the best vector chunk names first (pageAnchors 1, also chosen on the tuning half; not in the spec).
+         * graph_first) keep the first proposal's 2 hops and 0.25, which tied for best in kg mode's grid. The stream lists the pages
+         * of the entities the best vector chunk names first (pageAnchors 1, also chosen on the tuning half; not in the paper).
          */
         public static final Settings DEFAULTS = new Settings(Mode.FUSION, 8, 100, 60, 1, 1, 1, 0.5, 0.5, 3, 1, 10, 200, 5000, 2, null, null);
 
@@ -369,7 +369,7 @@ public final class RagaRetriever {
     // ---- deep
 
     /**
-     * Deep mode (spec §2.9, the spec's own design): seeds from the query's entities (alias key, else the top full-text hit
+     * Deep mode (our own design; the paper gives none): seeds from the query's entities (alias key, else the top full-text hit
      * sharing at least half of its tokens); per hop, the unseen chunks mentioning the frontier, by s_vec; the next frontier
      * is the 5 neighbours (relations and co-mentions) most similar to the query. Then vector candidates fill topK.
      */

@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * The active schema of a corpus (spec §2.2): {@code RagaEntityType} and {@code RagaRelationType} nodes, status ACTIVE
+ * The active schema of a corpus (paper §3.3.7): {@code RagaEntityType} and {@code RagaRelationType} nodes, status ACTIVE
  * (bootstrapped or declared), PROPOSED (introduced by the agent while reading) or CANDIDATE (a bootstrap type whose
  * domain or range is undeclared). A new relation type too close to an ACTIVE one (cosine of "name: description" at or
  * above the threshold) is refused with RELATION_TYPE_SIMILAR unless the agent insists (P4).
@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
 public final class RagaSchema {
     public static final Pattern RELATION_TYPE = Pattern.compile("^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$");
 
-    /** The bootstrap domain used when discovery is off or fails (spec §2.2 P0). */
+    /** The bootstrap domain used when discovery is off or fails (docs/raga.md#our-own-rules-where-the-paper-gives-none). */
     public static final List<String> DEFAULT_ENTITY_TYPES = List.of("Method", "Dataset", "Metric", "Task", "Model", "System", "Concept", "Person", "Organization");
     public static final List<String> DEFAULT_RELATION_TYPES = List.of("USES", "EVALUATED_ON", "OUTPERFORMS", "PART_OF", "IS_A", "PROPOSED_BY", "RELATED_TO");
 

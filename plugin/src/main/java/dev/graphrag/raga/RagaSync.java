@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
- * KG-vector synchronisation checks (spec §2.8, Eq. 1): every entity and chunk of the corpus must carry a vector of the
+ * KG-vector synchronisation checks (paper §3.5, Algorithm 2, Eq. 1): every entity and chunk of the corpus must carry a vector of the
  * server's model and dimension made from its current text. Writes keep them in step atomically; drift comes from
  * outside: a model change, a hand edit in Cypher, a chunk re-ingested under provenance that quoted it. check lists the
  * drift, repair re-embeds what can be re-embedded (dangling provenance cannot be: it is reported for a person to judge).

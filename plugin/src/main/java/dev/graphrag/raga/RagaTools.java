@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs RAGA's tools (spec §2.11) in one transaction, for the agent and for people curating by hand alike: arguments
+ * Runs RAGA's tools (paper Table 1) in one transaction, for the agent and for people curating by hand alike: arguments
  * checked against the tool's schema, names resolved through the alias registry, evidence verified, the quality gate
  * and schema applied, all before the first write; then the writes, each with its provenance and, for entities, its
  * vector. A refusal writes nothing and comes back as a failure envelope with a code and a hint. Each tool is an entry

@@ -13,10 +13,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Schema bootstrap (spec §2.2 P2-P3): the discovered types validated and activated. Relation names must be
+ * Schema bootstrap (paper §3.3.7; docs/raga.md#our-own-rules-where-the-paper-gives-none): the discovered types validated and activated. Relation names must be
  * UPPER_SNAKE_CASE, quality below 0.5 is dropped, a type whose "name: description" is at cosine 0.90 or more from one
  * already kept is a duplicate, and a relation whose domain or range is not a declared type (or Any) becomes CANDIDATE.
- * Without a reply (discovery off or failed) the spec's bootstrap domain is activated.
+ * Without a reply (discovery off or failed) the bootstrap domain is activated.
  */
 public final class SchemaBootstrap {
     public record Outcome(String domain, List<String> entityTypes, List<String> relationTypes, List<String> rejected) {}

@@ -13,7 +13,7 @@ import java.util.Set;
  * corpus. Counters add up what the calls wrote.
  */
 public final class ToolContext {
-    /** Settings of the tools (spec §5 ingest config, the keys the tools read). */
+    /** Settings of the tools (raga.ingest's config, the keys the tools read). */
     public record Settings(boolean strictPhaseGuard, double dupHintThreshold, int evidenceMinChars, int evidenceMaxChars, boolean requireEvidenceOnUpdate,
                            boolean qualityGate, int maxNameChars, double minPrintableRatio, Map<String, Double> certainty, boolean openSchema,
                            double similarTypeThreshold) {

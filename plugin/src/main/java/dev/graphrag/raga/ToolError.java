@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A refused tool call (spec §2.11): a code the agent can act on, a message, and optionally the offending argument
+ * A refused tool call (docs/raga.md#our-own-rules-where-the-paper-gives-none): a code the agent can act on, a message, and optionally the offending argument
  * (JSON pointer), a hint and candidates. Thrown only before anything is written, so a refusal writes nothing.
  */
 public final class ToolError extends RuntimeException {

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a tool call gave (spec §2.11 envelopes): success {@code {ok: true, tool, result, warnings}}, failure
+ * What a tool call gave (the envelopes of docs/raga.md#our-own-rules-where-the-paper-gives-none): success {@code {ok: true, tool, result, warnings}}, failure
  * {@code {ok: false, tool, written: false, error: {code, message, field?, hint?, candidates?}}}. {@code rollback} is set
  * when the caller must roll the call's transaction back (an atomic batch that failed after some of its writes).
  */

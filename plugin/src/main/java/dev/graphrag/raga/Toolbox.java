@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The registry of RAGA's 16 tools (spec §2.11) and the control tool chunk_complete, which the agent loop and raga.tool
+ * The registry of RAGA's 16 tools (paper Table 1) and the control tool chunk_complete, which the agent loop and raga.tool
  * both use: each tool's name, Table 1 phase, its one description, the JSON schema of its arguments (which the agent is
  * given and every call is checked against, unknown keys refused) and the handler that runs it.
  */

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * remind.calibrate: where λ sits for the configured embedder (wave2-review §3.2). Replay over an edge needs
+ * remind.calibrate: where λ sits for the configured embedder (docs/remind.md#defaults). Replay over an edge needs
  * α·sim + (1−α)·n_k·cos(q, q') > λ, n_k the memory norm after k enhancements; so the cosines of unrelated question
  * pairs (which must not replay each other's memories) and of paraphrases (which should) decide the usable window.
  */

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Splits a traversal's path P into the edges memorisation enhances and those it penalises (spec §2.6 step 2): an edge
+ * Splits a traversal's path P into the edges memorisation enhances and those it penalises (paper App. B.4; docs/remind.md#memory-and-replay): an edge
  * is confirmed when it lies on a path from a seed to a useful chunk or a useful edge. Rule ALL confirms every such
  * out-edge of a node; FIRST only the first (the reference code's behaviour, which penalises a second useful branch).
  */

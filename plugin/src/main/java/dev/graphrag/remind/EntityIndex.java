@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 /**
- * The entities remind.index's synonym merging searches (spec §2.1): every entity so far, in creation order, and for a
+ * The entities remind.index's synonym merging searches (paper App. A.2; the threshold in docs/remind.md#defaults): every entity so far, in creation order, and for a
  * new surface form the one of highest cosine at or above the threshold (the later one on a tie), as comparing it with
  * every entity gives.
  *

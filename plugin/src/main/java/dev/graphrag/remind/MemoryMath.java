@@ -1,11 +1,11 @@
 package dev.graphrag.remind;
 
 /**
- * ReMindRAG's closed-form edge memory (spec §2.6, Eq. 1 and 2), in double precision. Every query vector is used as
+ * ReMindRAG's closed-form edge memory (paper Eq. 1 and 2), in double precision. Every query vector is used as
  * its unit direction; a memory is a vector of the embedding's dimension whose norm never exceeds 1.
  */
 public final class MemoryMath {
-    /** How an ineffective edge loses its query-aligned component (spec §7-1). */
+    /** How an ineffective edge loses its query-aligned component (Eq. 1 read as docs/remind.md#memory-and-replay says). */
     public enum Penalty { PAPER, STRONG, NONE }
 
     private MemoryMath() {}
@@ -51,7 +51,7 @@ public final class MemoryMath {
 
     /**
      * The largest memory norm an edge can have and still fail λ whatever the query and endpoints:
-     * w ≤ α + (1−α)·‖v‖, so an edge whose norm is at most (λ−α)/(1−α) never passes (spec R2: skip it unread).
+     * w ≤ α + (1−α)·‖v‖, so an edge whose norm is at most (λ−α)/(1−α) never passes (docs/remind.md#memory-and-replay: skip it unread).
      */
     public static double replayNormBound(double alpha, double lambda) {
         return (lambda - alpha) / (1 - alpha);

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Applies Eq. 1 to relationships in the caller's transaction (spec §5): write locks are taken on every target first,
+ * Applies Eq. 1 to relationships in the caller's transaction (docs/remind.md#graph: memories are read from the graph by every call): write locks are taken on every target first,
  * in element-id order (so two memorisations never deadlock each other), and each memory is read only under its lock,
  * so concurrent memorisations of one edge serialise and none is lost. The traversal decided which edges; the values
  * are the ones committed when the lock was granted.

@@ -259,7 +259,7 @@ public final class RemindEngine {
         return m;
     }
 
-    /** A hand-off read back and checked: it must describe a forest of this corpus's ReMind edges rooted at its seeds (spec R6). */
+    /** A hand-off read back and checked: it must describe a forest of this corpus's ReMind edges rooted at its seeds (docs/remind.md#memory-and-replay). */
     record Handoff(Subgraph subgraph, int jumps, boolean memorizeAllowed, boolean sufficient) {
         static final int MAX_PATH = 10_000;
         // the keys of the map remind.traverse yields as its traversal column (docs/remind/remind.traverse.md)

@@ -29,7 +29,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * remind.index: the ReMind layer of a corpus from its chunks (spec §2.1). Per chunk three LLM calls (entities,
+ * remind.index: the ReMind layer of a corpus from its chunks (paper §3.1, App. A). Per chunk three LLM calls (entities,
  * triples, title) through core's resumable extraction, stored on the chunk; then, chunk by chunk in document order,
  * one transaction-batched write of the chunk's anchor, its entities (merged into the nearest existing or earlier
  * entity above the synonym threshold: first surface form wins), mentions and relations. A chunk is assembled in one
@@ -269,7 +269,7 @@ public record RemindIndexer(RagCall call, RagCall.BoundLlm llm) {
         }
 
         void assemble(ChunkRow c, Extraction e, BatchWriter batch) {
-            // the chunk's entities resolve first (they may create entities), then its triples (spec §2.1's order)
+            // the chunk's entities resolve first (they may create entities), then its triples (the reference code's order)
             Set<String> mentioned = new LinkedHashSet<>();
             for (String surface : e.entities()) mentioned.add(resolve(surface, batch));
             List<String[]> rels = new ArrayList<>();
@@ -293,7 +293,7 @@ public record RemindIndexer(RagCall call, RagCall.BoundLlm llm) {
                 anchor.setProperty("documentId", c.documentId());
                 anchor.setProperty("index", c.index());
                 anchor.setProperty("title", e.title());
-                anchor.setProperty("embedding", c.embedding()); // the anchor embeds the chunk's text (spec §2.1)
+                anchor.setProperty("embedding", c.embedding()); // the anchor embeds the chunk's text (docs/remind.md#memory-and-replay)
                 anchor.createRelationshipTo(chunk, RemindGraph.HAS_CHUNK).setProperty("text", e.title());
                 for (String m : mentioned) tx.getNodeByElementId(ids.get(m)).createRelationshipTo(anchor, RemindGraph.MENTIONED_IN);
                 for (String[] r : rels) {

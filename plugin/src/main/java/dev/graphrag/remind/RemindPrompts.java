@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * ReMindRAG's LLM calls (spec §3; paper Tables 12, 13, 18, 19), each with its step name, its messages and its typed
+ * ReMindRAG's LLM calls (paper Tables 12, 13, 18, 19), each with its step name, its messages and its typed
  * reply. Every query-time prompt carries one JSON input block (fenced, after "Input:") holding the question and the
  * collected subgraph by short handles (E entities, A anchors, C chunks, R path edges), so small models, tests and the
  * evaluation's policies read the same structure.
@@ -27,7 +27,7 @@ public final class RemindPrompts {
     public static final String NEXT = "remind next node";
     public static final String FILTER = "remind filter";
     public static final String ANSWER = "remind answer";
-    /** The steps whose tokens count as traversal tokens (spec §7-19: L6-L9). */
+    /** The steps whose tokens count as traversal tokens (L6-L9: docs/remind.md#memory-and-replay). */
     public static final List<String> TRAVERSAL_STEPS = List.of(SUMMARY, SUFFICIENT, NEXT, FILTER);
 
 

@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * The config of the remind.* query procedures (docs/remind.md): each procedure reads the keys of its use and rejects
- * the rest by name. Defaults follow spec §2.0; λ and α are embedder-dependent (remind.calibrate).
+ * the rest by name. Defaults: docs/remind.md#defaults; λ and α are embedder-dependent (remind.calibrate).
  */
 public record RemindQueryConfig(String corpus, int seedCount, Replaying replaying, Walking walking, int promptTokenBudget, Memorizing memorizing,
                                 boolean memorize, boolean filterWithAnswer, String systemPrompt, Map<String, Object> llm, DocumentFilter where,
@@ -24,7 +24,7 @@ public record RemindQueryConfig(String corpus, int seedCount, Replaying replayin
 
     public enum Filter { LLM, EXPLICIT }
 
-    /** Replay of the edge memories from the seeds (spec §2.4): read by every call that replays (not remind.seeds, not remind.memorize). */
+    /** Replay of the edge memories from the seeds (paper Eq. 2): read by every call that replays (not remind.seeds, not remind.memorize). */
     public record Replaying(double alpha, double lambda, int replayMaxNodes, boolean seedAnchorAddsChunk) {
         static final Key<Double> ALPHA = Key.number("alpha", 0.1, 0, 1);
         static final Key<Double> LAMBDA = Key.number("lambda", 0.55, 0, 1);
@@ -37,7 +37,7 @@ public record RemindQueryConfig(String corpus, int seedCount, Replaying replayin
         }
     }
 
-    /** The LLM-guided walk (spec §2.5): read by remind.traverse, remind.answer and remind.query; llmGuided by remind.traverse alone. */
+    /** The LLM-guided walk (paper Algorithm 1, App. B.3): read by remind.traverse, remind.answer and remind.query; llmGuided by remind.traverse alone. */
     public record Walking(boolean llmGuided, int maxJumps, int maxIterations, int maxCandidates, int chunkSummaryThreshold, boolean showEdgeWeights,
                           int maxFormatRetries, boolean judgeEveryStep) {
         static final Key<Boolean> LLM_GUIDED = Key.bool("llmGuided", true);
@@ -62,7 +62,7 @@ public record RemindQueryConfig(String corpus, int seedCount, Replaying replayin
         }
     }
 
-    /** What is memorised after a walk (spec §2.6): read by remind.memorize and remind.answer. */
+    /** What is memorised after a walk (paper §3.2.1, App. B.4): read by remind.memorize and remind.answer. */
     public record Memorizing(Filter filter, List<String> usefulRelIds, List<String> usefulChunkIds, Confirmation.Rule confirmRule,
                              MemoryMath.Penalty penalty, boolean requireLlmSteps, MemorizeWhen memorizeWhen) {
         static final Key<Filter> FILTER = Key.choice("filter", Filter.class, Filter.LLM);

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Memory replay (spec §2.4): from each seed a DFS follows edges whose Eq. 2 weight passes λ (strictly), strongest
+ * Memory replay (paper Eq. 2): from each seed a DFS follows edges whose Eq. 2 weight passes λ (strictly), strongest
  * first, ties by neighbour then edge id. No LLM. Edges whose memory norm cannot lift them over λ are skipped without
- * reading an embedding or a memory (spec R2), so a cold graph costs one property read per incident edge.
+ * reading an embedding or a memory (docs/remind.md#memory-and-replay), so a cold graph costs one property read per incident edge.
  */
 public final class Replay {
     /** Replay's knobs: α, λ, the node guard and whether a seed anchor brings its chunk in. */
@@ -81,7 +81,7 @@ public final class Replay {
 
     /**
      * Eq. 2 for the step u→x over e ({@code eu}: u's embedding when the caller has it, else null); an anchor and its
-     * chunk embed the same text, so their similarity is 1 (spec §7-3).
+     * chunk embed the same text, so their similarity is 1 (docs/remind.md#memory-and-replay).
      */
     double weight(String u, float[] eu, MemoryGraph.Edge e) {
         double sim = isChunkEdge(u, e) ? 1 : dot(eu != null ? eu : graph.embedding(u), graph.embedding(e.other()));

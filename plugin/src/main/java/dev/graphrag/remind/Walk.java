@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The LLM-guided traversal after replay (spec §2.5): the guide judges whether S suffices (L7) and, while it does
+ * The LLM-guided traversal after replay (paper Algorithm 1, App. B.3): the guide judges whether S suffices (L7) and, while it does
  * not, picks one move per step (L8): forward to a neighbour of the current node, back to a node of S, or into the
  * unvisited chunk of an anchor of S. An anchor's unvisited chunk is entered without asking (a forced step). Knows
  * nothing of Neo4j or HTTP: the guide is the LLM, or a script in tests.

@@ -284,7 +284,7 @@ class AgragAlgorithmsRandomTest {
         }
     }
 
-    /** The expansion as the spec states it: at each step rescan every set node's neighbours for the best candidate. */
+    /** The expansion as the paper's Alg. 3 states it: at each step rescan every set node's neighbours for the best candidate. */
     static Set<Integer> referenceExpansion(CostGraph g, double[] s, SteinerTree.Tree tree, McmiExpansion.Rule rule, int max) {
         Set<Integer> nodes = new LinkedHashSet<>(tree.nodes());
         List<CostGraph.Edge> selected = new ArrayList<>(tree.edges());

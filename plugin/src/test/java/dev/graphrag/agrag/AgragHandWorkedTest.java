@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The hand-worked cases of shared/specs/agrag.md §8, as plain Java. */
+/** The hand-worked cases of docs/agrag.md#hand-worked-cases, as plain Java. */
 class AgragHandWorkedTest {
     static final double TOL = 1e-4;
 

@@ -11,7 +11,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-/** The index path of wave2-review H8: X1 normalisation, duplicate merge, summed weights, UNKNOWN endpoints, the delimiter fallback parser. */
+/** The index path (docs/hgmem.md#hand-worked-cases): X1 normalisation, duplicate merge, summed weights, UNKNOWN endpoints, the delimiter fallback parser. */
 @LineIndependent
 class BaseGraphExtractionTest {
     static BaseGraphExtraction.Entity e(String name, String type, String d) {

@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Spec §8 T1 (absent vertex), T6 (loop control and call sequence), T7 (targets across a merge), and the lenient E4/E5 rules of wave2-review H8. */
+/** The hand-worked T1 (absent vertex), T6 (loop control and call sequence), T7 (targets across a merge) of docs/hgmem.md#hand-worked-cases, and the lenient E4/E5 rules. */
 @LineIndependent
 class EvolutionTest {
     /** A scripted LLM: queued replies per call kind (empty ones when the queue is dry), and the call kinds in order. */

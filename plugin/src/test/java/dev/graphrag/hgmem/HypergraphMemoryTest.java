@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The hand-checkable memory cases of spec §8 (T1's insert, T2, T3, T4, T5, T7) as plain Java. */
+/** The hand-worked memory cases of docs/hgmem.md#hand-worked-cases (T1's insert, T2, T3, T4, T5, T7) as plain Java. */
 @LineIndependent
 class HypergraphMemoryTest {
     static Supplier<String> counter() {
@@ -163,7 +163,7 @@ class HypergraphMemoryTest {
                 (q, c) -> near.get(c), java.util.Comparator.naturalOrder(), c -> 10);
         assertEquals(List.of("c3", "c4", "c6"), FinalContext.chunks(empty, src, "q", new FinalContext.Settings(5, 5, 50, 10_000, 3)),
                 "the 3 retrieved chunks most like the subqueries, in document order");
-        assertEquals(List.of(), FinalContext.chunks(empty, src, "q", new FinalContext.Settings(5, 5, 50, 10_000, 0)), "0: the spec's empty context");
+        assertEquals(List.of(), FinalContext.chunks(empty, src, "q", new FinalContext.Settings(5, 5, 50, 10_000, 0)), "0: no context, as the paper's");
         HypergraphMemory one = memory(List.of(List.of("A")));
         assertEquals(List.of(), FinalContext.chunks(one, src, "q", new FinalContext.Settings(5, 5, 50, 10_000, 3)),
                 "a memory with a point reads only through its entities (none of A's chunks were retrieved)");

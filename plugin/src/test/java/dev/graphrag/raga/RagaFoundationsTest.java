@@ -87,7 +87,7 @@ class RagaFoundationsTest {
         assertEquals(0.8 * 0.5, kg.get(c5), 1e-9, "a page keeps its page score");
         assertEquals(1.6, kg.get(c1), 1e-9, "σ(A) + σ(B), the anchor chunk's s_vec each");
         var off = Fusion.graphScores(vec, Map.of(), g, new Fusion.Settings(1, 0, 0, 0.5, 0, 200, 60, 1, 1, 4));
-        assertEquals(List.of(c1, c5, c2), new ArrayList<>(off.keySet()), "pageAnchors 0: the spec's stream (c5 and c2 tie, document order)");
+        assertEquals(List.of(c1, c5, c2), new ArrayList<>(off.keySet()), "pageAnchors 0: the stream without pages (c5 and c2 tie, document order)");
         var two = Fusion.graphScores(vec, Map.of(), g, new Fusion.Settings(1, 2, 0, 0.5, 0, 200, 60, 1, 1, 4));
         assertEquals(List.of(c7, c5, c6, c1, c2), new ArrayList<>(two.keySet()), "c2 names only B, whose page c5 scores higher from c1");
         var self = Fusion.graphScores(List.of(Map.entry(c5, 0.9)), Map.of(), g, new Fusion.Settings(1, 1, 0, 0.5, 0, 200, 60, 1, 1, 4));
@@ -99,7 +99,7 @@ class RagaFoundationsTest {
         RagaRetriever.Settings fusion = RagaQueryConfig.parse("raga.retrieve", Map.of(), false).retrieval();
         assertEquals(List.of(1, 0.5, 3, 1), List.of(fusion.hops(), fusion.semanticFilter(), fusion.anchorChunks(), fusion.pageAnchors()), "fusion: the MuSiQue-tuned values");
         RagaRetriever.Settings kg = RagaQueryConfig.parse("raga.retrieve", Map.of("mode", "kg"), false).retrieval();
-        assertEquals(List.of(2, 0.25), List.of(kg.hops(), kg.semanticFilter()), "kg anchors on entity hits: the spec's values");
+        assertEquals(List.of(2, 0.25), List.of(kg.hops(), kg.semanticFilter()), "kg anchors on entity hits: the first proposal's values");
         RagaRetriever.Settings set = RagaQueryConfig.parse("raga.retrieve", Map.of("mode", "kg", "hops", 1L, "semanticFilter", 0.5), false).retrieval();
         assertEquals(List.of(1, 0.5), List.of(set.hops(), set.semanticFilter()), "given keys win over a mode's defaults");
         RagaRetriever.Settings spec = RagaQueryConfig.parse("raga.retrieve", Map.of("hops", 2L, "anchorChunks", 20L, "semanticFilter", 0.25), false).retrieval();

@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The spec's hand-worked cases (remindrag.md §8, T1-T8) and the missing ones of wave2-review R9, on plain Java. */
+/** The hand-worked cases of docs/remind.md#hand-worked-cases, on plain Java. */
 @LineIndependent
 class RemindHandWorkedTest {
     static final double TOL = 1e-5;
@@ -139,8 +139,8 @@ class RemindHandWorkedTest {
     void t4ScriptedColdTraversalTakesElevenCallsAndConfirmsTheUsefulPaths() {
         ToyGraph g = t4();
         double[] q = {0.5, 0.5, 0.7071};
-        // the spec's thirteen calls less the two L7 judgements after the backward moves, which leave S as the last
-        // judgement saw it (docs/remind.md, where this differs from the spec)
+        // Algorithm 1's thirteen calls less the two L7 judgements after the backward moves, which leave S as the last
+        // judgement saw it (docs/remind.md#where-we-differ-from-the-paper-and-the-reference-code)
         Script script = new Script().judge(false, false, false, false, false, true)
                 .move("A2").move("A2").move("CA").move("CB").move("A9");
         Walk.Outcome o = walk(g, q, List.of("SD", "CB"), script, WALK);
@@ -181,7 +181,7 @@ class RemindHandWorkedTest {
         Subgraph s = new Replay(g, new double[] {1, 0, 0}, REPLAY).run(List.of("A2", "SD"));
         assertEquals(0, g.embeddingReads, "cold edges cannot pass lambda and are skipped unread");
         assertEquals(List.of("A2", "SD"), s.nodes());
-        assertEquals(List.of("C2"), s.chunks(), "a seed anchor brings its chunk in (spec §7-9)");
+        assertEquals(List.of("C2"), s.chunks(), "a seed anchor brings its chunk in (docs/remind.md#memory-and-replay)");
         assertEquals(Subgraph.Origin.SEED, s.path().get(0).origin());
         assertEquals(List.of(), new Replay(g, new double[] {1, 0, 0}, new Replay.Settings(0.1, 0.55, 200, false)).run(List.of("A2")).chunks());
     }

@@ -272,7 +272,7 @@ public class RemindProcedures {
 
     @UserFunction(name = "remind.maxMemorizableAngle")
     @Description("remind.maxMemorizableAngle(lambda :: FLOAT) :: FLOAT - the largest pairwise angle (degrees) between questions one edge memory"
-            + " can serve at threshold lambda (spec 2.7: cos = lambda^2).")
+            + " can serve at threshold lambda (paper §4: cos = lambda^2).")
     public double maxMemorizableAngle(@Name("lambda") double lambda) {
         try {
             return MemoryMath.maxMemorizableAngle(lambda);

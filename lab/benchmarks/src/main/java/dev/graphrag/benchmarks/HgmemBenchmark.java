@@ -22,7 +22,7 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 /**
- * The HGMem oracle evaluation (specs/wave2-review.md §3.3; docs/benchmarks.md "HGMem"): MuSiQue ingested in HGMem's
+ * The HGMem oracle evaluation (docs/evaluation.md#hgmem-the-oracle-planner-and-the-passes; docs/benchmarks.md "HGMem"): MuSiQue ingested in HGMem's
  * 200/50 token windows, hgmem.index built by the rule extractor, then hgmem.answer with the oracle planner per
  * question: the full method, single-step HGMem (maxTurns 0) and the ablations (globalOnly, localOnly, no merge, no
  * update, passageRetrieval off), beside plain dense (ranked, and at each pass's final-context size) and the

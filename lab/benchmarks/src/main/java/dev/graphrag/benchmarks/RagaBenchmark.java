@@ -28,7 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 
 /**
- * RAGA's evaluation (specs/wave2-review.md §3.4; docs/benchmarks.md "RAGA"). Construction by the rule-based agent
+ * RAGA's evaluation (docs/evaluation.md#raga-the-construction-agent-then-llm-free-retrieval; docs/benchmarks.md "RAGA"). Construction by the rule-based agent
  * ({@link RagaConstructionPolicy}: reads only the chunk, never a question) through raga.ingest on the stand-in LLM, in
  * both toolsets; then retrieval with no LLM at all (vector, kg, fusion; deep with the question's entities by rule):
  * R@2/R@5 on MuSiQue (graph parameters tuned on the tuning half, reported on the other) and on HotpotQA (never tuned).
@@ -360,12 +360,12 @@ public final class RagaBenchmark {
         return m;
     }
 
-    /** The spec's §2.9 values for the graph stream, which the shipped defaults replaced (docs/raga.md). */
-    static final Map<String, Object> SPEC_VALUES = Map.of("hops", 2L, "anchorChunks", 20L, "semanticFilter", 0.25, "pageAnchors", 0L);
+    /** The first proposed values for the graph stream, which the shipped defaults replaced (docs/raga.md#where-this-differs-from-the-first-design). */
+    static final Map<String, Object> FIRST_PROPOSED_VALUES = Map.of("hops", 2L, "anchorChunks", 20L, "semanticFilter", 0.25, "pageAnchors", 0L);
 
     /**
      * The retrieval table of one corpus. On MuSiQue a grid over hops, anchorChunks and semanticFilter picks fusion's
-     * settings on the tuning half with the spec's stream (no entity pages), then a second grid picks pageAnchors on top
+     * settings on the tuning half with the stream without entity pages, then a second grid picks pageAnchors on top
      * of that choice; one over hops and semanticFilter picks kg mode's (kg mode takes no anchor chunks).
      */
     void retrieval(String corpus, List<ScoredQuestion> questions, boolean tune) {
@@ -403,12 +403,12 @@ public final class RagaBenchmark {
         for (Map.Entry<String, Predicate<ScoredQuestion>> split : splits) {
             retrievalRow("vector (dense, same embedder) · " + split.getKey(), corpus, questions, split.getValue(), modeConfig("vector", Map.of()));
             retrievalRow("kg, defaults · " + split.getKey(), corpus, questions, split.getValue(), modeConfig("kg", Map.of()));
-            retrievalRow("kg, spec values · " + split.getKey(), corpus, questions, split.getValue(), modeConfig("kg", SPEC_VALUES));
+            retrievalRow("kg, first proposed values · " + split.getKey(), corpus, questions, split.getValue(), modeConfig("kg", FIRST_PROPOSED_VALUES));
             retrievalRow("kg, MuSiQue-tuned " + tunedKg + " · " + split.getKey(), corpus, questions, split.getValue(), modeConfig("kg", tunedKg));
             retrievalRow("fusion, defaults · " + split.getKey(), corpus, questions, split.getValue(), modeConfig("fusion", Map.of()));
             retrievalRow("fusion, defaults without entity pages (pageAnchors 0) · " + split.getKey(), corpus, questions, split.getValue(),
                     modeConfig("fusion", Map.of("pageAnchors", 0L)));
-            retrievalRow("fusion, spec values " + SPEC_VALUES + " · " + split.getKey(), corpus, questions, split.getValue(), modeConfig("fusion", SPEC_VALUES));
+            retrievalRow("fusion, first proposed values " + FIRST_PROPOSED_VALUES + " · " + split.getKey(), corpus, questions, split.getValue(), modeConfig("fusion", FIRST_PROPOSED_VALUES));
             retrievalRow("fusion, MuSiQue-tuned " + tuned + " · " + split.getKey(), corpus, questions, split.getValue(), modeConfig("fusion", tuned));
             retrievalRow("deep (rule NER for L5) · " + split.getKey(), corpus, questions, split.getValue(), modeConfig("deep", Map.of("llm", server.llmConfig())));
             retrievalRow("degraded (kgTimeoutMs 0) · " + split.getKey(), corpus, questions, split.getValue(), Map.of("kgTimeoutMs", 0L));

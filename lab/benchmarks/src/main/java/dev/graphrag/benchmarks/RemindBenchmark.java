@@ -28,7 +28,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * The ReMindRAG oracle evaluation (specs/wave2-review.md §3.2; docs/benchmarks.md "ReMindRAG"): MuSiQue ingested
+ * The ReMindRAG oracle evaluation (docs/evaluation.md#remindrag-the-oracle-walker-and-the-passes; docs/benchmarks.md "ReMindRAG"): MuSiQue ingested
  * with the sentence chunker, remind.index built by the rule extractor, then the passes on one shared graph with the
  * oracle walker: F fresh (remind.query, no memory), P5 interference (memorise the tuning half twice, run the report
  * half read-only), P1 cold (memorising), P3 template and hand-written paraphrases and P4 hop-1 sub-questions
@@ -263,7 +263,7 @@ public final class RemindBenchmark {
         }
 
         // the targets of §3.2, each with its figures
-        say("\n" + Benchmark.ORACLE_TITLE + ": targets (specs/wave2-review.md §3.2), config " + PASS_CONFIG + "\n");
+        say("\n" + Benchmark.ORACLE_TITLE + ": targets (docs/evaluation.md#remindrag-the-oracle-walker-and-the-passes), config " + PASS_CONFIG + "\n");
         say("| target | figures | |");
         say("|---|---|---|");
         target("P1 set recall >= plain dense at the same budget + 10 points", cold.setRecall(), denseAtP1.setRecall() + 0.10,

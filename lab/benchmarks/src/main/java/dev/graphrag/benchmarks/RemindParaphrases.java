@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The paraphrased questions of RemindBenchmark's paraphrase passes (spec §3.0): the template paraphrase built from each
+ * The paraphrased questions of RemindBenchmark's paraphrase passes (docs/evaluation.md#remindrag-the-oracle-walker-and-the-passes): the template paraphrase built from each
  * question's hops, the 20 hand-written ones, and how far a paraphrase's walk follows its original's path.
  */
 final class RemindParaphrases {

@@ -55,7 +55,7 @@ public final class EvidenceGate {
 
     /**
      * As {@link #known(OracleGold.Question, List)}; with {@code requireSubject} false a hop opens once any visible text
-     * holds its answer (the looser gating of specs/wave2-review.md §3.0's measurement, a more generous control).
+     * holds its answer (a looser gating, a more generous control).
      */
     public static String[] known(OracleGold.Question q, List<String> visibleTexts, boolean requireSubject) {
         List<String> texts = visibleTexts.stream().map(EvidenceGate::normalize).toList();

@@ -17,7 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * HGMem's steps answered by fixed rules (specs/wave2-review.md §3.3). Extraction (X1, index time) reads only the
+ * HGMem's steps answered by fixed rules (docs/evaluation.md#hgmem-the-oracle-planner-and-the-passes). Extraction (X1, index time) reads only the
  * chunk and its document's title: entities are the title (its disambiguator dropped), {@link RuleExtractor}'s names and
  * the parts of names joined by a connector ("Johann Strauss II of Austria" also names "Johann Strauss II" and
  * "Austria"), described by the sentences that mention them (the title, when no sentence does, by the first); relations pair

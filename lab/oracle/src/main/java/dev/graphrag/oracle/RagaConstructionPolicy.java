@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * RAGA's construction agent as fixed rules (specs/wave2-review.md §3.4): an index-time stand-in that reads only the
+ * RAGA's construction agent as fixed rules (docs/evaluation.md#raga-the-construction-agent-then-llm-free-retrieval): an index-time stand-in that reads only the
  * chunk in the prompt and the results of its own calls, never a question or a gold id. Per chunk, in rounds:
  * search_kg for each candidate name ({@link RuleExtractor}: the document title when the chunk mentions it, then the
  * capitalised spans that pass the quality gate); create_entity for each, the evidence the shortest sentence holding the

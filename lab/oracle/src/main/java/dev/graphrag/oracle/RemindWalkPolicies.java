@@ -16,7 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The oracle walker of specs/wave2-review.md §3.2: remind's query-time calls answered from the prompt's JSON input
+ * The oracle walker of docs/evaluation.md#remindrag-the-oracle-walker-and-the-passes: remind's query-time calls answered from the prompt's JSON input
  * block and sanitised gold, evidence-gated (a hop is known only once a chunk or path-edge text in this prompt holds
  * its answer and its subject; a chunk reads as its document's title, when the prompt gives one, above its text).
  * Stateless: everything a reply depends on is in the request.

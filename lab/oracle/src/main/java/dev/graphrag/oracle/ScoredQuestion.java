@@ -35,7 +35,7 @@ public record ScoredQuestion(String id, String text, Set<String> goldIds) {
     }
 
     /**
-     * MuSiQue's hop-1 sub-questions as questions of their own (specs/wave2-review.md §3.2 P4: a different answer on a
+     * MuSiQue's hop-1 sub-questions as questions of their own (docs/evaluation.md#remindrag-the-oracle-walker-and-the-passes: a different answer on a
      * shared path): the text is {@link EvidenceGate#query} of hop 1, the gold its supporting paragraph; each distinct
      * text once, id "&lt;question id&gt;#hop1".
      */

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The parts every method's prompts are built from (wave2-review X9): chat messages, the one fenced JSON input block
+ * The parts every method's prompts are built from (one shape for every method, so a model and a reply reader see one format): chat messages, the one fenced JSON input block
  * a prompt ends with (so small models, tests and evaluation policies read the same structure), and the JSON-schema
  * fragments of typed outputs.
  */

@@ -146,7 +146,7 @@ public final class ChunkSearch {
     }
 
     /**
-     * AGRAG Eq. 21 as its spec resolves it (shared/specs/agrag.md §2.4): the mean of the min-max normalised
+     * AGRAG Eq. 21 as docs/agrag.md#pipeline-and-defaults resolves it: the mean of the min-max normalised
      * cosine and BM25 scores; the dense score alone when no candidate matched a term (bm25 = NaN).
      */
     public static double hybrid(double denseMinMax, double bm25MinMax) {

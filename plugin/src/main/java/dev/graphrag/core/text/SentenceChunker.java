@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
- * The {@code sentences} chunker (ReMindRAG's, spec §2.1): whole sentences are added while the chunk stays within
+ * The {@code sentences} chunker (ReMindRAG's reference code; docs/remind.md#defaults): whole sentences are added while the chunk stays within
  * {@code chunkSize} tokens of the embedding tokenizer ([CLS] and [SEP] included); a sentence that would overflow
  * starts the next chunk, and one longer than a chunk on its own is cut at word boundaries. Each chunk then also
  * takes the first {@code overlapSentences} sentences of the next chunk. Chunks longer than the embedder's

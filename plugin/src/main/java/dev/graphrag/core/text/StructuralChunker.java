@@ -9,7 +9,7 @@ import java.util.function.BooleanSupplier;
 import java.util.regex.Pattern;
 
 /**
- * The {@code structural} chunker (RAGA's, spec §2.1): sections end before every heading of level 1 or 2 (Markdown
+ * The {@code structural} chunker (RAGA paper §3.3.6): sections end before every heading of level 1 or 2 (Markdown
  * {@code #}/{@code ##}, or numbered titles such as {@code 2.1 Methods}), around fenced code blocks and where a table
  * starts or ends. A section longer than {@code chunkSize} characters is cut at the last paragraph end that fits,
  * else the last sentence end, else the last space; such a continuation starts {@code overlap} characters before the
