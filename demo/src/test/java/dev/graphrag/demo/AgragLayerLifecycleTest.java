@@ -166,8 +166,8 @@ class AgragLayerLifecycleTest {
 
     @Test
     void incrementalSynonymEdgesEqualARebuildExactly() {
-        List<Map<String, Object>> docs = families(90);
-        for (int part = 0; part < 3; part++) build("synInc", docs.subList(part * 30, part * 30 + 30));
+        List<Map<String, Object>> docs = families(45); // every family member appears well before 45 documents
+        for (int part = 0; part < 3; part++) build("synInc", docs.subList(part * 15, part * 15 + 15));
         build("synFull", docs);
         java.util.Set<String> full = synonyms("synFull");
         assertTrue(full.size() >= 20, "the families make synonyms: " + full.size());
@@ -178,9 +178,9 @@ class AgragLayerLifecycleTest {
         rows("CALL agrag.index({corpus: 'synInc', relations: 'cooccurrence'})");
         assertEquals(full, synonyms("synInc"), "an upgraded layer gets the exact edges");
         // deletes follow too
-        rows("CALL rag.delete($ids, {corpus: 'synInc'})", Map.of("ids", docs.subList(60, 90).stream().map(d -> d.get("id")).toList()));
+        rows("CALL rag.delete($ids, {corpus: 'synInc'})", Map.of("ids", docs.subList(30, 45).stream().map(d -> d.get("id")).toList()));
         rows("CALL agrag.index({corpus: 'synInc', relations: 'cooccurrence'})");
-        build("synTwoThirds", docs.subList(0, 60));
+        build("synTwoThirds", docs.subList(0, 30));
         assertEquals(synonyms("synTwoThirds"), synonyms("synInc"));
     }
 
@@ -190,7 +190,7 @@ class AgragLayerLifecycleTest {
 
     @Test
     void theCellSearchAboveExactSynonymsUpToFindsOnlyExactEdgesAndSwitchingPlansSearchesAgain() {
-        List<Map<String, Object>> docs = families(60);
+        List<Map<String, Object>> docs = families(45);
         build("synCells", docs);
         java.util.Set<String> exact = synonyms("synCells");
         assertEquals("exact", synonymMethod("synCells"));

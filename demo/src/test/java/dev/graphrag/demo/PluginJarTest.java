@@ -39,6 +39,7 @@ class PluginJarTest {
             for (var it = jar.entries(); it.hasMoreElements(); ) {
                 String name = it.nextElement().getName();
                 assertFalse(name.startsWith("META-INF/versions/"), "a multi-release entry the loader would warn about: " + name);
+                assertFalse(name.contains(".dSYM/"), "debug symbols no server loads: " + name);
                 if (!name.endsWith(".class")) continue;
                 classes++;
                 // ONNX Runtime and DJL's Hugging Face tokenizers stay unrelocated: their JNI symbols are bound to their class names;
