@@ -1,5 +1,8 @@
 package dev.graphrag.demo;
 
+import dev.graphrag.procedures.EmbeddedNeo4j;
+import dev.graphrag.procedures.SampleFiles;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Result;

@@ -1,5 +1,7 @@
 package dev.graphrag.demo;
 
+import dev.graphrag.procedures.EmbeddedNeo4j;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -86,7 +88,7 @@ class DemoServerTest {
     }
 
     @Test
-    void browserIsToldTheBoltPortTheServerListensOn(@TempDir Path tmp) throws Exception {
+    void browserIsServedAndToldTheBoltPortTheServerListensOn(@TempDir Path tmp) throws Exception {
         int bolt;
         try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
             bolt = s.getLocalPort();
@@ -97,6 +99,12 @@ class DemoServerTest {
                     java.net.http.HttpRequest.newBuilder(neo4j.httpURI()).header("Accept", "application/json").build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString());
             assertTrue(discovery.body().contains("\"bolt_direct\":\"bolt://127.0.0.1:" + bolt + "\""), discovery.body());
+            // and serves Neo4j Browser at /browser/, as the demo promises
+            java.net.http.HttpResponse<String> browser = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(neo4j.httpURI() + "browser/")).GET().build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, browser.statusCode());
+            assertTrue(browser.body().toLowerCase().contains("<html"), browser.body().substring(0, Math.min(200, browser.body().length())));
         } finally {
             neo4j.close();
         }

@@ -2,7 +2,7 @@ package dev.graphrag.evaluation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.graphrag.demo.CorpusFiles;
-import dev.graphrag.demo.EmbeddedNeo4j;
+import dev.graphrag.procedures.EmbeddedNeo4j;
 import dev.graphrag.oracle.AnswerScore;
 import dev.graphrag.oracle.EvalCorpus;
 import dev.graphrag.oracle.EvalLlmServer;

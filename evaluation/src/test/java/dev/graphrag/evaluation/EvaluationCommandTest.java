@@ -3,7 +3,7 @@ package dev.graphrag.evaluation;
 import dev.graphrag.LineIndependent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.graphrag.demo.TestServer;
+import dev.graphrag.procedures.TestServer;
 import dev.graphrag.oracle.AgragAnswerEvaluation;
 import dev.graphrag.oracle.EvalCorpus;
 import dev.graphrag.oracle.EvalLlmServer;
@@ -39,7 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @LineIndependent
 class EvaluationCommandTest {
-    static final Path MUSIQUE = Path.of("../lab/oracle/src/test/resources/eval/musique_sample.json");
+    static final Path MUSIQUE = Path.of("../oracle/src/test/resources/eval/musique_sample.json");
     static final ObjectMapper JSON = new ObjectMapper();
 
     record Ran(int status, String out, String err) {}

@@ -106,7 +106,7 @@ class EvaluationPiecesTest {
 
     @Test
     void aQuestionFileCarriesItsPassages() throws Exception {
-        Path dir = Path.of("../lab/oracle/src/test/resources/eval");
+        Path dir = Path.of("../oracle/src/test/resources/eval");
         List<QuestionSet.Question> hotpot = QuestionSet.read(dir.resolve("hotpotqa_sample.json"));
         List<Map<String, Object>> passages = QuestionSet.passages(dir.resolve("hotpotqa_sample.json"), Set.of(hotpot.get(0).id()));
         assertEquals(10, passages.size(), "HotpotQA's ten context paragraphs");

@@ -229,7 +229,7 @@ class KillAnywhereTest {
 
     static Process start(Path store, int bolt, Path dir) throws Exception {
         List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1200m",
-                "-cp", System.getProperty("java.class.path"), "dev.graphrag.demo.KillableServer", store.toString(), String.valueOf(bolt));
+                "-cp", System.getProperty("java.class.path"), "dev.graphrag.procedures.KillableServer", store.toString(), String.valueOf(bolt));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         StringBuilder seen = new StringBuilder();

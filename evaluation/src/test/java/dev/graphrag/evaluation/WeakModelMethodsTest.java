@@ -1,7 +1,7 @@
 package dev.graphrag.evaluation;
 
 import dev.graphrag.LineIndependent;
-import dev.graphrag.demo.TestServer;
+import dev.graphrag.procedures.TestServer;
 import dev.graphrag.oracle.EvalLlmServer;
 import dev.graphrag.oracle.OracleGold;
 import dev.graphrag.oracle.WeakModel;
@@ -15,7 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import static dev.graphrag.demo.TestServer.rows;
+import static dev.graphrag.procedures.TestServer.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

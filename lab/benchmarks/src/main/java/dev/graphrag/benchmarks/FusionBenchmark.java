@@ -1,7 +1,7 @@
 package dev.graphrag.benchmarks;
 
 import dev.graphrag.demo.CorpusFiles;
-import dev.graphrag.demo.EmbeddedNeo4j;
+import dev.graphrag.procedures.EmbeddedNeo4j;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

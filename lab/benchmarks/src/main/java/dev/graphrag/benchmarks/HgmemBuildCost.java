@@ -1,6 +1,6 @@
 package dev.graphrag.benchmarks;
 
-import dev.graphrag.demo.EmbeddedNeo4j;
+import dev.graphrag.procedures.EmbeddedNeo4j;
 
 import dev.graphrag.core.embed.EmbeddingModel;
 import dev.graphrag.core.embed.EmbeddingService;

@@ -1,7 +1,7 @@
 package dev.graphrag.benchmarks;
 
 import dev.graphrag.demo.CorpusFiles;
-import dev.graphrag.demo.EmbeddedNeo4j;
+import dev.graphrag.procedures.EmbeddedNeo4j;
 
 import dev.graphrag.oracle.OracleGold;
 import dev.graphrag.oracle.Scores;

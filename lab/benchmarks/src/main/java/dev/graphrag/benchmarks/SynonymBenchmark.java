@@ -1,6 +1,6 @@
 package dev.graphrag.benchmarks;
 
-import dev.graphrag.demo.EmbeddedNeo4j;
+import dev.graphrag.procedures.EmbeddedNeo4j;
 
 import dev.graphrag.agrag.SynonymSearch;
 import org.neo4j.harness.Neo4j;

@@ -1,6 +1,6 @@
 package dev.graphrag.benchmarks;
 
-import dev.graphrag.demo.TestServer;
+import dev.graphrag.procedures.TestServer;
 
 import dev.graphrag.LineIndependent;
 import org.junit.jupiter.api.Test;
