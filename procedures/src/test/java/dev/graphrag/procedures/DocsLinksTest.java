@@ -132,7 +132,9 @@ class DocsLinksTest {
         assertTrue(sources.size() > 300, "every module's sources: " + sources.size());
         Map<Path, Set<String>> anchors = new HashMap<>();
         List<String> broken = new ArrayList<>();
-        for (Path p : sources) broken.addAll(brokenDocsPaths(p, anchors));
+        for (Path p : sources) {
+            if (!p.endsWith("DocsLinksTest.java")) broken.addAll(brokenDocsPaths(p, anchors)); // its own test names broken paths
+        }
         assertEquals(List.of(), broken);
     }
 
