@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * table of the columns it yields (each column's type must be the one the server declares), and a worked example whose
  * output table is what the example really returns. The example data of a family are its cypher/ walk-throughs (their
  * drop, reset and delete statements left out); pages that destroy something run last. Output tables are written by
- * {@code mvn -pl demo test -Dtest=ProcedurePagesTest -Ddocs.update=true} and checked here for their columns and for
+ * {@code mvn -pl procedures verify -Dit.test=ProcedurePagesTest -Ddocs.update=true} and checked here for their columns and for
  * having rows or none (values such as ms and ids differ between runs, and row counts with what other tests left in the
  * shared server, so those are not compared).
  */

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The Cypher surface pinned down, as APOC's ArgumentDescriptionsTest does: every procedure's and function's
  * signature, mode and description as the server lists them must equal the checked-in snapshot, and each must have
  * a docs section that names every column it yields. A deliberate change is recorded with
- * {@code mvn -pl demo test -Dtest=ProcedureSignaturesTest -Dsignatures.update=true} and reviewed in the diff.
+ * {@code mvn -pl procedures verify -Dit.test=ProcedureSignaturesTest -Dsignatures.update=true} and reviewed in the diff.
  */
 class ProcedureSignaturesTest {
     static final Path SNAPSHOT = Path.of("src", "test", "resources", "procedure-signatures.txt");
