@@ -42,7 +42,8 @@ public final class TestServer {
     public static synchronized Neo4j get() {
         if (neo4j == null) {
             try {
-                Path work = Files.createDirectories(BuildLayout.here().resolve("neo4j-test"));
+                // one work directory (graphrag.conf, import/) per test JVM: Failsafe runs two, each with its own stand-ins
+                Path work = Files.createDirectories(BuildLayout.here().resolve("neo4j-test-" + ProcessHandle.current().pid()));
                 EmbeddedNeo4j.Options options = new EmbeddedNeo4j.Options(work, null, "127.0.0.1", 0, -1, settings());
                 importDir = options.importDirectory();
                 neo4j = EmbeddedNeo4j.start(options);
