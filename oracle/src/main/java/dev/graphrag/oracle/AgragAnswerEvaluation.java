@@ -17,8 +17,8 @@ import java.util.Set;
  * front of the reader.
  */
 public final class AgragAnswerEvaluation implements MethodEvaluation {
-    static final String STEP = "agrag.answer";
-    static final String FILTER_STEP = "agrag triple filter";
+    public static final String STEP = "agrag.answer";
+    public static final String FILTER_STEP = "agrag triple filter";
     static final String UNKNOWN = "insufficient information";
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -216,7 +216,7 @@ public final class OracleHarness {
     }
 
     /** The procedure's yield must equal the server's log: calls and tokens in total and per step. */
-    static void checkUsage(String method, ScoredQuestion q, MethodEvaluation.Output out, Map<String, EvalLlmServer.StepTotal> logged) {
+    public static void checkUsage(String method, ScoredQuestion q, MethodEvaluation.Output out, Map<String, EvalLlmServer.StepTotal> logged) {
         long calls = 0, prompt = 0, completion = 0;
         for (EvalLlmServer.StepTotal t : logged.values()) {
             calls += t.calls();

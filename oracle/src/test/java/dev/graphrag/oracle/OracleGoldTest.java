@@ -21,19 +21,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The sanitised gold carries no passage field, and a file that does is refused. */
 @LineIndependent
-class OracleGoldTest {
+public class OracleGoldTest {
     /**
      * Samples of the data sets in their original formats (oracle/src/test/resources/eval/README.md), found from this
      * module or from demo/, whose server tests use them too.
      */
-    static final Path SAMPLES = java.util.stream.Stream.of("src/test/resources/eval", "../oracle/src/test/resources/eval").map(Path::of)
+    public static final Path SAMPLES = java.util.stream.Stream.of("src/test/resources/eval", "../oracle/src/test/resources/eval").map(Path::of)
             .filter(java.nio.file.Files::isDirectory).findFirst().orElseThrow(() -> new AssertionError("no oracle/src/test/resources/eval from " + Path.of("").toAbsolutePath()));
-    static final Path MUSIQUE = SAMPLES.resolve("musique_sample.json");
+    public static final Path MUSIQUE = SAMPLES.resolve("musique_sample.json");
     static final Path HOTPOT = SAMPLES.resolve("hotpotqa_sample.json");
     static final ObjectMapper JSON = new ObjectMapper();
 
     /** The MuSiQue sample's passages, as the harness ingests them ({title, text}), in file order. */
-    static java.util.List<java.util.Map<String, Object>> musiquePassages() throws java.io.IOException {
+    public static java.util.List<java.util.Map<String, Object>> musiquePassages() throws java.io.IOException {
         java.util.List<java.util.Map<String, Object>> passages = new java.util.ArrayList<>();
         for (com.fasterxml.jackson.databind.JsonNode q : JSON.readTree(MUSIQUE.toFile())) {
             for (com.fasterxml.jackson.databind.JsonNode p : q.path("paragraphs")) {
@@ -44,7 +44,7 @@ class OracleGoldTest {
     }
 
     /** The MuSiQue sample's sanitised gold, built into a temporary file and loaded. */
-    static OracleGold musiqueGold() throws java.io.IOException {
+    public static OracleGold musiqueGold() throws java.io.IOException {
         Path file = java.nio.file.Files.createTempDirectory("oracle").resolve("musique_oracle.json");
         OracleGold.build(OracleGold.fromMusique(MUSIQUE), file);
         return OracleGold.load(file);

@@ -1,4 +1,16 @@
-package dev.graphrag.oracle;
+package dev.graphrag.procedures.oracle;
+
+import dev.graphrag.oracle.AgragAnswerEvaluation;
+import dev.graphrag.oracle.AgragExtractionPolicy;
+import dev.graphrag.oracle.EvalCorpus;
+import dev.graphrag.oracle.EvalLlmServer;
+import dev.graphrag.oracle.MethodEvaluation;
+import dev.graphrag.oracle.OracleGold;
+import dev.graphrag.oracle.OracleGoldTest;
+import dev.graphrag.oracle.OracleHarness;
+import dev.graphrag.oracle.RemindEvaluation;
+import dev.graphrag.oracle.ScoredQuestion;
+import dev.graphrag.oracle.Scores;
 
 import dev.graphrag.LineIndependent;
 import com.fasterxml.jackson.databind.JsonNode;

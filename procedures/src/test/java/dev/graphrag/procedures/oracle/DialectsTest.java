@@ -1,4 +1,22 @@
-package dev.graphrag.oracle;
+package dev.graphrag.procedures.oracle;
+
+import dev.graphrag.oracle.AgragAnswerEvaluation;
+import dev.graphrag.oracle.AgragExtractionPolicy;
+import dev.graphrag.oracle.EvalCorpus;
+import dev.graphrag.oracle.EvalLlmServer;
+import dev.graphrag.oracle.HgmemEvaluation;
+import dev.graphrag.oracle.MethodEvaluation;
+import dev.graphrag.oracle.OracleGold;
+import dev.graphrag.oracle.OracleGoldTest;
+import dev.graphrag.oracle.OracleHarness;
+import dev.graphrag.oracle.PolicyReply;
+import dev.graphrag.oracle.RagaConstructionPolicy;
+import dev.graphrag.oracle.RemindEvaluation;
+import dev.graphrag.oracle.RemindExtractionPolicies;
+import dev.graphrag.oracle.RuleExtractor;
+import dev.graphrag.oracle.ScoredQuestion;
+import dev.graphrag.oracle.Scores;
+import dev.graphrag.oracle.ServerDialect;
 
 import dev.graphrag.LineIndependent;
 import dev.graphrag.procedures.TestServer;
