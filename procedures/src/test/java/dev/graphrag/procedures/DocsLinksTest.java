@@ -139,7 +139,8 @@ class DocsLinksTest {
     }
 
     /** Design files kept outside the repository (the team's specs and reviews), which no user's clone has. */
-    static final Pattern OUTSIDE_CITATION = Pattern.compile("spec §|specs/[\\w-]+\\.md|wave2-review|shared/(specs|data|seeds|reviews)");
+    // written with escapes so this line does not match itself: a section sign after "spec", a spec file, the review, shared/
+    static final Pattern OUTSIDE_CITATION = Pattern.compile("spec \\u00a7|spec[s]/[\\w-]+\\.md|wave2[-]review|shared/(specs|data|seeds|reviews)");
 
     @Test
     void noFileCitesADesignFileTheRepositoryLacks() throws IOException {
@@ -155,8 +156,6 @@ class DocsLinksTest {
                 if (OUTSIDE_CITATION.matcher(lines.get(i)).find()) found.add(f + ":" + (i + 1) + ": " + lines.get(i).strip());
             }
         }
-        // this class names the patterns it looks for
-        found.removeIf(line -> line.contains("DocsLinksTest.java"));
         assertEquals(List.of(), found, "cite the paper (title and section) or the method's docs page instead");
     }
 
@@ -173,11 +172,11 @@ class DocsLinksTest {
     @Test
     void aRenamedHeadingOrAMissingPageIsCaught(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("a.md"), "# Scaling at 1x (2026-11-26)\n## Scaling at 1x (2026-11-26)\n```\n# not a heading\n```\n"
-                + "[ok](#scaling-at-1x-2026-11-26) [repeat](#scaling-at-1x-2026-11-26-1) [old](#scaling-at-1x-session-29)"
+                + "[ok](#scaling-at-1x-2026-11-26) [repeat](#scaling-at-1x-2026-11-26-1) [old](#scaling-at-1x-before-the-rename)"
                 + " [code](#not-a-heading) [gone](b.md) [web](https://neo4j.com/#x)\n");
         List<String> broken = brokenLinks(dir.resolve("a.md"), new HashMap<>());
         assertEquals(3, broken.size(), broken.toString());
-        assertTrue(broken.get(0).contains("#scaling-at-1x-session-29") && broken.get(1).contains("#not-a-heading")
+        assertTrue(broken.get(0).contains("#scaling-at-1x-before-the-rename") && broken.get(1).contains("#not-a-heading")
                 && broken.get(2).contains("b.md (no such file)"), broken.toString());
     }
 }
