@@ -20,9 +20,9 @@ public final class ServerSettings {
     public record Endpoint(String prefix, Setting<String> endpoint, Setting<String> model, Setting<String> apiKey, Setting<String> apiKeyEnv,
                            Setting<Long> timeoutMs, Setting<Long> connectTimeoutMs, Setting<Long> maxRetries, Setting<Long> retryBaseMs,
                            Setting<Long> maxConcurrent, Setting<Long> maxQueueMs, Setting<Long> maxReplyBytes) {
-        List<Setting<?>> all() {
-            return List.of(endpoint, model, apiKey, apiKeyEnv, timeoutMs, connectTimeoutMs, maxRetries, retryBaseMs, maxConcurrent, maxQueueMs,
-                    maxReplyBytes);
+        /** The limits of each exchange after its timeout, in docs/configuration.md's order. */
+        List<Setting<?>> limits() {
+            return List.of(connectTimeoutMs, maxRetries, retryBaseMs, maxConcurrent, maxQueueMs, maxReplyBytes);
         }
     }
 
@@ -98,15 +98,17 @@ public final class ServerSettings {
         List<Setting<?>> all = new ArrayList<>(List.of(EMBEDDING_NAME, EMBEDDING.model(), EMBEDDING_TOKENIZER, EMBEDDING_TOKENIZER_ENGINE,
                 EMBEDDING_POOLING, EMBEDDING_MAX_LENGTH, EMBEDDING_NORMALIZE, EMBEDDING_DEVICE, EMBEDDING_THREADS, EMBEDDING_BATCH_SIZE,
                 EMBEDDING_CACHE_SIZE, EMBEDDING_PROVIDER, EMBEDDING.endpoint(), EMBEDDING.apiKey(), EMBEDDING.apiKeyEnv(), EMBEDDING_DIMENSIONS));
-        all.addAll(EMBEDDING.all().subList(4, 11));
+        all.add(EMBEDDING.timeoutMs());
+        all.addAll(EMBEDDING.limits());
         all.addAll(List.of(INGEST_CHUNK_SIZE, INGEST_CHUNK_OVERLAP, INGEST_BATCH_SIZE, INGEST_MAX_BATCH_SIZE, INGEST_MAX_DOCUMENT_CHARS,
                 INGEST_ALLOWED_URLS, INGEST_MAX_FILE_BYTES, INGEST_MAX_FILES, INGEST_MAX_CALL_BYTES, INGEST_PARSE_TIMEOUT_SECONDS,
                 LLM.endpoint(), LLM_ALLOWED_ENDPOINTS, LLM.model(), LLM.apiKey(), LLM.apiKeyEnv(), LLM_TEMPERATURE, LLM_MAX_TOKENS,
                 LLM_MAX_TOKENS_LIMIT, LLM_CONTEXT_TOKENS, LLM.timeoutMs(), LLM_MAX_TIMEOUT_MS));
-        all.addAll(LLM.all().subList(5, 11));
+        all.addAll(LLM.limits());
         all.addAll(List.of(RERANK_PROVIDER, RERANK.endpoint(), RERANK.model(), RERANK.apiKey(), RERANK.apiKeyEnv(), RERANK_MAX_DOCUMENTS,
                 RERANK_MAX_DOCUMENT_CHARS));
-        all.addAll(RERANK.all().subList(4, 11));
+        all.add(RERANK.timeoutMs());
+        all.addAll(RERANK.limits());
         all.addAll(List.of(LLM_CACHE_ENABLED, LLM_CACHE_SIZE));
         ALL = Collections.unmodifiableList(all);
     }

@@ -151,7 +151,7 @@ public final class Setting<T> {
             case CHOICE -> {
                 out = null;
                 for (String c : choices) if (c.equalsIgnoreCase(v)) out = c;
-                if (out == null) throw invalid(source, "one of " + String.join(", ", choices) + (secret ? "" : ", got '" + v + "'"));
+                if (out == null) throw invalid(source, "one of " + String.join(", ", choices) + ", got '" + v + "'"); // a choice is never a secret
             }
             case BOOLEAN -> {
                 if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) throw invalid(source, "true or false");
