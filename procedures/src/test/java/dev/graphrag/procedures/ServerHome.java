@@ -63,6 +63,8 @@ final class ServerHome implements AutoCloseable {
                 "server.memory.heap.initial_size=256m",
                 "server.memory.heap.max_size=768m",
                 "server.memory.pagecache.size=64m",
+                // no 5 s quiet period per Netty event loop group at stop (EmbeddedNeo4j says why); seconds on 5.26
+                "internal.dbms.bolt.netty_server_shutdown_quiet_period=" + ("2026".equals(System.getProperty("graphrag.neo4j.line")) ? "0s" : "0"),
                 "server.jvm.additional=-Djava.io.tmpdir=" + home.resolve("tmp").toAbsolutePath()));
         conf.addAll(neo4jConf);
         Files.writeString(home.resolve("conf/neo4j.conf"), String.join("\n", conf) + "\n");
