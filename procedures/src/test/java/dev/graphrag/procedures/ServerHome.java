@@ -63,8 +63,10 @@ final class ServerHome implements AutoCloseable {
                 "server.memory.heap.initial_size=256m",
                 "server.memory.heap.max_size=768m",
                 "server.memory.pagecache.size=64m",
-                // no 5 s quiet period per Netty event loop group at stop (EmbeddedNeo4j says why); seconds on 5.26
-                "internal.dbms.bolt.netty_server_shutdown_quiet_period=" + ("2026".equals(System.getProperty("graphrag.neo4j.line")) ? "0s" : "0"),
+                // no 5 s quiet period per Netty event loop group at stop (EmbeddedNeo4j says why): seconds on 5.26, a duration
+                // under a new name on the calendar line (the old name is migrated there and must then be a number)
+                "2026".equals(System.getProperty("graphrag.neo4j.line")) ? "internal.dbms.bolt.netty_server_shutdown_quiet_period_duration=0s"
+                        : "internal.dbms.bolt.netty_server_shutdown_quiet_period=0",
                 "server.jvm.additional=-Djava.io.tmpdir=" + home.resolve("tmp").toAbsolutePath()));
         conf.addAll(neo4jConf);
         Files.writeString(home.resolve("conf/neo4j.conf"), String.join("\n", conf) + "\n");
