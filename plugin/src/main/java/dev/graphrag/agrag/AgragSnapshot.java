@@ -160,7 +160,13 @@ final class AgragSnapshot {
         java.util.function.UnaryOperator<String> one = x -> x == null ? null : strings.computeIfAbsent(x, k -> k);
         // a canonical order (entities by name, chunks by id, edges by endpoints and text) rather than the store's:
         // ties in every later step then break the same way however the corpus was ingested (the permutation check)
+        // chunks removed or replaced since the build (docs/agrag.md#updates-and-deletes): an entity no present chunk
+        // contains, and a fact no present chunk containing both its entities states, are left out until agrag.index
+        // removes them, so no query serves what only removed text said
+        Node meta = tx.findNode(AgragGraph.META, "corpus", corpus);
+        boolean chunksChanged = meta != null && AgragLayer.SPEC.chunksChangedSinceBuild(tx, corpus, meta);
         for (Node n : sortedBy(tx.findNodes(AgragGraph.ENTITY, "corpus", corpus), "name")) {
+            if (chunksChanged && !n.hasRelationship(org.neo4j.graphdb.Direction.INCOMING, AgragGraph.CONTAINS)) continue;
             ids.add(n.getId());
             s.names.add(one.apply((String) n.getProperty("name")));
             entityVecs.add((float[]) n.getProperty("embedding"));
@@ -186,6 +192,7 @@ final class AgragSnapshot {
                 if (v < 0) continue;
                 double w = ((Number) r.getProperty("pprWeight", 1.0)).doubleValue();
                 if (r.isType(AgragGraph.REL)) {
+                    if (chunksChanged && !statedByAPresentChunk(tx, s, r)) continue;
                     facts.add(new LoadedFact(e, v, one.apply((String) r.getProperty("subject")), one.apply((String) r.getProperty("predicate")),
                             one.apply((String) r.getProperty("object")), r.getId(), w, (float[]) r.getProperty("embedding", null)));
                 } else {
@@ -230,6 +237,25 @@ final class AgragSnapshot {
         s.entityVectors = new VectorMatrix("agrag entity", entityVecs);
         s.chunkVectors = new VectorMatrix("chunk", chunkVecs);
         return s;
+    }
+
+    /**
+     * Whether a chunk the fact came from ({@code chunkIds}) is there and contains both its entities: a chunk replaced
+     * under the same id has no AG_CONTAINS until the next build reads its new text.
+     */
+    @SuppressWarnings("deprecation")
+    private static boolean statedByAPresentChunk(Transaction tx, AgragSnapshot s, Relationship fact) {
+        for (String id : (String[]) fact.getProperty("chunkIds", new String[0])) {
+            Integer c = s.indexOfChunk.get(id);
+            if (c == null) continue;
+            boolean subject = false, object = false;
+            for (Relationship r : tx.getNodeById(s.nodeIds[c]).getRelationships(org.neo4j.graphdb.Direction.OUTGOING, AgragGraph.CONTAINS)) {
+                subject |= r.getEndNode().equals(fact.getStartNode());
+                object |= r.getEndNode().equals(fact.getEndNode());
+            }
+            if (subject && object) return true;
+        }
+        return false;
     }
 
     /** A fact edge and its embedding, kept together while the facts are put in canonical order. */

@@ -64,15 +64,9 @@ final class CosineLookup {
     }
 
     int[] factRows(AgragSnapshot g, float[] q, int n) {
-        return VectorIndexQuery.topRelationships(tx, AgragGraph.FACT_INDEX, q, n, r -> g.factRow(r.getId()) >= 0, this::factRelationships).keySet().stream()
+        // the widening stops once every fact of the snapshot is found
+        return VectorIndexQuery.topRelationships(tx, AgragGraph.FACT_INDEX, q, n, r -> g.factRow(r.getId()) >= 0, () -> g.factVectors.size()).keySet().stream()
                 .mapToInt(r -> g.factRow(r.getId())).toArray();
-    }
-
-    /** Every fact relationship of every corpus: where the widening rounds stop. */
-    long factRelationships() {
-        try (var r = tx.execute("MATCH ()-[f:" + AgragGraph.REL.name() + "]->() RETURN count(f) AS n")) {
-            return ((Number) r.next().get("n")).longValue();
-        }
     }
 
     static float[] negated(float[] q) {

@@ -9,6 +9,7 @@ import dev.graphrag.core.llm.Usage;
 import dev.graphrag.core.llm.UsageMeter;
 import dev.graphrag.core.search.ChunkSearch;
 import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Relationship;
 import org.neo4j.graphdb.Transaction;
 
 import java.util.ArrayList;
@@ -108,6 +109,7 @@ public final class HgmemEngine {
             if (query != null && !query.equals(l.session().query())) {
                 throw new RagException(owner + ": session '" + id + "' answers another question ('" + l.session().query() + "'); pass null as query, or a new sessionId");
             }
+            requireSourcesUnchanged(owner, id, existing, l.session().chunkIds());
             p.corpus = l.corpus();
             p.cfg = HgmemConfig.parse(use, HgmemConfig.overSession(owner, use, l.config(), config, l.corpus()));
             p.session = l.session();
@@ -117,6 +119,27 @@ public final class HgmemEngine {
         p.meta = HgmemLayer.SPEC.requireBuilt(tx, p.corpus, embeddings);
         if (llm == null) throw new RagException(owner + ": HGMem needs an LLM: " + LlmConfig.HOW_TO_CONFIGURE);
         return p;
+    }
+
+    /**
+     * A session's memory points were written from the chunks it read; once one of them is removed or replaced
+     * (docs/hgmem.md#updates-and-deletes), going on would carry its old text into every later prompt, so the session is
+     * refused with the chunks named: a new session reads the corpus as it is.
+     */
+    private void requireSourcesUnchanged(String owner, String id, Node session, java.util.Collection<String> chunkIds) {
+        if (!(session.getProperty("updatedAt", session.getProperty("createdAt", null)) instanceof java.time.ZonedDateTime since)) return;
+        List<String> changed = new ArrayList<>();
+        for (String c : chunkIds) {
+            Node chunk = tx.findNode(dev.graphrag.core.lexical.LexicalGraph.CHUNK, "id", c);
+            Relationship has = chunk == null ? null : chunk.getSingleRelationship(dev.graphrag.core.lexical.LexicalGraph.HAS_CHUNK, org.neo4j.graphdb.Direction.INCOMING);
+            Object ingested = has == null ? null : has.getStartNode().getProperty("ingestedAt", null);
+            if (has == null || ingested instanceof java.time.ZonedDateTime t && t.isAfter(since)) changed.add(c);
+        }
+        if (!changed.isEmpty()) {
+            throw new RagException(owner + ": session '" + id + "' read " + changed.size() + " chunk(s) removed or replaced since its last step ("
+                    + String.join(", ", changed.subList(0, Math.min(5, changed.size()))) + (changed.size() > 5 ? ", ..." : "")
+                    + "): its memory may hold their old text; start a new session");
+        }
     }
 
     /** subqueries (and targets: listing indices per subquery, null = global) replace the pending ones for manual control. */

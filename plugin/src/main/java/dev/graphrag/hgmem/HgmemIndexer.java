@@ -281,10 +281,16 @@ public record HgmemIndexer(RagCall call, RagCall.BoundLlm llm) {
             batch.run(tx -> tx.getRelationshipByElementId(id).delete());
         }
         batch.commit();
+        List<String> gone = new ArrayList<>();
         for (Map.Entry<String, Stored> e : existing.entities.entrySet()) {
-            if (merged.entities().containsKey(e.getKey()) || e.getValue().provisional) continue;
+            if (!merged.entities().containsKey(e.getKey()) && !e.getValue().provisional) gone.add(e.getValue().elementId);
+        }
+        // entities a session described from chunks that are all gone since (one it made from no chunk stays)
+        call.db().executeTransactionally("MATCH (e:HgEntity {corpus: $c}) WHERE e.provisional AND coalesce(e.sourceChunks, 0) > 0"
+                + " AND NOT coalesce(e.stale, false) AND NOT EXISTS { (:Chunk)-[:HG_MENTIONS]->(e) } RETURN elementId(e) AS id", Map.of("c", corpus),
+                r -> { r.forEachRemaining(row -> gone.add((String) row.get("id"))); return null; });
+        for (String id : gone) {
             n++;
-            String id = e.getValue().elementId;
             batch.run(tx -> {
                 Node node = tx.getNodeByElementId(id);
                 if (node.hasRelationship(Direction.INCOMING, HgmemGraph.MEMBER)) {

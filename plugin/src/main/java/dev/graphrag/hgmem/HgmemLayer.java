@@ -29,7 +29,7 @@ public final class HgmemLayer {
      * between builds), mentions and the build's settings as recorded.
      */
     public record Info(String corpus, long version, String state, boolean chunksChanged, long entities, long relations, long mentions,
-                       long provisionalEntities, long sessions, String embeddingModel, long embeddingDimensions, List<String> entityTypes) {}
+                       long provisionalEntities, long staleEntities, long unsupportedEntities, long sessions, String embeddingModel, long embeddingDimensions, List<String> entityTypes) {}
 
     private HgmemLayer() {}
 
@@ -37,9 +37,13 @@ public final class HgmemLayer {
         LayerInfo i = SPEC.info(tx, corpus);
         Map<String, Long> live = LayerSpec.counts(tx, "RETURN COUNT { (:HgEntity {corpus: $c}) } AS entities,"
                 + " COUNT { (:HgEntity {corpus: $c})-[:HG_RELATED]->() } AS relations, COUNT { (e:HgEntity {corpus: $c}) WHERE e.provisional } AS provisional,"
+                + " COUNT { (e:HgEntity {corpus: $c}) WHERE e.stale } AS stale,"
+                // what retrieval already skips and the next build removes: entities whose every chunk was removed or replaced
+                + " COUNT { (e:HgEntity {corpus: $c}) WHERE NOT coalesce(e.stale, false) AND NOT EXISTS { (:Chunk)-[:HG_MENTIONS]->(e) }"
+                + " AND (NOT coalesce(e.provisional, false) OR coalesce(e.sourceChunks, 0) > 0) } AS unsupported,"
                 + " COUNT { (:HgSession {corpus: $c}) } AS sessions", corpus);
         return new Info(corpus, i.version(), i.state(), i.chunksChanged(), live.get("entities"), live.get("relations"), i.recorded("mentions"),
-                live.get("provisional"), live.get("sessions"), i.embeddingModel(), i.recorded("embeddingDimensions"),
+                live.get("provisional"), live.get("stale"), live.get("unsupported"), live.get("sessions"), i.embeddingModel(), i.recorded("embeddingDimensions"),
                 Arrays.asList((String[]) i.meta().getProperty("entityTypes", new String[0])));
     }
 }

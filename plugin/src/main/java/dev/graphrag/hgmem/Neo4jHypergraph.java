@@ -97,11 +97,12 @@ public final class Neo4jHypergraph implements Evolution.Graph {
         if (anchors.isEmpty()) { // global, or local whose units are gone: explore outside memory
             mode = "global";
             Set<String> exclude = cfg.excludeMemoryInGlobal() ? new LinkedHashSet<>(memory.vertices()) : Set.of();
-            Map<Node, Double> hits = VectorIndexQuery.topInCorpus(tx, HgmemGraph.ENTITY_INDEX, q, corpus, cfg.entityPool() + exclude.size(), this::entityCount);
+            Map<Node, Double> hits = VectorIndexQuery.topNodes(tx, HgmemGraph.ENTITY_INDEX, q, cfg.entityPool() + exclude.size(),
+                    n -> corpus.equals(n.getProperty("corpus", null)) && servable(n), this::entityCount);
             List<Scored> pool = new ArrayList<>();
             hits.forEach((n, s) -> {
                 String name = (String) n.getProperty("name");
-                if (!exclude.contains(name) && s >= cfg.minSim()) pool.add(new Scored("entity", name, name, s, (String) n.getProperty("description", "")));
+                if (!exclude.contains(name) && s >= cfg.minSim()) pool.add(new Scored("entity", name, name, s, description(n)));
             });
             pool.sort(Comparator.comparingDouble((Scored s) -> -s.score()).thenComparing(Scored::id));
             found = pool.subList(0, Math.min(cfg.entitiesPerQuery(), Math.min(pool.size(), cfg.entityPool())));
@@ -112,12 +113,12 @@ public final class Neo4jHypergraph implements Evolution.Graph {
             Map<String, float[]> vectors = new HashMap<>();
             for (String c : cand) {
                 Node n = entity(c);
-                float[] v = n == null ? null : ModelIdentity.floats(n.getProperty("embedding", null));
+                float[] v = n == null || !servable(n) ? null : ModelIdentity.floats(n.getProperty("embedding", null));
                 if (v != null) vectors.put(c, v);
             }
             List<String> names = Candidates.retrieve(q, cand, vectors, Math.min(cfg.entitiesPerQuery(), cfg.entityPool()), cfg.minSim());
             found = new ArrayList<>();
-            for (String n : names) found.add(new Scored("entity", n, n, EmbeddingService.cosine(q, vectors.get(n)), (String) entity(n).getProperty("description", "")));
+            for (String n : names) found.add(new Scored("entity", n, n, EmbeddingService.cosine(q, vectors.get(n)), description(entity(n))));
             candidates = cand.size();
         }
         return new TaskRetrieval(subquery, mode, candidates, found, relations(q, found), chunks(q, found));
@@ -126,7 +127,9 @@ public final class Neo4jHypergraph implements Evolution.Graph {
     /** The relations of the found entities: top n_e by cosine, then by degree and weight, within the description budget. */
     private List<Scored> relations(float[] q, List<Scored> found) {
         Map<String, Relationship> incident = new LinkedHashMap<>();
-        for (Scored e : found) for (Relationship r : entity(e.id()).getRelationships(HgmemGraph.RELATED)) incident.putIfAbsent(r.getElementId(), r);
+        for (Scored e : found) {
+            for (Relationship r : entity(e.id()).getRelationships(HgmemGraph.RELATED)) if (servable(r)) incident.putIfAbsent(r.getElementId(), r);
+        }
         List<Map.Entry<Relationship, Double>> scored = new ArrayList<>();
         for (Relationship r : incident.values()) {
             float[] v = ModelIdentity.floats(r.getProperty("embedding", null));
@@ -140,7 +143,7 @@ public final class Neo4jHypergraph implements Evolution.Graph {
         List<Scored> out = new ArrayList<>();
         int used = 0;
         for (Map.Entry<Relationship, Double> e : top) {
-            String d = (String) e.getKey().getProperty("description", "");
+            String d = description(e.getKey());
             used += tokens(d);
             if (used > cfg.relTokenBudget()) break;
             Relationship r = e.getKey();
@@ -202,7 +205,7 @@ public final class Neo4jHypergraph implements Evolution.Graph {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("entity", name);
             row.put("type", n.getProperty("type", "UNKNOWN"));
-            row.put("description", cut((String) n.getProperty("description", "")));
+            row.put("description", cut(description(n)));
             ents.add(row);
         }
         for (String id : relIds) {
@@ -210,7 +213,7 @@ public final class Neo4jHypergraph implements Evolution.Graph {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("source", r.getStartNode().getProperty("name"));
             row.put("target", r.getEndNode().getProperty("name"));
-            row.put("description", cut((String) r.getProperty("description", "")));
+            row.put("description", cut(description(r)));
             Object keywords = r.getProperty("keywords", "");
             if (keywords instanceof String k && !k.isBlank()) row.put("keywords", k);
             rels.add(row);
@@ -298,7 +301,8 @@ public final class Neo4jHypergraph implements Evolution.Graph {
         float[] q = embeddings.embed(query);
         Map<String, float[]> vectors = new HashMap<>();
         for (String w : around) {
-            float[] v = ModelIdentity.floats(entity(w).getProperty("embedding", null));
+            Node n = entity(w);
+            float[] v = servable(n) ? ModelIdentity.floats(n.getProperty("embedding", null)) : null;
             if (v != null) vectors.put(w, v);
         }
         List<String> top = Candidates.retrieve(q, around, vectors, Math.min(cfg.hintPool(), cfg.hintK()), cfg.minSim());
@@ -307,7 +311,7 @@ public final class Neo4jHypergraph implements Evolution.Graph {
         StringBuilder b = new StringBuilder();
         for (String w : top) {
             Node n = entity(w);
-            String d = (String) n.getProperty("description", "");
+            String d = description(n);
             String unquoted = HgmemPrompts.unquoted(d, remembered);
             b.append("****").append(w).append("****\nEntity_Type: ").append(n.getProperty("type", "UNKNOWN")).append("\nDescription: ")
                     .append(cut(unquoted == null ? d : unquoted, cfg.hintDescriptionTokens())).append('\n');
@@ -344,8 +348,94 @@ public final class Neo4jHypergraph implements Evolution.Graph {
         Node n = entity(name);
         if (n == null) return List.of();
         List<String> out = new ArrayList<>();
-        for (Relationship r : n.getRelationships(HgmemGraph.RELATED)) out.add((String) r.getOtherNode(n).getProperty("name"));
+        for (Relationship r : n.getRelationships(HgmemGraph.RELATED)) if (servable(r)) out.add((String) r.getOtherNode(n).getProperty("name"));
         return out;
+    }
+
+    /**
+     * Whether retrieval may return the entity (docs/hgmem.md#updates-and-deletes): not one a build marked stale (no
+     * chunk names it any more: it stays only while a session's memory holds it), nor one no present chunk names (its
+     * chunks were removed or replaced since the build), unless a session made it from no chunk at all.
+     */
+    static boolean servable(Node e) {
+        if (Boolean.TRUE.equals(e.getProperty("stale", false))) return false;
+        if (e.hasRelationship(org.neo4j.graphdb.Direction.INCOMING, HgmemGraph.MENTIONS)) return true;
+        return Boolean.TRUE.equals(e.getProperty("provisional", false)) && ((Number) e.getProperty("sourceChunks", 0L)).longValue() == 0;
+    }
+
+    /**
+     * A relation is served while both its entities are and, once chunks changed since the build, while a chunk it came
+     * from is there and names both (a replaced chunk under the same id names what its new text names, from the next
+     * build on). A relation a session made is served with its entities.
+     */
+    private boolean servable(Relationship r) {
+        if (!servable(r.getStartNode()) || !servable(r.getEndNode())) return false;
+        if (!chunksChanged() || Boolean.TRUE.equals(r.getProperty("provisional", false))) return true;
+        for (String id : (String[]) r.getProperty("chunkIds", new String[0])) {
+            Node c = chunk(id);
+            if (c == null) continue;
+            boolean start = false, end = false;
+            for (Relationship m : c.getRelationships(org.neo4j.graphdb.Direction.OUTGOING, HgmemGraph.MENTIONS)) {
+                start |= m.getEndNode().equals(r.getStartNode());
+                end |= m.getEndNode().equals(r.getEndNode());
+            }
+            if (start && end) return true;
+        }
+        return false;
+    }
+
+    private Boolean chunksChanged;
+    private final Map<String, String> servedDescriptions = new HashMap<>();
+
+    /**
+     * What retrieval shows of an entity or relation (docs/hgmem.md#updates-and-deletes): its stored description, or,
+     * once chunks changed since the build and its present chunks no longer give the descriptions it was made from (its
+     * {@code descriptionSource}), theirs, joined as a build joins them, so no removed or replaced text reaches a table
+     * before the next build describes it again. A description a session wrote (no chunk's extraction names it) is shown
+     * as stored.
+     */
+    String description(org.neo4j.graphdb.Entity item) {
+        String stored = (String) item.getProperty("description", "");
+        if (!chunksChanged()) return stored;
+        return servedDescriptions.computeIfAbsent(item.getElementId(), k -> {
+            Map<String, BaseGraphExtraction.Extraction> byChunk = new LinkedHashMap<>();
+            String name;
+            if (item instanceof Relationship r) {
+                name = null;
+                for (String id : (String[]) r.getProperty("chunkIds", new String[0])) {
+                    Node c = chunk(id);
+                    if (c != null) addExtraction(byChunk, c);
+                }
+            } else {
+                name = (String) item.getProperty("name", "");
+                for (Relationship m : ((Node) item).getRelationships(org.neo4j.graphdb.Direction.INCOMING, HgmemGraph.MENTIONS)) addExtraction(byChunk, m.getStartNode());
+            }
+            BaseGraphExtraction.Merged merged = BaseGraphExtraction.merge(byChunk);
+            String present;
+            if (item instanceof Relationship r) {
+                String a = (String) r.getStartNode().getProperty("name"), b = (String) r.getEndNode().getProperty("name");
+                BaseGraphExtraction.MergedRelation m = merged.relations().get(a.compareTo(b) < 0 ? a + "\u0000" + b : b + "\u0000" + a);
+                present = m == null ? null : m.description();
+            } else {
+                BaseGraphExtraction.MergedEntity m = merged.entities().get(name);
+                present = m == null ? null : m.description();
+            }
+            if (present == null) return stored;
+            return HgmemIndexer.hash(present).equals(item.getProperty("descriptionSource", null)) ? stored : present;
+        });
+    }
+
+    private static void addExtraction(Map<String, BaseGraphExtraction.Extraction> byChunk, Node chunk) {
+        Object stored = chunk.getProperty(HgmemGraph.STORE, null);
+        if (stored != null) byChunk.put((String) chunk.getProperty("id"), HgmemIndexer.EXTRACTIONS.decode().apply(stored));
+    }
+
+    private boolean chunksChanged() {
+        if (chunksChanged == null) {
+            Node meta = tx.findNode(HgmemGraph.META, "corpus", corpus);
+            chunksChanged = meta == null || HgmemLayer.SPEC.chunksChangedSinceBuild(tx, corpus, meta);
+        }
+        return chunksChanged;
     }
 
     /** The chunk ids an entity is mentioned in (its D_v). */

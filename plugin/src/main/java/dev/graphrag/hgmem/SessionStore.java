@@ -189,6 +189,8 @@ public final class SessionStore {
             props.put("description", e.description());
             props.put("provisional", true);
             props.put("createdBySession", session);
+            // the chunks it was described from: once none of them is there, it is served no more (Neo4jHypergraph.servable)
+            props.put("sourceChunks", (long) e.chunkIds().size());
             props.put("embedding", embeddings.embed(e.name() + ": " + e.description()));
             tx.execute("MERGE (e:HgEntity {key: $key}) ON CREATE SET e += $props WITH e UNWIND $chunks AS id MATCH (c:Chunk {id: id})"
                     + " MERGE (c)-[:HG_MENTIONS]->(e)", Map.of("key", HgmemGraph.entityKey(corpus, e.name()), "props", props, "chunks", e.chunkIds())).close();

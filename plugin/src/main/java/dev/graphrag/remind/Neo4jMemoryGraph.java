@@ -27,19 +27,71 @@ final class Neo4jMemoryGraph implements MemoryGraph {
     /** Document ids whose chunks and anchors the walk may see; null: all (no where filter). */
     private final java.util.Set<String> admittedDocuments;
 
+    /**
+     * Whether chunks changed since the layer's build (docs/remind.md#updates-and-deletes): then an anchor whose chunk is
+     * gone, a relation whose sentence came from such a chunk, and an entity nothing present supports any more are
+     * hidden, as if the next remind.index had removed them already.
+     */
+    private final boolean chunksChanged;
+    private final Map<String, Boolean> live = new HashMap<>();
+
     Neo4jMemoryGraph(Transaction tx) {
-        this(tx, null);
+        this(tx, null, false);
     }
 
-    Neo4jMemoryGraph(Transaction tx, java.util.Set<String> admittedDocuments) {
+    Neo4jMemoryGraph(Transaction tx, java.util.Set<String> admittedDocuments, boolean chunksChanged) {
         this.tx = tx;
         this.admittedDocuments = admittedDocuments;
+        this.chunksChanged = chunksChanged;
     }
 
-    /** Whether a where filter hides the node: a chunk, or an anchor (its title summarises its chunk), of a document outside it. */
+    /** Whether seeds must be checked one by one: a where filter or removed text may hide some. */
+    boolean hidesNodes() {
+        return admittedDocuments != null || chunksChanged;
+    }
+
+    /**
+     * Whether the walk must not see the node: an anchor (its title summarises its chunk) or entity only removed text
+     * supported, or a chunk or anchor of a document outside the where filter.
+     */
     boolean hidden(Node n) {
+        if (chunksChanged && (n.hasLabel(RemindGraph.ANCHOR) && !liveAnchor(n) || n.hasLabel(RemindGraph.ENTITY) && !supported(n))) return true;
         if (admittedDocuments == null || !(n.hasLabel(LexicalGraph.CHUNK) || n.hasLabel(RemindGraph.ANCHOR))) return false;
         return !admittedDocuments.contains((String) n.getProperty("documentId", null));
+    }
+
+    /** Whether the walk may see this edge and both its ends. */
+    boolean shows(Relationship r) {
+        return !hidden(r.getStartNode()) && !hidden(r.getEndNode()) && !(chunksChanged && r.isType(RemindGraph.RELATION) && !liveRelation(r));
+    }
+
+    private boolean liveAnchor(Node anchor) {
+        return live.computeIfAbsent(anchor.getElementId(), k -> anchor.hasRelationship(Direction.OUTGOING, RemindGraph.HAS_CHUNK));
+    }
+
+    /** A relation lives while the chunk its sentence came from does; one written before relations recorded their chunk counts as live. */
+    private boolean liveRelation(Relationship r) {
+        Object chunk = r.getProperty("chunkId", null);
+        if (!(chunk instanceof String id)) return true;
+        Node anchor = tx.findNode(RemindGraph.ANCHOR, "key", id);
+        return anchor != null && liveAnchor(anchor);
+    }
+
+    /** An entity lives while a present chunk mentions it or one of its relations lives. */
+    private boolean supported(Node entity) {
+        Boolean known = live.get(entity.getElementId());
+        if (known != null) return known;
+        boolean ok = false;
+        for (Relationship m : entity.getRelationships(Direction.OUTGOING, RemindGraph.MENTIONED_IN)) {
+            if (ok = liveAnchor(m.getEndNode())) break;
+        }
+        if (!ok) {
+            for (Relationship r : entity.getRelationships(RemindGraph.RELATION)) {
+                if (ok = liveRelation(r)) break;
+            }
+        }
+        live.put(entity.getElementId(), ok);
+        return ok;
     }
 
     Node node(String id) {
@@ -63,7 +115,7 @@ final class Neo4jMemoryGraph implements MemoryGraph {
         Node n = node(id);
         for (Relationship r : n.getRelationships(Direction.BOTH, TYPES)) {
             Node other = r.getOtherNode(n);
-            if (hidden(other)) continue;
+            if (hidden(other) || chunksChanged && r.isType(RemindGraph.RELATION) && !liveRelation(r)) continue;
             nodes.putIfAbsent(other.getElementId(), other);
             out.add(new Edge(r.getElementId(), r.getType().name(), other.getElementId(), ((Number) r.getProperty("memoryNorm", 0.0)).doubleValue()));
         }

@@ -59,16 +59,16 @@ public final class RemindEngine {
         RemindLayer.SPEC.requireBuilt(tx, cfg.corpus(), call.embeddings());
         float[] qv = call.embeddings().embed(query);
         java.util.function.LongSupplier keys = () -> {
-            try (var r = tx.execute("MATCH (k:RmKey) RETURN count(k) AS n")) {
+            try (var r = tx.execute("RETURN COUNT { (:RmKey {corpus: $c}) } AS n", Map.of("c", cfg.corpus()))) {
                 return ((Number) r.next().get("n")).longValue();
             }
         };
         Map<Node, Double> top;
-        if (cfg.where() == null) {
+        Neo4jMemoryGraph view = graph(cfg);
+        if (!view.hidesNodes()) {
             top = VectorIndexQuery.topInCorpus(tx, RemindGraph.KEY_INDEX, qv, cfg.corpus(), cfg.seedCount(), keys);
         } else {
-            // seeds too come from inside the filter: entities, and anchors of admitted chunks
-            Neo4jMemoryGraph view = graph(cfg);
+            // seeds too come from what the walk may see: inside the where filter, and nothing only removed text supports
             top = VectorIndexQuery.topNodes(tx, RemindGraph.KEY_INDEX, qv, cfg.seedCount(),
                     n -> cfg.corpus().equals(n.getProperty("corpus", null)) && !view.hidden(n), keys);
         }
@@ -78,18 +78,20 @@ public final class RemindEngine {
         return out;
     }
 
-    /** The layer as the walk sees it: without chunks and anchors outside the call's where filter. */
+    /** The layer as the walk sees it: without what removed text alone supports, and without chunks and anchors outside the call's where filter. */
     private Neo4jMemoryGraph graph(RemindQueryConfig cfg) {
-        if (cfg.where() == null) return new Neo4jMemoryGraph(tx);
         if (filteredFor != cfg) {
-            filtered = cfg.where().allowed(tx, cfg.corpus()).documentIds();
+            filtered = cfg.where() == null ? null : cfg.where().allowed(tx, cfg.corpus()).documentIds();
+            Node meta = RemindLayer.SPEC.requireBuilt(tx, cfg.corpus(), call.embeddings());
+            chunksChanged = RemindLayer.SPEC.chunksChangedSinceBuild(tx, cfg.corpus(), meta);
             filteredFor = cfg;
         }
-        return new Neo4jMemoryGraph(tx, filtered);
+        return new Neo4jMemoryGraph(tx, filtered, chunksChanged);
     }
 
     private RemindQueryConfig filteredFor;
     private java.util.Set<String> filtered;
+    private boolean chunksChanged;
 
     /** Replay alone: no LLM, nothing written. */
     public Traversal replay(String query, RemindQueryConfig cfg) {
@@ -190,8 +192,15 @@ public final class RemindEngine {
     public Memorized memorize(String query, Object traversal, RemindQueryConfig cfg) {
         checkQuery("remind.memorize", query);
         RemindLayer.SPEC.requireBuilt(tx, cfg.corpus(), call.embeddings());
-        Neo4jMemoryGraph graph = new Neo4jMemoryGraph(tx);
+        Neo4jMemoryGraph graph = graph(cfg);
         Handoff h = Handoff.read(tx, cfg.corpus(), traversal);
+        // a traversal made before a chunk was removed or changed must not show its text to the filter, nor memorise on it
+        for (String seed : h.subgraph().seeds()) {
+            if (graph.hidden(tx.getNodeByElementId(seed))) throw new RagException("remind.memorize: traversal seed " + seed + " came from text removed or changed since; traverse again");
+        }
+        for (Subgraph.PathEdge e : h.subgraph().path()) {
+            if (!graph.shows(tx.getRelationshipByElementId(e.edge()))) throw new RagException("remind.memorize: traversal edge " + e.edge() + " came from text removed or changed since; traverse again");
+        }
         if (!mayMemorize(h.memorizeAllowed(), h.jumps(), h.sufficient(), cfg)) return Memorized.NOTHING;
         if (cfg.memorizing().filter() == RemindQueryConfig.Filter.LLM) requireLlm("remind.memorize");
         PromptContext prompts = prompts(graph, query, cfg);

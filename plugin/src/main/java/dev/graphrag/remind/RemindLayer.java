@@ -34,7 +34,7 @@ public final class RemindLayer {
             .build();
 
     /** remind.info's row: the sizes and settings the last complete build recorded. */
-    public record Info(String corpus, long version, String state, boolean chunksChanged, long anchors, long entities, long relations, long mentions,
+    public record Info(String corpus, long version, String state, boolean chunksChanged, long chunksRemoved, long chunksNew, long anchors, long entities, long relations, long mentions,
                        long nextEdges, String embeddingModel, long embeddingDimensions, double synonymThreshold) {}
 
     /** Each memory type with the label of its start node (every start node carries the corpus). */
@@ -46,7 +46,11 @@ public final class RemindLayer {
 
     public static Info info(Transaction tx, String corpus) {
         LayerInfo i = SPEC.info(tx, corpus);
-        return new Info(corpus, i.version(), i.state(), i.chunksChanged(), i.recorded("anchors"), i.recorded("entities"), i.recorded("relations"),
+        // what the lexical graph lost or gained since the build: anchors without their chunk, chunks without an anchor
+        Map<String, Long> pending = LayerSpec.counts(tx, """
+                RETURN COUNT { (a:RmAnchor {corpus: $c}) WHERE NOT (a)-[:RM_HAS_CHUNK]->() } AS removed,
+                       COUNT { (k:Chunk {corpus: $c}) WHERE NOT (k)<-[:RM_HAS_CHUNK]-() } AS added""", corpus);
+        return new Info(corpus, i.version(), i.state(), i.chunksChanged(), pending.get("removed"), pending.get("added"), i.recorded("anchors"), i.recorded("entities"), i.recorded("relations"),
                 i.recorded("mentions"), i.recorded("nextEdges"), i.embeddingModel(), i.recorded("embeddingDimensions"),
                 (Double) i.meta().getProperty("synonymThreshold", 0.0));
     }

@@ -83,8 +83,10 @@ public class HgmemProcedures {
 
     @Procedure(name = "hgmem.info", mode = Mode.READ)
     @Description("hgmem.info(config = {} :: MAP) :: (corpus, version, state, chunksChanged, entities, relations, mentions, provisionalEntities,"
-            + " sessions, embeddingModel, embeddingDimensions, entityTypes) - the HGMem base graph of a corpus; state ready or building;"
-            + " chunksChanged once rag.ingest or rag.delete changed the corpus since (hgmem.index brings it up to date). Config: corpus.")
+            + " staleEntities, unsupportedEntities, sessions, embeddingModel, embeddingDimensions, entityTypes) - the HGMem base graph of a"
+            + " corpus; state ready or building; chunksChanged once rag.ingest or rag.delete changed the corpus since (hgmem.index brings it up"
+            + " to date); staleEntities: kept only for sessions' memory, never retrieved; unsupportedEntities: every chunk naming them was"
+            + " removed or replaced, skipped by retrieval until hgmem.index removes them. Config: corpus.")
     public Stream<HgmemLayer.Info> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         return Stream.of(HgmemLayer.info(tx, ConfigReader.corpusOnly("hgmem.info", config)));
     }

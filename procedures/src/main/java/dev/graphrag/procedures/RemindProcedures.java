@@ -46,8 +46,8 @@ public class RemindProcedures {
     @Context public TerminationGuard guard;
     @Context public GraphRagRuntime rag;
 
-    public record IndexResult(long chunks, long newChunks, long removedChunks, long entitiesCreated, long entitiesMerged, long relations,
-                              long mentions, long nextEdges, long failedChunks, long llmCalls, long promptTokens, long completionTokens,
+    public record IndexResult(long chunks, long newChunks, long removedChunks, long entitiesCreated, long entitiesMerged, long entitiesRemoved,
+                              long relations, long mentions, long nextEdges, long failedChunks, boolean reassembled, long llmCalls, long promptTokens, long completionTokens,
                               Map<String, Object> tokensByStep, long ms) {}
 
     public record SeedResult(Node node, double score, long rank) {}
@@ -73,25 +73,29 @@ public class RemindProcedures {
     public record ResetResult(long relationshipsReset) {}
 
     @Procedure(name = "remind.index", mode = Mode.SCHEMA)
-    @Description("remind.index(config = {} :: MAP) :: (chunks, newChunks, removedChunks, entitiesCreated, entitiesMerged, relations, mentions,"
-            + " nextEdges, failedChunks, llmCalls, promptTokens, completionTokens :: INTEGER, tokensByStep :: MAP, ms :: INTEGER) - builds or updates"
+    @Description("remind.index(config = {} :: MAP) :: (chunks, newChunks, removedChunks, entitiesCreated, entitiesMerged, entitiesRemoved, relations,"
+            + " mentions, nextEdges, failedChunks :: INTEGER, reassembled :: BOOLEAN, llmCalls, promptTokens, completionTokens :: INTEGER,"
+            + " tokensByStep :: MAP, ms :: INTEGER) - builds or updates"
             + " the ReMind layer of a corpus ingested with rag.ingest (chunker 'sentences' is ReMindRAG's): per chunk LLM entities, relation"
             + " triples and a title, one anchor per chunk chained in document order, entities merged above synonymThreshold, every edge with a"
-            + " zero memory. Incremental and resumable; commits in its own batches. Config: corpus, synonymThreshold, extractionConcurrency,"
-            + " batchSize, extractionErrors, llm.")
+            + " zero memory. Incremental and resumable: after a chunk was removed or changed the layer is assembled again from the"
+            + " stored extractions and written as a diff, so nothing only the removed text supported stays. Commits in its own batches."
+            + " Config: corpus, synonymThreshold, extractionConcurrency, batchSize, extractionErrors, llm.")
     public Stream<IndexResult> index(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         RemindIndexConfig cfg = RemindIndexConfig.parse(config);
         RagCall.BoundLlm llm = call().llmIfConfigured(cfg.llm(), "remind.index");
         RemindIndexer.Stats s = call().build("remind", "remind.index", cfg.corpus(), c -> new RemindIndexer(c, llm).index(cfg));
-        return Stream.of(new IndexResult(s.chunks(), s.newChunks(), s.removedChunks(), s.entitiesCreated(), s.entitiesMerged(), s.relations(),
-                s.mentions(), s.nextEdges(), s.failedChunks(), s.usage().calls(), s.usage().promptTokens(), s.usage().completionTokens(),
+        return Stream.of(new IndexResult(s.chunks(), s.newChunks(), s.removedChunks(), s.entitiesCreated(), s.entitiesMerged(), s.entitiesRemoved(),
+                s.relations(), s.mentions(), s.nextEdges(), s.failedChunks(), s.reassembled(), s.usage().calls(), s.usage().promptTokens(), s.usage().completionTokens(),
                 s.usage().tokensByStep(), s.ms()));
     }
 
     @Procedure(name = "remind.info", mode = Mode.READ)
-    @Description("remind.info(config = {} :: MAP) :: (corpus, version, state, chunksChanged, anchors, entities, relations, mentions, nextEdges,"
-            + " embeddingModel, embeddingDimensions, synonymThreshold) - the ReMind layer of a corpus; state ready or building (running, or"
-            + " interrupted: remind.index resumes it); chunksChanged once rag.ingest or rag.delete changed the corpus since. Config: corpus.")
+    @Description("remind.info(config = {} :: MAP) :: (corpus, version, state, chunksChanged, chunksRemoved, chunksNew, anchors, entities,"
+            + " relations, mentions, nextEdges, embeddingModel, embeddingDimensions, synonymThreshold) - the ReMind layer of a corpus; state"
+            + " ready or building (running, or interrupted: remind.index resumes it); chunksChanged once rag.ingest or rag.delete changed the"
+            + " corpus since; chunksRemoved: chunks removed or changed since, whose knowledge queries already skip until remind.index removes it;"
+            + " chunksNew: chunks not in the layer yet. Config: corpus.")
     public Stream<RemindLayer.Info> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         return Stream.of(RemindLayer.info(tx, ConfigReader.corpusOnly("remind.info", config)));
     }

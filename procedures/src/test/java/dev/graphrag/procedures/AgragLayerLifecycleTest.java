@@ -74,6 +74,46 @@ class AgragLayerLifecycleTest {
         assertOwnNodes("lifeC", out);
     }
 
+    /** What an MCMI subgraph shows: its nodes' names and texts, its graph strings and facts, and its path's chunk texts. */
+    static String shown(String corpus, String q) {
+        return rows("CALL agrag.mcmi($q, {corpus: $c}) YIELD nodes, graphStrings, facts, pathChunkIds"
+                + " RETURN [n IN nodes | coalesce(n.name, n.text)] AS nodes, graphStrings, facts, pathChunkIds", Map.of("q", q, "c", corpus)).toString()
+                + rows("CALL agrag.retrieve($q, {corpus: $c, k: 5})", Map.of("q", q, "c", corpus));
+    }
+
+    /** The layer by content, chunk ids without the corpus: entities, facts with their chunks, containment, synonyms. */
+    static List<Object> census(String corpus) {
+        return List.of(
+                rows("MATCH (e:AgEntity {corpus: $c}) RETURN e.name AS n ORDER BY n", Map.of("c", corpus)),
+                rows("MATCH (a:AgEntity {corpus: $c})-[r:AG_REL]->(b) RETURN a.name AS a, r.predicate AS p, b.name AS b, r.pprWeight AS w,"
+                        + " [id IN r.chunkIds | substring(id, size($c) + 1)] AS chunks ORDER BY a, p, b", Map.of("c", corpus)),
+                rows("MATCH (k:Chunk {corpus: $c})-[:AG_CONTAINS]->(e) RETURN substring(k.id, size($c) + 1) AS k, e.name AS e ORDER BY k, e", Map.of("c", corpus)),
+                synonyms(corpus));
+    }
+
+    @Test
+    void removedAndChangedTextIsLeftOutAtOnceAndTheRebuildEqualsACleanBuild() {
+        List<Map<String, Object>> kept = barsoom("f").subList(0, 1);
+        Map<String, Object> canary = Map.of("id", "fteacher", "text", "Zorvath Quill taught Dejah Thoris on Barsoom. Zorvath Quill founded an academy in Helium.");
+        Map<String, Object> before = Map.of("id", "ffleet", "text", "Kantos Kan commanded the fleet of Helium. Kantos Kan rescued John Carter on Barsoom.");
+        Map<String, Object> after = Map.of("id", "ffleet", "text", "Tardos Mors commanded the fleet of Helium. Tardos Mors rescued John Carter on Barsoom.");
+        List<Map<String, Object>> all = new ArrayList<>(kept);
+        all.addAll(List.of(canary, before));
+        build("lifeF", all);
+        assertTrue(shown("lifeF", "Who taught Dejah Thoris on Barsoom?").contains("zorvath quill"), "the canary is served before its removal");
+        rows("CALL rag.delete(['fteacher'], {corpus: 'lifeF'})");
+        rows(INGEST, Map.of("docs", List.of(after), "c", "lifeF"));
+        for (String q : List.of("Who taught Dejah Thoris on Barsoom?", "Who founded an academy in Helium?", "Who commanded the fleet of Helium?")) {
+            String out = shown("lifeF", q).toLowerCase(java.util.Locale.ROOT);
+            for (String c : List.of("zorvath", "quill", "kantos")) assertFalse(out.contains(c), "'" + q + "' shows removed text (" + c + "): " + out);
+        }
+        rows("CALL agrag.index({corpus: 'lifeF', relations: 'cooccurrence'})");
+        List<Map<String, Object>> finalDocs = new ArrayList<>(kept);
+        finalDocs.add(after);
+        build("lifeFClean", finalDocs);
+        assertEquals(census("lifeFClean"), census("lifeF"), "the rebuilt layer equals a clean build of the same documents");
+    }
+
     @Test
     void anInterruptedBuildCanBeDroppedAndResumesToTheRebuild() {
         build("lifeD", barsoom("d"));

@@ -152,10 +152,19 @@ public final class LayerSpec {
 
     /** What every layer's info row starts with. */
     public LayerInfo info(Transaction tx, String corpus) {
-        long lexical = LayerVersions.lexical(LexicalGraph.requireCorpus(tx, corpus));
         Node m = metaOf(tx, corpus);
-        boolean changed = m.hasProperty("version") && ((Number) m.getProperty("lexicalVersion", -1L)).longValue() != lexical;
+        boolean changed = chunksChangedSinceBuild(tx, corpus, m);
         return new LayerInfo(corpus, ((Number) m.getProperty("version", 0L)).longValue(), LayerState.of(m), changed, m);
+    }
+
+    /**
+     * Whether rag.ingest or rag.delete changed the corpus's chunks since the layer's last complete build (its meta node
+     * {@code m}): queries then check what they serve against the chunks that are there, so nothing only removed or
+     * replaced text supported reaches a row or a prompt before the next build removes it.
+     */
+    public boolean chunksChangedSinceBuild(Transaction tx, String corpus, Node m) {
+        long lexical = LayerVersions.lexical(LexicalGraph.requireCorpus(tx, corpus));
+        return m.hasProperty("version") && ((Number) m.getProperty("lexicalVersion", -1L)).longValue() != lexical;
     }
 
     /** The meta node says "dropping" first (queries then refuse), then the layer's steps run in batches, the meta node last. */

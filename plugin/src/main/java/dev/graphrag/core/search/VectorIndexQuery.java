@@ -13,8 +13,10 @@ import java.util.function.Predicate;
 /**
  * Top-n nodes of one corpus from a cosine vector index that several corpora share. An index that filters by corpus
  * (calendar Neo4j lines, {@link VectorSearch}) answers in one SEARCH; otherwise the index is asked for n, and for
- * four times more each round while other corpora's nodes crowd the answer, until n are found or the index has no
- * more to give ({@code total}: how many nodes the index holds at most, asked for only when a second round is needed).
+ * four times more each round while other corpora's nodes crowd the answer, until n are found, the index has no more
+ * to give, or every node that could belong was found ({@code total}: how many nodes of the corpus the index holds at
+ * most, asked for only when a second round is needed). A corpus count must never stop the widening by the size of a
+ * fetch: other corpora's nodes take most of a fetch when the corpus is small beside them.
  */
 public final class VectorIndexQuery {
     private VectorIndexQuery() {}
@@ -71,7 +73,7 @@ public final class VectorIndexQuery {
             }
             if (out.size() >= n || seen < fetch) return out;
             if (max < 0) max = total.getAsLong();
-            if (fetch >= max) return out;
+            if (out.size() >= max) return out;
         }
     }
 }
