@@ -94,6 +94,13 @@ public final class RagaIngest {
             }
             tx.commit();
         }
+        // what removed or replaced chunks alone supported goes before the agent reads (and is shown) anything
+        RemovedEvidence.Forgotten forgotten = RemovedEvidence.forget(db, cfg.corpus(),
+                new dev.graphrag.core.layer.BatchWriter(db, 500, call.cancelled(), call.progress(), "raga.ingest"));
+        if (forgotten.quotes() > 0) {
+            call.log().accept(String.format("raga.ingest corpus=%s: %d quotes of removed or replaced chunks removed, with %d relations and %d entities"
+                    + " nothing else supports", cfg.corpus(), forgotten.quotes(), forgotten.relations(), forgotten.entities()));
+        }
         session = new IngestSession(db, cfg.corpus(), "raga-" + UUID.randomUUID(), llmConfig.model());
         session.update("RUNNING", null, toolCalls, invalidCalls, totals, total.usage(), errors);
         if (cfg.bootstrapSchema()) bootstrapSchema();

@@ -48,7 +48,7 @@ public final class RagaLayer {
             .build();
 
     /** raga.info's row, counted live; modelMatches false when entity vectors come from another model than the server's. */
-    public record Info(String corpus, long entities, long relations, long deletedRelations, long aliases, long provenance, long chunks, long chunksArchived,
+    public record Info(String corpus, long entities, long relations, long deletedRelations, long aliases, long provenance, long quotesRemoved, long chunks, long chunksArchived,
                        long chunksIncomplete, long todosOpen, long reviewsOpen, long sessions, String embeddingModel, boolean modelMatches) {}
 
     private RagaLayer() {}
@@ -72,11 +72,12 @@ public final class RagaLayer {
                 + " COUNT { (:RagaEntity {corpus: $c})-[r:RAGA_REL]->() WHERE NOT r.deleted } AS relations,"
                 + " COUNT { (:RagaEntity {corpus: $c})-[r:RAGA_REL]->() WHERE r.deleted } AS deleted,"
                 + " COUNT { (:RagaAlias {corpus: $c}) } AS aliases, COUNT { (:RagaProvenance {corpus: $c}) } AS provenance,"
+                + " COUNT { (p:RagaProvenance {corpus: $c}) WHERE p.chunkId IS NOT NULL AND NOT EXISTS { (p)-[:RAGA_FROM_CHUNK]->() } } AS quotesRemoved,"
                 + " COUNT { (:Chunk {corpus: $c}) } AS chunks, COUNT { (ch:Chunk {corpus: $c}) WHERE ch.ragaState = 'ARCHIVED' } AS archived,"
                 + " COUNT { (ch:Chunk {corpus: $c}) WHERE ch.ragaIncomplete } AS incomplete,"
                 + " COUNT { (:RagaTodo {corpus: $c, status: 'OPEN'}) } AS todos, COUNT { (:RagaReviewItem {corpus: $c, status: 'OPEN'}) } AS reviews,"
                 + " COUNT { (:RagaSession {corpus: $c}) } AS sessions", corpus);
-        return new Info(corpus, n.get("entities"), n.get("relations"), n.get("deleted"), n.get("aliases"), n.get("provenance"), n.get("chunks"),
+        return new Info(corpus, n.get("entities"), n.get("relations"), n.get("deleted"), n.get("aliases"), n.get("provenance"), n.get("quotesRemoved"), n.get("chunks"),
                 n.get("archived"), n.get("incomplete"), n.get("todos"), n.get("reviews"), n.get("sessions"), ModelIdentity.recorded(meta),
                 ModelIdentity.matches(meta, embeddings));
     }

@@ -232,6 +232,20 @@ public final class RagaRetriever {
         return new Fusion.Chunk(id, (String) c.getProperty("documentId"), ((Number) c.getProperty("index")).longValue());
     }
 
+    private Boolean removalsPending;
+
+    /** Whether chunks changed since raga.ingest last removed what removed text supported: then every entity and relation shown is checked. */
+    private boolean removalsPending() {
+        if (removalsPending == null) removalsPending = RemovedEvidence.pending(tx, corpus);
+        return removalsPending;
+    }
+
+    /** A relation retrieval may walk and show: not deleted, and while removals are pending, still quoted by a present chunk. */
+    private boolean shows(Relationship r) {
+        if (Boolean.TRUE.equals(r.getProperty("deleted", false))) return false;
+        return !removalsPending() || RemovedEvidence.shown(tx, r);
+    }
+
     private Node node(String elementId) {
         return entityNodes.computeIfAbsent(elementId, tx::getNodeByElementId);
     }
@@ -239,7 +253,10 @@ public final class RagaRetriever {
     Map<String, Double> entityVectorAnchors(float[] q, int n) {
         Map<String, Double> out = new LinkedHashMap<>();
         if (n <= 0) return out;
-        for (Map.Entry<Node, Double> e : VectorIndexQuery.topInCorpus(tx, RagaGraph.ENTITY_VECTOR_INDEX, q, corpus, n, this::countEntities).entrySet()) {
+        Map<Node, Double> top = removalsPending()
+                ? VectorIndexQuery.topNodes(tx, RagaGraph.ENTITY_VECTOR_INDEX, q, n, e -> corpus.equals(e.getProperty("corpus", null)) && RemovedEvidence.supported(e), this::countEntities)
+                : VectorIndexQuery.topInCorpus(tx, RagaGraph.ENTITY_VECTOR_INDEX, q, corpus, n, this::countEntities);
+        for (Map.Entry<Node, Double> e : top.entrySet()) {
             entityNodes.put(e.getKey().getElementId(), e.getKey());
             out.put(e.getKey().getElementId(), Fusion.vectorScore(e.getValue()));
         }
@@ -247,7 +264,7 @@ public final class RagaRetriever {
     }
 
     private long countEntities() {
-        try (Result r = tx.execute("MATCH (e:RagaEntity) RETURN count(e) AS n")) {
+        try (Result r = tx.execute("RETURN COUNT { (:RagaEntity {corpus: $c}) } AS n", Map.of("c", corpus))) {
             return ((Number) r.next().get("n")).longValue();
         }
     }
@@ -259,6 +276,7 @@ public final class RagaRetriever {
         Map<Node, Double> ft = new KnowledgeStore(tx, embeddings, new ToolContext(corpus, null, null, ToolContext.Settings.DEFAULTS)).fullText(query, n, false);
         double max = ft.values().stream().mapToDouble(Double::doubleValue).max().orElse(1);
         ft.forEach((e, v) -> {
+            if (removalsPending() && !RemovedEvidence.supported(e)) return;
             entityNodes.put(e.getElementId(), e);
             out.put(e.getElementId(), v / max);
         });
@@ -281,7 +299,7 @@ public final class RagaRetriever {
             if (cancelled.getAsBoolean()) throw new dev.graphrag.core.RagException("raga.retrieve cancelled");
             List<String> out = new ArrayList<>();
             for (Relationship r : node(entityId).getRelationships(RagaGraph.REL)) {
-                if (Boolean.TRUE.equals(r.getProperty("deleted", false))) continue;
+                if (!shows(r)) continue;
                 Node o = r.getOtherNode(node(entityId));
                 entityNodes.put(o.getElementId(), o);
                 out.add(o.getElementId());
@@ -352,9 +370,11 @@ public final class RagaRetriever {
         for (String id : sigma.keySet()) {
             for (Relationship r : node(id).getRelationships(Direction.OUTGOING, RagaGraph.REL)) {
                 if (out.size() >= max) return out;
-                if (Boolean.TRUE.equals(r.getProperty("deleted", false)) || !sigma.containsKey(r.getEndNode().getElementId())) continue;
+                if (!shows(r) || !sigma.containsKey(r.getEndNode().getElementId())) continue;
                 if (!seen.add(r.getElementId())) continue;
-                String[] chunks = (String[]) r.getProperty("evidenceChunkIds", new String[0]);
+                // the chunks of its quotes that are still there (a chunk id a replaced text took over cites none of them)
+                String[] chunks = removalsPending() ? RemovedEvidence.liveEvidence(tx, r).toArray(new String[0])
+                        : (String[]) r.getProperty("evidenceChunkIds", new String[0]);
                 Map<String, Object> f = new LinkedHashMap<>();
                 f.put("head", r.getStartNode().getProperty("name"));
                 f.put("type", r.getProperty("relType"));
@@ -410,7 +430,7 @@ public final class RagaRetriever {
                     }
                 }
                 for (Relationship r : e.getRelationships(RagaGraph.REL)) {
-                    if (!Boolean.TRUE.equals(r.getProperty("deleted", false))) next.add(r.getOtherNode(e));
+                    if (shows(r)) next.add(r.getOtherNode(e));
                 }
             }
             found.sort(Comparator.comparingDouble((Map.Entry<Node, Double> x) -> -x.getValue()));

@@ -394,9 +394,11 @@ public class RagaProcedures {
     }
 
     @Procedure(name = "raga.info", mode = Mode.READ)
-    @Description("raga.info(config = {} :: MAP) :: (corpus, entities, relations, deletedRelations, aliases, provenance, chunks, chunksArchived,"
-            + " chunksIncomplete, todosOpen, reviewsOpen, sessions, embeddingModel, modelMatches) - the RAGA layer of a corpus; modelMatches false"
-            + " when entity vectors come from another model than the server's (raga.sync.repair re-embeds them). Config: corpus.")
+    @Description("raga.info(config = {} :: MAP) :: (corpus, entities, relations, deletedRelations, aliases, provenance, quotesRemoved, chunks,"
+            + " chunksArchived, chunksIncomplete, todosOpen, reviewsOpen, sessions, embeddingModel, modelMatches) - the RAGA layer of a corpus;"
+            + " quotesRemoved: quotes whose chunk was removed or replaced since, whose unsupported knowledge retrieval already hides and the next"
+            + " raga.ingest removes; modelMatches false when entity vectors come from another model than the server's (raga.sync.repair re-embeds"
+            + " them). Config: corpus.")
     public Stream<RagaLayer.Info> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         return Stream.of(RagaLayer.info(tx, ConfigReader.corpusOnly("raga.info", config), rag.embeddings()));
     }
