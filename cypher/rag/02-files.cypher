@@ -24,3 +24,9 @@ RETURN documentId, pages, section, left(text, 80) AS text;
 MATCH (d:Document {corpus: 'manuals'})
 RETURN d.id AS file, d.title AS title, d.contentType AS type, d.pages AS pages, d.bytes AS bytes, d.site AS site
 ORDER BY file;
+
+// a folder people keep editing: one call reads changed and removed files again (deleteMissing) and builds again every
+// layer built on the corpus, one row per step (none is built on manuals here: those rows say skipped)
+CALL rag.refresh({corpus: 'manuals'})
+YIELD step, status, result
+RETURN step, status, result;

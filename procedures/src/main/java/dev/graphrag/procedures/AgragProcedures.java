@@ -1,5 +1,6 @@
 package dev.graphrag.procedures;
 
+import dev.graphrag.core.layer.BuildConfig;
 import dev.graphrag.agrag.AgragIndexConfig;
 import dev.graphrag.agrag.AgragIndexer;
 import dev.graphrag.agrag.AgragLayer;
@@ -73,6 +74,7 @@ public class AgragProcedures {
         AgragIndexConfig cfg = AgragIndexConfig.parse(config, rag.llmConfigured());
         RagCall.BoundLlm llm = cfg.relations() == AgragIndexConfig.Relations.LLM ? call().llm(cfg.llm(), "agrag.index") : null;
         AgragIndexer.Stats s = call().build("agrag", "agrag.index", cfg.corpus(), c -> new AgragIndexer(c, llm).index(cfg));
+        BuildConfig.recordLayer(db, AgragLayer.SPEC.meta(), cfg.corpus(), config);
         return Stream.of(new IndexResult(s.chunks(), s.newChunks(), s.entities(), s.facts(), s.containsEdges(), s.synonymEdges(), s.titleLinks(),
                 s.failedChunks(), s.usage().calls(), s.usage().promptTokens(), s.usage().completionTokens(), s.usage().tokensByStep(), s.ms()));
     }

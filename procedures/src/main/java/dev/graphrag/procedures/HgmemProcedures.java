@@ -1,5 +1,6 @@
 package dev.graphrag.procedures;
 
+import dev.graphrag.core.layer.BuildConfig;
 import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.RagCall;
 import dev.graphrag.core.lexical.LexicalGraph;
@@ -76,6 +77,7 @@ public class HgmemProcedures {
         HgmemIndexConfig cfg = HgmemIndexConfig.parse(config);
         RagCall.BoundLlm llm = call().llmIfConfigured(cfg.llm(), "hgmem.index");
         HgmemIndexer.Stats s = call().build("hgmem", "hgmem.index", cfg.corpus(), c -> new HgmemIndexer(c, llm).index(cfg));
+        BuildConfig.recordLayer(db, HgmemLayer.SPEC.meta(), cfg.corpus(), config);
         return Stream.of(new IndexResult(s.chunks(), s.extracted(), s.reusedExtractions(), s.failedChunks(), s.entities(), s.relations(), s.mentions(),
                 s.summarised(), s.staleEntities(), s.usage().calls(), s.usage().promptTokens(), s.usage().completionTokens(),
                 s.usage().tokensByStep(), s.ms()));

@@ -1,5 +1,6 @@
 package dev.graphrag.procedures;
 
+import dev.graphrag.core.layer.BuildConfig;
 import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.RagCall;
 import dev.graphrag.core.Jobs;
@@ -78,8 +79,19 @@ public class RagProcedures {
             outcomes = new FileIngest(db, call.reportingTo(dev.graphrag.core.Progress.NONE).ingestor(embeddings), embeddings.modelName(),
                     call.cancelled(), job, call.executor()).ingest(source, importDir, cfg);
         }
+        BuildConfig.recordFiles(db, cfg.ingest().corpus(), source, config);
         return outcomes.stream().map(o -> new Results.FileResult(o.documentId(), o.source(), o.contentType(), o.pages(), o.chunks(),
                 o.status(), o.error(), o.ms()));
+    }
+
+    @Procedure(name = "rag.refresh", mode = Mode.SCHEMA)
+    @Description("rag.refresh(config = {} :: MAP) :: (step :: STRING, status :: STRING, result :: MAP, error :: STRING, ms :: INTEGER) - brings a"
+            + " corpus up to date: reads again the files its rag.ingest.files calls read (with deleteMissing), then builds again every layer"
+            + " already built on it (agrag.index, remind.index, hgmem.index, raga.ingest, in that order) with the config of its last build; one"
+            + " row per step (done, skipped or failed with its error; a failed step does not stop the next). Config: corpus, files (true),"
+            + " deleteMissing (true), layers (all four), llm.")
+    public Stream<Results.RefreshStep> refresh(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
+        return new CorpusRefresh(this).run(config).stream();
     }
 
     @Procedure(name = "rag.delete", mode = Mode.WRITE)

@@ -1,5 +1,6 @@
 package dev.graphrag.procedures;
 
+import dev.graphrag.core.layer.BuildConfig;
 import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
@@ -104,6 +105,7 @@ public class RagaProcedures {
         dev.graphrag.core.lexical.LexicalGraph.requireCorpus(tx, cfg.corpus());
         RagCall c = call();
         Iterator<RagaIngest.Row> rows = new RagaIngest(c, c.llm(cfg.llm(), "raga.ingest"), cfg).run(documentIds);
+        BuildConfig.recordLayer(db, RagaLayer.SPEC.meta(), cfg.corpus(), config);
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(rows, Spliterator.ORDERED), false).map(r -> new IngestResult(r.kind(), r.sessionId(), r.documentId(), r.chunkId(), r.index(), r.state(), r.summary(), r.incomplete(),
                 r.toolCalls(), r.invalidToolCalls(), r.entitiesCreated(), r.entitiesReused(), r.relationsCreated(), r.updates(), r.merges(),
                 r.deletes(), r.reviews(), r.todos(), r.todosResolved(), r.usage().calls(), r.usage().promptTokens(),

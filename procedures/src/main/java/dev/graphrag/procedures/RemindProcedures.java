@@ -1,5 +1,6 @@
 package dev.graphrag.procedures;
 
+import dev.graphrag.core.layer.BuildConfig;
 import dev.graphrag.core.GraphRagRuntime;
 import dev.graphrag.core.RagCall;
 import dev.graphrag.core.lexical.LexicalGraph;
@@ -85,6 +86,7 @@ public class RemindProcedures {
         RemindIndexConfig cfg = RemindIndexConfig.parse(config);
         RagCall.BoundLlm llm = call().llmIfConfigured(cfg.llm(), "remind.index");
         RemindIndexer.Stats s = call().build("remind", "remind.index", cfg.corpus(), c -> new RemindIndexer(c, llm).index(cfg));
+        BuildConfig.recordLayer(db, RemindLayer.SPEC.meta(), cfg.corpus(), config);
         return Stream.of(new IndexResult(s.chunks(), s.newChunks(), s.removedChunks(), s.entitiesCreated(), s.entitiesMerged(), s.entitiesRemoved(),
                 s.relations(), s.mentions(), s.nextEdges(), s.failedChunks(), s.reassembled(), s.usage().calls(), s.usage().promptTokens(), s.usage().completionTokens(),
                 s.usage().tokensByStep(), s.ms()));

@@ -10,6 +10,9 @@ public final class Results {
     /** rag.ingest / rag.delete: one row per document. status: created|updated|unchanged|deleted|missing. */
     public record DocumentResult(String documentId, long chunks, String status, long ms) {}
 
+    /** One step of rag.refresh: the procedure it ran, done, skipped or failed, its row (or why it was skipped), its error. */
+    public record RefreshStep(String step, String status, Map<String, Object> result, String error, long ms) {}
+
     /**
      * rag.ingest.files: one row per file (and per deleted Document with deleteMissing). status:
      * created|updated|unchanged|failed|no_text|deleted; error says why for failed and no_text (null otherwise);
