@@ -121,7 +121,7 @@ class HgmemForgetsTest {
     }
 
     static void assertNoCanary(Object shown, String where) {
-        for (String c : CANARIES) assertFalse(String.valueOf(shown).contains(c), where + " shows removed text ('" + c + "'): " + shown);
+        RemindForgetsTest.assertNoCanary(CANARIES, shown, where);
     }
 
     /** The base graph by content (stale entities and sessions' provisional ones aside), chunk ids without the corpus. */
