@@ -25,7 +25,7 @@ public final class AgragLayer {
      * agrag.info's row. relations: how facts were made (llm or cooccurrence); synonymEdges counted live, the rest as the
      * last complete build recorded; projected: the corpus has a GDS projection now.
      */
-    public record Info(String corpus, long version, String state, boolean chunksChanged, String relations, long chunks, long entities,
+    public record Info(String corpus, long version, String state, boolean chunksChanged, long unsupportedEntities, String relations, long chunks, long entities,
                        long facts, long synonymEdges, long containsEdges, long titleLinks, String embeddingModel, boolean projected) {}
 
     private AgragLayer() {}
@@ -34,7 +34,10 @@ public final class AgragLayer {
         LayerInfo i = SPEC.info(tx, corpus);
         long synonyms = LayerSpec.counts(tx, "RETURN COUNT { (:AgEntity {corpus: $c})-[:AG_SYNONYM]->() } AS n", corpus).get("n");
         boolean projected = AgragProjection.gdsAvailable(tx) && AgragProjection.exists(tx, corpus);
-        return new Info(corpus, i.version(), i.state(), i.chunksChanged(), (String) i.meta().getProperty("relations", null), i.recorded("chunks"),
+        // what queries already leave out and the next build removes: entities no present chunk contains
+        long unsupported = i.chunksChanged()
+                ? LayerSpec.counts(tx, "RETURN COUNT { (e:AgEntity {corpus: $c}) WHERE NOT EXISTS { (:Chunk)-[:AG_CONTAINS]->(e) } } AS n", corpus).get("n") : 0;
+        return new Info(corpus, i.version(), i.state(), i.chunksChanged(), unsupported, (String) i.meta().getProperty("relations", null), i.recorded("chunks"),
                 i.recorded("entities"), i.recorded("facts"), synonyms, i.recorded("containsEdges"), i.recorded("titleLinks"), i.embeddingModel(), projected);
     }
 }

@@ -124,9 +124,10 @@ public class AgragProcedures {
     }
 
     @Procedure(name = "agrag.info", mode = Mode.READ)
-    @Description("agrag.info(config = {} :: MAP) :: (corpus, version, state, chunksChanged, relations, chunks, entities, facts, synonymEdges,"
-            + " containsEdges, titleLinks, embeddingModel, projected) - the AGRAG layer of a corpus; state ready or building (running, or"
-            + " interrupted: agrag.index resumes it); chunksChanged once rag.ingest or rag.delete changed the corpus since. Config: corpus.")
+    @Description("agrag.info(config = {} :: MAP) :: (corpus, version, state, chunksChanged, unsupportedEntities, relations, chunks, entities, facts,"
+            + " synonymEdges, containsEdges, titleLinks, embeddingModel, projected) - the AGRAG layer of a corpus; state ready or building (running,"
+            + " or interrupted: agrag.index resumes it); chunksChanged once rag.ingest or rag.delete changed the corpus since; unsupportedEntities:"
+            + " entities no present chunk contains, which queries leave out until agrag.index removes them. Config: corpus.")
     public Stream<AgragLayer.Info> info(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         return Stream.of(AgragLayer.info(tx, ConfigReader.corpusOnly("agrag.info", config)));
     }

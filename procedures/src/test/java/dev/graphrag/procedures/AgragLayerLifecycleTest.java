@@ -103,11 +103,13 @@ class AgragLayerLifecycleTest {
         assertTrue(shown("lifeF", "Who taught Dejah Thoris on Barsoom?").contains("zorvath quill"), "the canary is served before its removal");
         rows("CALL rag.delete(['fteacher'], {corpus: 'lifeF'})");
         rows(INGEST, Map.of("docs", List.of(after), "c", "lifeF"));
+        assertTrue((Long) rows("CALL agrag.info({corpus: 'lifeF'})").get(0).get("unsupportedEntities") >= 2, "zorvath quill and kantos kan at least");
         for (String q : List.of("Who taught Dejah Thoris on Barsoom?", "Who founded an academy in Helium?", "Who commanded the fleet of Helium?")) {
             String out = shown("lifeF", q).toLowerCase(java.util.Locale.ROOT);
             for (String c : List.of("zorvath", "quill", "kantos")) assertFalse(out.contains(c), "'" + q + "' shows removed text (" + c + "): " + out);
         }
         rows("CALL agrag.index({corpus: 'lifeF', relations: 'cooccurrence'})");
+        assertEquals(0L, rows("CALL agrag.info({corpus: 'lifeF'})").get(0).get("unsupportedEntities"));
         List<Map<String, Object>> finalDocs = new ArrayList<>(kept);
         finalDocs.add(after);
         build("lifeFClean", finalDocs);

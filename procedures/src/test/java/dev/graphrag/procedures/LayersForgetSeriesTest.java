@@ -53,14 +53,14 @@ class LayersForgetSeriesTest {
 
     @Test
     void aSeededSeriesOfDeletesChangesAndReAddsRebuildsToWhatACleanBuildGives() {
-        List<Map<String, Object>> first = AgragLayerLifecycleTest.families(10), second = families(10, 23);
+        List<Map<String, Object>> first = AgragLayerLifecycleTest.families(8), second = families(8, 23);
         Map<String, String> present = new TreeMap<>(), removed = new TreeMap<>();
         for (Map<String, Object> d : first) present.put((String) d.get("id"), (String) d.get("text"));
         ingest("series", first);
         buildAll("series");
         Random r = new Random(5);
         List<String> ops = new ArrayList<>();
-        for (int step = 0; step < 8; step++) {
+        for (int step = 0; step < 6; step++) {
             int op = r.nextInt(3);
             List<String> ids = new ArrayList<>(present.keySet());
             if (op == 0 && ids.size() > 3) {

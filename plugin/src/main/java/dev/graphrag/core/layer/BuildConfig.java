@@ -37,8 +37,9 @@ public final class BuildConfig {
     public static void recordLayer(GraphDatabaseService db, Label meta, String corpus, Map<String, Object> config) {
         try (Transaction tx = db.beginTx()) {
             Node m = tx.findNode(meta, "corpus", corpus);
-            if (m == null) return;
-            m.setProperty(LAYER_PROPERTY, write(storable(config)));
+            String json = write(storable(config));
+            if (m == null || json.equals(m.getProperty(LAYER_PROPERTY, null))) return;
+            m.setProperty(LAYER_PROPERTY, json);
             tx.commit();
         }
     }
@@ -49,14 +50,19 @@ public final class BuildConfig {
         return v instanceof String s ? read(s, new TypeReference<Map<String, Object>>() {}) : new LinkedHashMap<>();
     }
 
-    /** After a rag.ingest.files call: its source and config, replacing an earlier call's with the same source. */
+    /**
+     * After a rag.ingest.files call: its source and config, replacing an earlier call's with the same source. A call
+     * that repeats the recorded one writes nothing (a rerun over unchanged files commits no transaction).
+     */
     public static void recordFiles(GraphDatabaseService db, String corpus, Object source, Map<String, Object> config) {
+        FileIngest recorded = new FileIngest(read(write(source), new TypeReference<Object>() {}), read(write(storable(config)), new TypeReference<Map<String, Object>>() {}));
         try (Transaction tx = db.beginTx()) {
             Node c = LexicalGraph.requireCorpus(tx, corpus);
+            if (files(c).contains(recorded)) return;
             tx.acquireWriteLock(c);
             List<FileIngest> all = new ArrayList<>(files(c));
-            all.removeIf(f -> f.source().equals(source));
-            all.add(new FileIngest(source, storable(config)));
+            all.removeIf(f -> f.source().equals(recorded.source()));
+            all.add(recorded);
             c.setProperty(FILES_PROPERTY, write(all));
             tx.commit();
         }
