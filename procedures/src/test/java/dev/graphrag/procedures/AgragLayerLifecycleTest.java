@@ -1,5 +1,9 @@
 package dev.graphrag.procedures;
 
+import dev.graphrag.oracle.EvalLlmServer;
+import dev.graphrag.oracle.PolicyReply;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -74,11 +78,29 @@ class AgragLayerLifecycleTest {
         assertOwnNodes("lifeC", out);
     }
 
-    /** What an MCMI subgraph shows: its nodes' names and texts, its graph strings and facts, and its path's chunk texts. */
+    static EvalLlmServer llm;
+
+    @BeforeAll
+    static void start() {
+        llm = EvalLlmServer.start().on("agrag.answer", r -> PolicyReply.jsonOf(Map.of("thought", "from the subgraph", "answer", "as the facts say")));
+    }
+
+    @AfterAll
+    static void stop() {
+        llm.close();
+    }
+
+    /**
+     * What a question is shown: an MCMI subgraph (its nodes' names and texts, graph strings, facts, path chunks),
+     * agrag.retrieve's rows, and agrag.answer's prompt as the endpoint received it.
+     */
     static String shown(String corpus, String q) {
+        llm.clearLog();
+        String answer = rows("CALL agrag.answer($q, {corpus: $c, filter: false, llm: $llm, returnPrompt: true}) YIELD answer, prompt RETURN answer, prompt",
+                Map.of("q", q, "c", corpus, "llm", llm.llmConfig())).toString() + llm.log().stream().map(x -> x.body().toString()).toList();
         return rows("CALL agrag.mcmi($q, {corpus: $c}) YIELD nodes, graphStrings, facts, pathChunkIds"
                 + " RETURN [n IN nodes | coalesce(n.name, n.text)] AS nodes, graphStrings, facts, pathChunkIds", Map.of("q", q, "c", corpus)).toString()
-                + rows("CALL agrag.retrieve($q, {corpus: $c, k: 5})", Map.of("q", q, "c", corpus));
+                + rows("CALL agrag.retrieve($q, {corpus: $c, k: 5})", Map.of("q", q, "c", corpus)) + answer;
     }
 
     /** The layer by content, chunk ids without the corpus: entities, facts with their chunks, containment, synonyms. */
@@ -100,7 +122,8 @@ class AgragLayerLifecycleTest {
         List<Map<String, Object>> all = new ArrayList<>(kept);
         all.addAll(List.of(canary, before));
         build("lifeF", all);
-        assertTrue(shown("lifeF", "Who taught Dejah Thoris on Barsoom?").contains("zorvath quill"), "the canary is served before its removal");
+        String served = shown("lifeF", "Who taught Dejah Thoris on Barsoom?");
+        assertTrue(served.contains("zorvath quill") && served.contains("Zorvath Quill taught"), "the canary is served, and prompted, before its removal: " + served);
         rows("CALL rag.delete(['fteacher'], {corpus: 'lifeF'})");
         rows(INGEST, Map.of("docs", List.of(after), "c", "lifeF"));
         assertTrue((Long) rows("CALL agrag.info({corpus: 'lifeF'})").get(0).get("unsupportedEntities") >= 2, "zorvath quill and kantos kan at least");
