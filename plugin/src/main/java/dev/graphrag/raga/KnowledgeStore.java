@@ -345,7 +345,7 @@ public final class KnowledgeStore {
         return n != null ? ((Number) n).longValue() : countQuoted(e);
     }
 
-    private static long countQuoted(Node e) {
+    static long countQuoted(Node e) {
         long n = 0;
         for (Relationship r : e.getRelationships(Direction.OUTGOING, RagaGraph.EVIDENCED_BY)) {
             if (r.getEndNode().hasProperty("quote")) n++;

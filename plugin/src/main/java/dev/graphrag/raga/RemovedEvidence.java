@@ -114,9 +114,7 @@ final class RemovedEvidence {
                     return;
                 }
                 if (supported(e)) {
-                    long n = 0;
-                    for (Relationship r : e.getRelationships(Direction.OUTGOING, RagaGraph.EVIDENCED_BY)) if (r.getEndNode().hasProperty("quote")) n++;
-                    e.setProperty(KnowledgeStore.QUOTED_EVIDENCE, n);
+                    e.setProperty(KnowledgeStore.QUOTED_EVIDENCE, KnowledgeStore.countQuoted(e));
                     return;
                 }
                 for (Relationship r : list(e.getRelationships(RagaGraph.REL))) removeRelation(tx, r);
