@@ -1,6 +1,7 @@
 package dev.graphrag.evaluation;
 
 import dev.graphrag.LineIndependent;
+import dev.graphrag.procedures.TestJvm;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 
@@ -72,8 +73,9 @@ class EvaluationResumeTest {
     }
 
     private static Process start(Path out) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1500m",
-                "-cp", System.getProperty("java.class.path"), "dev.graphrag.evaluation.Evaluate"));
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1500m"));
+        cmd.addAll(TestJvm.jitFlags());
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.graphrag.evaluation.Evaluate"));
         cmd.addAll(List.of(ARGS));
         cmd.addAll(List.of("--out", out.toString()));
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(out.resolve("console.txt").toFile())).start();

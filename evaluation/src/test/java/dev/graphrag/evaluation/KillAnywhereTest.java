@@ -3,6 +3,7 @@ package dev.graphrag.evaluation;
 import dev.graphrag.LineIndependent;
 import dev.graphrag.oracle.EvalLlmServer;
 import dev.graphrag.oracle.OracleGold;
+import dev.graphrag.procedures.TestJvm;
 import org.junit.jupiter.api.Test;
 import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
@@ -230,8 +231,9 @@ class KillAnywhereTest {
     }
 
     static Process start(Path store, int bolt, Path dir) throws Exception {
-        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1200m",
-                "-cp", System.getProperty("java.class.path"), "dev.graphrag.procedures.KillableServer", store.toString(), String.valueOf(bolt));
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1200m"));
+        cmd.addAll(TestJvm.jitFlags());
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.graphrag.procedures.KillableServer", store.toString(), String.valueOf(bolt)));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         StringBuilder seen = new StringBuilder();

@@ -176,7 +176,7 @@ class ProcedurePagesTest {
     /** Per family: the example data, then every page's example, whose output must be the table shown under it. */
     @TestFactory
     Stream<DynamicNode> everyPageHasAWorkedExampleWithItsRealOutput() {
-        CypherExamplesTest.standInRules(LLM);
+        CypherScripts.standInRules(LLM);
         boolean update = Boolean.getBoolean("docs.update");
         return FAMILIES.stream().map(family -> DynamicContainer.dynamicContainer(family, Stream.concat(
                 Stream.of(DynamicTest.dynamicTest("example data", () -> exampleData(family))),
@@ -191,19 +191,23 @@ class ProcedurePagesTest {
         }
     }
 
-    /** The family's walk-throughs (rag's and agrag's with the LLM one), without what drops, resets or deletes. */
+    /**
+     * The family's walk-throughs (rag's and agrag's with the LLM one), without what drops, resets or deletes (those run over
+     * Bolt in RealServerTest); each statement must return rows.
+     */
     static void exampleData(String family) throws IOException {
         List<Path> files = new ArrayList<>();
-        for (Path f : CypherExamplesTest.files()) {
+        for (Path f : CypherScripts.files()) {
             String dir = f.getParent().getFileName().toString();
             if (dir.equals(family) || (dir.equals("llm") && (family.equals("rag") || family.equals("agrag")))) files.add(f);
         }
         assertFalse(files.isEmpty(), "no cypher/ walk-through for " + family);
         SampleFiles.copyTo(TestServer.importDir()); // cypher/rag/02-files.cypher reads them
         for (Path f : files) {
-            for (String statement : CypherExamplesTest.statements(Files.readString(f))) {
+            for (String statement : CypherScripts.statements(Files.readString(f))) {
                 if (DESTRUCTIVE.matcher(statement).find() || statement.contains("rag.delete(")) continue;
-                TestServer.rows(statement, params());
+                // every statement returns rows, the two that need GDS included (RealServerTest's server has none)
+                assertFalse(TestServer.rows(statement, params()).isEmpty(), f.getFileName() + ": no rows from: " + statement);
             }
         }
     }
@@ -214,7 +218,7 @@ class ProcedurePagesTest {
         String text = Files.readString(page);
         Matcher m = EXAMPLE.matcher(text);
         assertTrue(m.find(), page + ": no '## Example' with a ```cypher block followed by its output table");
-        List<String> statements = CypherExamplesTest.statements(m.group(1).strip() + (m.group(1).strip().endsWith(";") ? "" : ";"));
+        List<String> statements = CypherScripts.statements(m.group(1).strip() + (m.group(1).strip().endsWith(";") ? "" : ";"));
         for (String s : statements.subList(0, statements.size() - 1)) TestServer.rows(s, params());
         String last = statements.get(statements.size() - 1);
         Output out = TestServer.db().executeTransactionally(last, params(), r -> {

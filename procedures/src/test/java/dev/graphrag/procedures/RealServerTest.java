@@ -62,18 +62,18 @@ class RealServerTest {
 
     /**
      * Every cypher/ walk-through, statement by statement, over Bolt. This server has no GDS, as a plugin-only install
-     * would not: the statements that ask for GDS (a projection, pprEngine 'gds') are left to CypherExamplesTest,
-     * whose embedded server has it, and the rest must return rows.
+     * would not: the statements that ask for GDS (a projection, pprEngine 'gds') are left to ProcedurePagesTest's
+     * example data, whose embedded server has it, and the rest must return rows.
      */
     @Test
     void theCypherWalkThroughsRunOverBolt() throws IOException {
         llm.reset();
-        CypherExamplesTest.standInRules(llm);
+        CypherScripts.standInRules(llm);
         Map<String, Object> params = Map.of("llm", Map.of("endpoint", llm.endpoint(), "model", "stand-in"));
         int ran = 0, needGds = 0;
         try (Driver driver = server.driver(); Session session = driver.session()) {
-            for (Path f : CypherExamplesTest.files()) {
-                for (String statement : CypherExamplesTest.statements(Files.readString(f))) {
+            for (Path f : CypherScripts.files()) {
+                for (String statement : CypherScripts.statements(Files.readString(f))) {
                     if (statement.contains("agrag.project(") || statement.contains("pprEngine: 'gds'")) {
                         needGds++;
                         continue;

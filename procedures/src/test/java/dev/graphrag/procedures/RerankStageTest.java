@@ -38,7 +38,7 @@ class RerankStageTest {
                 Map.of("id", "f", "text", "Weather on the river was cold that year."))));
         LLM.when(r -> "agrag.answer".equals(r.step())).replyJson(Map.of("thought", "stand-in", "answer", "Jane Doe"));
         LLM.when(r -> "raga.L6".equals(r.step())).replyJson(Map.of("answer", "Warsaw", "answer_type", "extractive", "evidence_chunk_ids", List.of()));
-        CypherExamplesTest.standInRules(LLM);
+        CypherScripts.standInRules(LLM);
     }
 
     @AfterAll

@@ -68,6 +68,7 @@ final class ServerHome implements AutoCloseable {
                 "2026".equals(System.getProperty("graphrag.neo4j.line")) ? "internal.dbms.bolt.netty_server_shutdown_quiet_period_duration=0s"
                         : "internal.dbms.bolt.netty_server_shutdown_quiet_period=0",
                 "server.jvm.additional=-Djava.io.tmpdir=" + home.resolve("tmp").toAbsolutePath()));
+        for (String flag : TestJvm.jitFlags()) conf.add("server.jvm.additional=" + flag);
         conf.addAll(neo4jConf);
         Files.writeString(home.resolve("conf/neo4j.conf"), String.join("\n", conf) + "\n");
         Files.writeString(home.resolve("conf/graphrag.conf"), String.join("\n", graphragConf) + "\n");

@@ -29,7 +29,7 @@ class WhereFilterTest {
         LLM.when(r -> "agrag.answer".equals(r.step())).replyJson(Map.of("thought", "stand-in", "answer", "Austin"));
         LLM.when(r -> "raga.L6".equals(r.step())).replyJson(Map.of("answer", "Warsaw", "answer_type", "extractive",
                 "evidence_chunk_ids", List.of("where-raga:a:0")));
-        CypherExamplesTest.standInRules(LLM);
+        CypherScripts.standInRules(LLM);
     }
 
     @AfterAll
@@ -87,6 +87,11 @@ class WhereFilterTest {
         List<?> citations = (List<?>) answer.get(0).get("citations");
         assertFalse(citations.isEmpty());
         assertTrue(citations.stream().allMatch(c -> !String.valueOf(((Map<?, ?>) c).get("documentId")).equals("canary")), citations.toString());
+        // a misspelt property or a value of the wrong type is named, not answered with nothing (the method procedures as rag.search)
+        TestServer.assertFails("CALL agrag.retrieve($q, {corpus: 'where-agrag', where: {tema: 'a'}})", Map.of("q", q), "agrag.retrieve",
+                "matches no document of corpus 'where-agrag'", "no Document has the property 'tema' (did you mean 'team'?)");
+        TestServer.assertFails("CALL agrag.mcmi($q, {corpus: 'where-agrag', where: {team: 1}})", Map.of("q", q), "'team' is stored as STRING",
+                "compares it with the NUMBER 1");
     }
 
     @Test

@@ -1,9 +1,6 @@
 package dev.graphrag.procedures;
 
 import dev.graphrag.core.llm.StandInLlm;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.TestFactory;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,31 +10,28 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Every file in cypher/ runs, statement by statement, and every statement returns rows. The {@code $llm}
- * parameter points at the stand-in LLM, which answers every step with JSON the step accepts.
+ * The cypher/ walk-throughs as the tests run them: the files in order, their statements, and stand-in replies for
+ * every LLM step they send. RealServerTest runs every statement over Bolt against the deployable jar, ProcedurePagesTest
+ * runs them embedded as its example data (the two that need GDS included), and the demo's test runs getting-started.md
+ * with the same splitter.
  */
-class CypherExamplesTest {
+public final class CypherScripts {
     static final Path CYPHER = Path.of("..", "cypher");
-    static final StandInLlm LLM = StandInLlm.start();
 
-    @AfterAll
-    static void stop() {
-        LLM.close();
-    }
+    private CypherScripts() {}
 
     /** The walk-through files, in order. */
-    static List<Path> files() throws IOException {
+    public static List<Path> files() throws IOException {
         try (Stream<Path> s = Files.walk(CYPHER)) {
             return s.filter(p -> p.toString().endsWith(".cypher")).sorted().toList();
         }
     }
 
     /** Stand-in replies for every step the walk-throughs send: JSON each step accepts. */
-    static void standInRules(StandInLlm llm) {
+    public static void standInRules(StandInLlm llm) {
         // remind.* steps: every ReMind reply shape at once (the walk judges the replayed subgraph sufficient)
         llm.when(r -> r.step() != null && r.step().startsWith("remind")).replyJson(Map.ofEntries(Map.entry("entities", List.of("Scott Derrickson", "Ethan Hawke")),
                  Map.entry("triples", List.of(Map.of("subject", "Scott Derrickson", "sentence", "Scott Derrickson directed Sinister.", "object", "Ethan Hawke"))),
@@ -81,26 +75,13 @@ class CypherExamplesTest {
                         List.of("John Carter", "married", "Dejah Thoris"))));
     }
 
-    @TestFactory
-    Stream<DynamicTest> everyCypherFileRuns() throws IOException {
-        List<Path> files = files();
-        assertFalse(files.isEmpty(), "no cypher/ examples found");
-        standInRules(LLM);
-        SampleFiles.copyTo(TestServer.importDir()); // cypher/rag/02-files.cypher reads them, as in the demo
-        Map<String, Object> params = Map.of("llm", Map.of("endpoint", LLM.endpoint(), "model", "stand-in"));
-        return files.stream().map(f -> DynamicTest.dynamicTest(CYPHER.relativize(f).toString(), () -> {
-            for (String statement : statements(Files.readString(f))) {
-                assertFalse(TestServer.rows(statement, params).isEmpty(), "no rows from: " + statement);
-            }
-        }));
-    }
-
-    /** Statements end with ';' at the end of a line; '//' comment lines are dropped. */
-    static List<String> statements(String script) {
+    /** Statements end with ';' at the end of a line (a '//' comment may follow it); '//' comment lines are dropped. */
+    public static List<String> statements(String script) {
         List<String> out = new ArrayList<>();
         StringBuilder cur = new StringBuilder();
         for (String line : script.split("\n")) {
             if (line.trim().startsWith("//")) continue;
+            line = line.replaceFirst(";\\s+//.*$", ";");
             cur.append(line).append('\n');
             if (line.trim().endsWith(";")) {
                 String st = cur.toString().trim();
