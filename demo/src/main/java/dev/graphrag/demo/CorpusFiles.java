@@ -39,13 +39,29 @@ public final class CorpusFiles {
         return docs;
     }
 
+    /**
+     * The files of a folder corpus that {@link #read} leaves out (every format but .txt and .md), relative to it, so the
+     * demo can name them: rag.ingest.files reads those formats from the import directory.
+     */
+    public static List<String> unread(Path path) throws IOException {
+        if (!Files.isDirectory(path)) return List.of();
+        try (Stream<Path> files = Files.walk(path)) {
+            return files.filter(Files::isRegularFile).filter(f -> !plainText(f.getFileName().toString())).sorted()
+                    .map(f -> path.relativize(f).toString()).toList();
+        }
+    }
+
+    private static boolean plainText(String name) {
+        return name.endsWith(".txt") || name.endsWith(".md");
+    }
+
     private static List<Map<String, Object>> readRaw(Path path) throws IOException {
         if (Files.isDirectory(path)) {
             List<Map<String, Object>> docs = new ArrayList<>();
             try (Stream<Path> files = Files.walk(path)) {
                 for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
                     String n = f.getFileName().toString();
-                    if (n.endsWith(".txt") || n.endsWith(".md")) {
+                    if (plainText(n)) {
                         String text = Files.readString(f, StandardCharsets.UTF_8);
                         if (!text.isBlank()) docs.add(doc(path.relativize(f).toString(), n, text));
                     }

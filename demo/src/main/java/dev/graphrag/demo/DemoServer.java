@@ -45,12 +45,21 @@ public final class DemoServer {
             "What happens in the depths of Omean?");
 
     record Args(Path data, String host, int boltPort, int httpPort, Path corpus, String corpusName, List<String> queries,
-                String llmEndpoint, String llmModel, boolean once, Path importDir) {}
+                String llmEndpoint, String llmModel, boolean once, Path importDir, boolean asked) {}
+
+    /** --help: the usage on standard output and exit 0, as a request and not a mistake. */
+    static final class HelpAsked extends RuntimeException {
+        HelpAsked() { super(null, null, false, false); }
+    }
 
     public static void main(String[] argv) throws Exception {
         Args a;
         try {
             a = parse(argv);
+        } catch (HelpAsked e) {
+            System.out.print(USAGE);
+            System.exit(0);
+            return;
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.err.print(USAGE);
@@ -79,7 +88,7 @@ public final class DemoServer {
             String k = argv[i];
             switch (k) {
                 case "--once" -> once = true;
-                case "--help", "-h" -> throw new IllegalArgumentException("");
+                case "--help", "-h" -> throw new HelpAsked();
                 default -> {
                     if (i + 1 >= argv.length) throw new IllegalArgumentException("missing value for " + k);
                     String v = argv[++i];
@@ -102,7 +111,7 @@ public final class DemoServer {
         if (corpus != null && !Files.exists(corpus)) throw new IllegalArgumentException("corpus not found: " + corpus);
         if (importDir != null && !Files.isDirectory(importDir)) throw new IllegalArgumentException("import directory not found: " + importDir);
         return new Args(data, host, bolt, http, corpus, corpusName, queries.isEmpty() ? SAMPLE_QUERIES : queries,
-                llmEndpoint, llmModel, once, importDir);
+                llmEndpoint, llmModel, once, importDir, !queries.isEmpty());
     }
 
     private static int port(String k, String v) {
@@ -121,6 +130,11 @@ public final class DemoServer {
     }
 
     static int run(Args a, PrintStream out) throws Exception {
+        return run(a, out, neo4j -> {});
+    }
+
+    /** As above, {@code whileUp} called with the server once the demo has printed its results (tests run their Cypher there). */
+    static int run(Args a, PrintStream out, java.util.function.Consumer<Neo4j> whileUp) throws Exception {
         checkPortFree(a.host(), a.boltPort(), "Bolt", "--bolt-port");
         checkPortFree(a.host(), a.httpPort(), "HTTP", "--http-port");
         Path work = Files.createTempDirectory("graphrag-demo");
@@ -129,7 +143,7 @@ public final class DemoServer {
         Neo4j neo4j;
         try {
             EmbeddedNeo4j.Options options = new EmbeddedNeo4j.Options(work, a.data(), a.host(), a.boltPort(), a.httpPort(),
-                    EmbeddedNeo4j.SINGLE_USER, a.importDir());
+                    settings(a), a.importDir());
             // the user's own folder is read, never written; the temporary one gets the sample files
             if (a.importDir() == null) SampleFiles.copyTo(options.importDirectory());
             neo4j = EmbeddedNeo4j.start(options);
@@ -150,7 +164,7 @@ public final class DemoServer {
             }
         }));
         try {
-            return serve(neo4j, stopped, a, out);
+            return serve(neo4j, stopped, a, out, whileUp);
         } catch (Exception e) {
             neo4j.close();
             stopped.countDown();
@@ -158,6 +172,17 @@ public final class DemoServer {
         } finally {
             if (stopped.getCount() == 0) deleteTree(work); // closed (--once, a failure, or the hook, which deletes it too)
         }
+    }
+
+    /**
+     * The server's graphrag.conf: any endpoint a caller names (a single-user server), and --llm-endpoint and --llm-model
+     * as the server's own LLM, so that every LLM procedure works without an {@code llm} key, as on a configured server.
+     */
+    static Map<String, String> settings(Args a) {
+        Map<String, String> settings = new LinkedHashMap<>(EmbeddedNeo4j.SINGLE_USER);
+        if (a.llmEndpoint() != null) settings.put("graphrag.llm.endpoint", a.llmEndpoint());
+        if (a.llmModel() != null) settings.put("graphrag.llm.model", a.llmModel());
+        return settings;
     }
 
     /** Names a busy port and the flag that changes it, before anything is started or written. */
@@ -180,9 +205,10 @@ public final class DemoServer {
         }
     }
 
-    private static int serve(Neo4j neo4j, CountDownLatch stopped, Args a, PrintStream out) throws Exception {
+    private static int serve(Neo4j neo4j, CountDownLatch stopped, Args a, PrintStream out, java.util.function.Consumer<Neo4j> whileUp) throws Exception {
         GraphDatabaseService db = neo4j.defaultDatabaseService();
-        if (a.boltPort() >= 0) out.println("Bolt:  " + neo4j.boltURI() + "   (no authentication; cypher-shell -a " + neo4j.boltURI() + ")");
+        if (a.boltPort() >= 0) out.println("Bolt:  " + neo4j.boltURI() + "   (no authentication; any Neo4j driver, Browser below, or cypher-shell -a "
+                + neo4j.boltURI() + " with cypher-shell from https://neo4j.com/deployment-center/)");
         if (a.httpPort() >= 0) {
             out.println("HTTP:  " + neo4j.httpURI());
             out.println("Browser: " + neo4j.httpURI() + "browser/  (connect with \"No authentication\"; for readable captions run :style"
@@ -192,6 +218,12 @@ public final class DemoServer {
                 + " a shared server keeps the default, its configured endpoint only (docs/security.md)");
 
         List<Map<String, Object>> docs = a.corpus() == null ? sample() : CorpusFiles.read(a.corpus());
+        List<String> unread = a.corpus() == null ? List.of() : CorpusFiles.unread(a.corpus());
+        if (!unread.isEmpty()) {
+            out.printf("--corpus reads .txt and .md files only; %d other files left out (%s%s): put them in a folder given to --import-dir,"
+                    + " where rag.ingest.files reads PDF, Office, HTML, EPUB and more%n", unread.size(), String.join(", ", unread.subList(0, Math.min(5, unread.size()))),
+                    unread.size() > 5 ? ", ..." : "");
+        }
         out.printf("Ingesting %d documents into corpus '%s' ...%n", docs.size(), a.corpusName());
         long t0 = System.nanoTime();
         Map<String, Long> statuses = new LinkedHashMap<>();
@@ -221,7 +253,7 @@ public final class DemoServer {
             }
         }
         out.println();
-        files(db, a, out);
+        files(db, a, neo4j.config().get(org.neo4j.configuration.GraphDatabaseSettings.load_csv_file_url_root), out);
         out.println();
         agrag(db, a, out);
         out.println();
@@ -233,6 +265,7 @@ public final class DemoServer {
         } else {
             answer(db, a, out);
         }
+        whileUp.accept(neo4j);
         if (a.once()) {
             neo4j.close();
             stopped.countDown();
@@ -245,12 +278,21 @@ public final class DemoServer {
         return 0;
     }
 
-    /** The import directory's files into corpus "files", and a search whose rows cite file, page and section. */
-    static void files(GraphDatabaseService db, Args a, PrintStream out) {
+    /**
+     * The import directory's files into corpus "files", and a search whose rows cite file, page and section: the sample's
+     * question over the sample files, the user's --query over their own folder (none asked: how to ask is printed).
+     */
+    static void files(GraphDatabaseService db, Args a, Path importDir, PrintStream out) throws java.io.IOException {
         String source = a.importDir() == null ? SampleFiles.FOLDER + "/*" : "**";
-        String q = a.importDir() == null ? "How is the pump mounted?" : a.queries().get(0);
-        out.printf("Files: CALL rag.ingest.files('%s', {corpus: 'files'}) from %s%n", source,
-                a.importDir() == null ? "the sample files in a temporary import directory (--import-dir DIR reads yours)" : a.importDir());
+        String q = a.importDir() == null ? "How is the pump mounted?" : a.asked() ? a.queries().get(0) : null;
+        out.printf("Import directory (rag.ingest.files reads here): %s%s%n", importDir.toAbsolutePath(),
+                a.importDir() == null ? "  (a temporary one with the sample files; --import-dir DIR makes it yours)" : "");
+        try (java.util.stream.Stream<Path> files = Files.walk(importDir)) {
+            List<String> held = files.filter(Files::isRegularFile).map(f -> importDir.relativize(f).toString().replace('\\', '/')).sorted().toList();
+            out.printf("  it holds %d files%s%n", held.size(), held.isEmpty() ? "" : ": " + String.join(", ", held.subList(0, Math.min(8, held.size())))
+                    + (held.size() > 8 ? ", ..." : ""));
+        }
+        out.printf("Files: CALL rag.ingest.files('%s', {corpus: 'files'})%n", source);
         long t0 = System.nanoTime();
         db.executeTransactionally("CALL rag.ingest.files($source, {corpus: 'files'})", Map.of("source", source), r -> {
             while (r.hasNext()) {
@@ -262,6 +304,11 @@ public final class DemoServer {
             return null;
         });
         out.printf("  in %.1f s%n", (System.nanoTime() - t0) / 1e9);
+        if (q == null) {
+            out.println("Ask your files: CALL rag.search('your question', {corpus: 'files', k: 5}) YIELD documentId, pages, section, text"
+                    + "  (or rerun with --query TEXT)");
+            return;
+        }
         out.println("Q: " + q);
         db.executeTransactionally("CALL rag.search($q, {corpus: 'files', k: 3}) YIELD rank, documentId, pages, section, text RETURN *",
                 Map.of("q", q), r -> {
@@ -293,7 +340,8 @@ public final class DemoServer {
                     Map<String, Object> row = r.next();
                     out.printf("MCMI subgraph of \"%s\": %s nodes, %s edges; terminals %s%n", q, row.get("nodeCount"), row.get("edgeCount"), row.get("terminals"));
                     for (Object g : (List<?>) row.get("graphStrings")) {
-                        String s = String.valueOf(g);
+                        // the strings as the LLM reads them join a path's parts with [SEP]; a person reads arrows
+                        String s = String.valueOf(g).replace(" [SEP] ", " -> ");
                         out.println("  " + (s.length() > 300 ? s.substring(0, 300) + "..." : s));
                     }
                     out.println("  path chunks: " + row.get("pathChunkIds"));
@@ -335,8 +383,9 @@ public final class DemoServer {
         while (r.hasNext()) {
             Map<String, Object> row = r.next();
             String text = ((String) row.get("text")).replaceAll("\\s+", " ");
-            // agrag.retrieve mixes sources (dense, named, link, graph, ppr) whose scores are on different scales: name each
-            String source = row.get("source") instanceof String src ? " (" + src + ")" : "";
+            // agrag.retrieve mixes sources (dense, named, link, graph, ppr) whose scores are on different scales: its score is
+            // 1/rank, and each row names its source and what the source measured
+            String source = row.get("source") instanceof String src ? String.format(" (%s %.3f)", src, (Double) row.get("sourceScore")) : "";
             out.printf("    %d. %.3f%s %s  %s%n", row.get("rank"), row.get("score"), source, row.get("chunkId"),
                     text.substring(0, Math.min(100, text.length())) + (text.length() > 100 ? "..." : ""));
         }

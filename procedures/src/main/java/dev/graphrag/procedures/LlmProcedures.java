@@ -38,7 +38,7 @@ public class LlmProcedures {
                              long completionTokens, long reasoningTokens, boolean tokensEstimated, boolean cached, long ms) {}
 
     /**
-     * rag.llm.info's row: endpoint is scheme://host:port only; toolCalling native, json-action or unknown (until a tool
+     * rag.llm.info's row: endpoint as configured without user information or query string; toolCalling native, json-action or unknown (until a tool
      * loop or a probe used the endpoint); structuredOutput json_schema, json_object or unknown; allowedEndpoints what
      * callers may name besides the configured endpoint; contextTokens the window prompts are fitted to, serverContextTokens
      * the window the endpoint states (null when it states none) and windowSource where that came from; warning says when
@@ -97,7 +97,7 @@ public class LlmProcedures {
     @Procedure(name = "rag.llm.info", mode = Mode.READ)
     @Description("rag.llm.info(config = {} :: MAP) :: (endpoint :: STRING, model :: STRING, reachable :: BOOLEAN, toolCalling :: STRING,"
             + " structuredOutput :: STRING, allowedEndpoints :: STRING, contextTokens :: INTEGER, serverContextTokens :: INTEGER, windowSource :: STRING,"
-            + " warning :: STRING, maxConcurrent :: INTEGER, ms :: INTEGER) - the configured LLM endpoint (host only, never credentials),"
+            + " warning :: STRING, maxConcurrent :: INTEGER, ms :: INTEGER) - the configured LLM endpoint (no credentials or query string),"
             + " whether it answers GET /models, the context window it states (vLLM max_model_len, llama.cpp n_ctx, Ollama num_ctx) against"
             + " contextTokens, and whether it takes native tool calls and json_schema outputs (learnt on use, or now with"
             + " probe: true, which sends two tiny requests). Config: probe, llm"
@@ -113,7 +113,13 @@ public class LlmProcedures {
                 ? "the endpoint's window (" + e.window() + " tokens) is below contextTokens (" + cfg.contextTokens() + "): long prompts will be cut"
                 + " or refused; set graphrag.llm.contextTokens to " + e.window() + " or raise the server's window (docs/llm.md#context-windows)"
                 : e.window() == null && e.windowSource() != null ? e.windowSource() : null;
-        return Stream.of(new InfoResult(cfg.host(), cfg.model(), e.reachable(), caps.toolCalling(), caps.structuredOutput(), rag.endpointPolicy().describe(),
+        if (!e.reachable()) {
+            // said first: every LLM procedure fails until the endpoint answers
+            warning = "the endpoint did not answer GET " + cfg.displayEndpoint() + "/models: every LLM procedure will fail until it does; check that"
+                    + " the server is running and that the endpoint is its OpenAI-compatible base URL (usually ending in /v1)"
+                    + (warning == null ? "" : "; " + warning);
+        }
+        return Stream.of(new InfoResult(cfg.displayEndpoint(), cfg.model(), e.reachable(), caps.toolCalling(), caps.structuredOutput(), rag.endpointPolicy().describe(),
                 cfg.contextTokens(), e.window(), e.window() == null ? null : e.windowSource(), warning, rag.llm().maxConcurrent(), (System.nanoTime() - t0) / 1_000_000));
     }
 

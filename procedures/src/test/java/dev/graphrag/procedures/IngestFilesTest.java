@@ -197,10 +197,16 @@ class IngestFilesTest {
         Files.delete(outside);
         // a file: URL inside the directory reads as its path; a missing file is a row, not an error
         TestFiles.text(importDir().resolve("urls/inside.md"), "# Inside\n\nRead through a file URL.");
-        Map<String, Map<String, Object>> out = byId(rows(INGEST_FILES, Map.of("source", List.of("file:///urls/inside.md", "urls/missing.md"), "config", cfg)));
+        // and a glob that matches nothing is a row too, naming what the directory holds (a mistyped folder, say)
+        Map<String, Map<String, Object>> out = byId(rows(INGEST_FILES, Map.of("source", List.of("file:///urls/inside.md", "urls/missing.md", "manuals/**"),
+                "config", cfg)));
         assertEquals("created", out.get("urls/inside.md").get("status"));
         assertEquals("failed", out.get("urls/missing.md").get("status"));
         assertTrue(((String) out.get("urls/missing.md").get("error")).contains("no such file"));
+        assertEquals("no_match", out.get("manuals/**").get("status"), out.toString());
+        assertEquals(0L, out.get("manuals/**").get("chunks"));
+        String why = (String) out.get("manuals/**").get("error");
+        assertTrue(why.contains("no file in the import directory matches 'manuals/**'") && why.contains("urls/"), why);
     }
 
     @Test
@@ -260,6 +266,14 @@ class IngestFilesTest {
         assertEquals(List.of("b0"), rows("CALL rag.search('crane', {corpus:'files-filter', k:5, mode:'dense', where:{documentId:'b0'}}) YIELD documentId"
                 + " RETURN DISTINCT documentId").stream().map(r -> r.get("documentId")).toList());
         assertTrue(rows("CALL rag.search('crane', {corpus:'files-filter', where:{team:{exists:false}}}) YIELD documentId RETURN *").isEmpty());
+        // nothing passes because no document is of team c: no rows, no error; a misspelt property or a value of another type
+        // than the corpus stores cannot match at all, and says so
+        assertTrue(rows("CALL rag.search('crane', {corpus:'files-filter', where:{team:'c'}}) YIELD documentId RETURN *").isEmpty());
+        TestServer.assertFails("CALL rag.search('crane', {corpus:'files-filter', where:{tema:'a'}})", Map.of(), "rag.search: where tema eq a matches no document"
+                + " of corpus 'files-filter': no Document has the property 'tema' (did you mean 'team'?); its Documents have [", "documentId", "year");
+        TestServer.assertFails("CALL rag.search('crane', {corpus:'files-filter', where:{year:{gte:'2024'}}})", Map.of(), "'year' is stored as NUMBER and the where"
+                + " compares it with the STRING '2024'; give the value as NUMBER");
+        TestServer.assertFails("CALL rag.search('crane', {corpus:'files-filter', where:{year:{in:['2024', '2025']}, team:'a'}})", Map.of(), "STRING '2024'");
         TestServer.assertFails("CALL rag.search('crane', {corpus:'files-filter', where:{team:{like:'a'}}})", Map.of(), "unknown operator 'like'", "startsWith");
         TestServer.assertFails("CALL rag.search('crane', {corpus:'files-filter', where:{`team) OR true //`:'a'}})", Map.of(), "is not a property name");
         TestServer.assertFails("CALL rag.search('crane', {corpus:'files-filter', where:{team:{in:[]}}})", Map.of(), "non-empty LIST");

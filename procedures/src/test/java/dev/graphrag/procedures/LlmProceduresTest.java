@@ -56,7 +56,13 @@ class LlmProceduresTest {
 
             Record info = session.run("CALL rag.llm.info({llm: $llm})", Values.parameters("llm", llm())).single();
             assertTrue(info.get("reachable").asBoolean());
-            assertFalse(info.get("endpoint").asString().contains("/v1"), "host only");
+            assertEquals(LLM.endpoint().replaceAll("/$", ""), info.get("endpoint").asString(), "the endpoint as configured, /v1 included");
+            assertTrue(info.get("warning").isNull(), info.toString());
+            // an endpoint where nothing listens: said in the row, not only by reachable=false
+            Record dead = session.run("CALL rag.llm.info({llm: {endpoint: 'http://127.0.0.1:1/v1', model: 'm'}})").single();
+            assertFalse(dead.get("reachable").asBoolean());
+            assertTrue(dead.get("warning").asString().startsWith("the endpoint did not answer GET http://127.0.0.1:1/v1/models: every LLM procedure will fail"),
+                    dead.get("warning").asString());
             assertEquals("http://127.0.0.1:*/v1", info.get("allowedEndpoints").asString());
 
             // an endpoint without tool calling: the probe finds out and says so

@@ -216,7 +216,7 @@ public final class ConfigReader {
     }
 
     /** The valid key closest to a wrong one (same letters in another case, or a few edits away), or null. */
-    static String nearest(String key, Iterable<String> valid) {
+    public static String nearest(String key, Iterable<String> valid) {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         for (String v : valid) {

@@ -84,6 +84,7 @@ public final class FileIngest {
         Map<String, Outcome> rows = new LinkedHashMap<>();
         for (String id : resolved.missing()) rows.put(id, new Outcome(id, id, FileParsers.contentType(id), null, 0, FileProblem.FAILED,
                 "no such file in the import directory", 0));
+        resolved.unmatched().forEach((pattern, why) -> rows.put(pattern, new Outcome(pattern, pattern, null, null, 0, FileProblem.NO_MATCH, why, 0)));
         progress.phase("files", files.size());
         List<Ingestor.Document> group = new ArrayList<>();
         Map<String, Parsed> parsedFiles = new HashMap<>();
@@ -143,7 +144,8 @@ public final class FileIngest {
                 if (temp != null) deleteQuietly(temp);
             }
             bytesDone += Math.max(0, f.bytes());
-            progress.advance(1);
+            // a parsed file is done when its group is embedded and written (flush); a failed or unchanged one now
+            if (!parsedFiles.containsKey(f.id())) progress.advance(1);
             progress.label("files (" + mb(bytesDone) + " of " + mb(totalBytes) + " MB read)");
             if (groupChars >= GROUP_CHARS || group.size() >= GROUP_FILES) {
                 flush(group, parsedFiles, rows, cfg);
@@ -163,11 +165,13 @@ public final class FileIngest {
 
     private void flush(List<Ingestor.Document> group, Map<String, Parsed> parsedFiles, Map<String, Outcome> rows, FilesConfig cfg) {
         if (group.isEmpty()) return;
+        progress.label("files (embedding and writing " + group.size() + " parsed " + (group.size() == 1 ? "file" : "files") + ")");
         for (Ingestor.Outcome o : ingestor.ingest(List.copyOf(group), cfg.ingest())) {
             Parsed p = parsedFiles.remove(o.documentId());
             rows.put(o.documentId(), new Outcome(o.documentId(), o.documentId(), p.contentType(), p.pages() > 0 ? (long) p.pages() : null,
                     o.chunks(), o.status(), null, ms(p.startNanos())));
         }
+        progress.advance(group.size());
         group.clear();
     }
 

@@ -8,6 +8,8 @@ public final class FileProblem extends RuntimeException {
     /** The row status of a file without text (a scanned PDF, an empty document); every other problem is "failed". */
     public static final String NO_TEXT = "no_text";
     public static final String FAILED = "failed";
+    /** The row status of a glob that matches no file: a row rather than silence, so a mistyped folder is seen at once. */
+    public static final String NO_MATCH = "no_match";
 
     private final String status;
 

@@ -35,8 +35,11 @@ public final class ImportSources {
         }
     }
 
-    /** What a source entry named: the files it matched, and the glob it was (null for one path or a URL), for deleteMissing. */
-    public record Resolved(List<Source> files, List<PathMatcher> patterns, List<String> missing) {}
+    /**
+     * What the source entries named: the files they matched, the patterns they were (for deleteMissing), the single
+     * paths that name no file, and the globs that match none (each with what the import directory holds instead).
+     */
+    public record Resolved(List<Source> files, List<PathMatcher> patterns, List<String> missing, Map<String, String> unmatched) {}
 
     private static final Pattern GLOB_CHARS = Pattern.compile("[*?\\[{]");
     private static final Pattern WINDOWS_ABSOLUTE = Pattern.compile("^[A-Za-z]:.*");
@@ -58,6 +61,7 @@ public final class ImportSources {
         Map<String, Source> files = new LinkedHashMap<>();
         List<PathMatcher> patterns = new ArrayList<>();
         List<String> missing = new ArrayList<>();
+        Map<String, String> unmatched = new LinkedHashMap<>();
         Path root = realRoot(importDir);
         for (String entry : entries) {
             if (entry == null || entry.isBlank()) throw new RagException("rag.ingest.files: a source entry is empty");
@@ -77,7 +81,9 @@ public final class ImportSources {
             if (GLOB_CHARS.matcher(normalised).find()) {
                 PathMatcher m = glob(normalised);
                 patterns.add(m);
-                for (Source s : walk(root, m)) files.putIfAbsent(s.id(), s);
+                List<Source> matched = walk(root, m);
+                if (matched.isEmpty()) unmatched.put(entry, "no file in the import directory matches '" + entry + "'; " + holds(root));
+                for (Source s : matched) files.putIfAbsent(s.id(), s);
             } else {
                 Path p = root.resolve(normalised).normalize();
                 String id = root.relativize(p).toString().replace('\\', '/');
@@ -89,7 +95,26 @@ public final class ImportSources {
                 files.putIfAbsent(id, inside(root, p, entry));
             }
         }
-        return new Resolved(List.copyOf(files.values()), patterns, missing);
+        return new Resolved(List.copyOf(files.values()), patterns, missing, unmatched);
+    }
+
+    /** What the import directory holds at its top, so that a pattern matching nothing can be corrected: at most ten entries. */
+    static String holds(Path root) {
+        List<String> names = new ArrayList<>();
+        long more = 0;
+        try (java.util.stream.Stream<Path> top = Files.list(root)) {
+            for (Path p : top.sorted().toList()) {
+                if (names.size() == 10) {
+                    more++;
+                    continue;
+                }
+                names.add(p.getFileName() + (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) ? "/" : ""));
+            }
+        } catch (IOException e) {
+            return "the import directory cannot be listed";
+        }
+        if (names.isEmpty()) return "the import directory is empty";
+        return "the import directory holds " + String.join(", ", names) + (more > 0 ? " and " + more + " more" : "");
     }
 
     /** A glob as shells read it: {@code a/**&#47;*.pdf} also matches the PDFs directly in a/ (Java's glob needs a directory there). */

@@ -195,6 +195,16 @@ public final class LlmConfig {
         return hostOf(URI.create(endpoint));
     }
 
+    /**
+     * The endpoint as configured, path included (the /v1 a user checks for), without what may carry a secret: no user
+     * information and no query string.
+     */
+    public String displayEndpoint() {
+        URI u = URI.create(endpoint);
+        String path = u.getRawPath() == null ? "" : u.getRawPath();
+        return hostOf(u) + (path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
+    }
+
     private static String hostOf(URI u) {
         return u.getScheme() + "://" + u.getHost() + (u.getPort() > 0 ? ":" + u.getPort() : "");
     }

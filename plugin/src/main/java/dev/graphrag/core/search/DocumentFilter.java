@@ -35,9 +35,11 @@ public final class DocumentFilter {
     /** One condition: property, operator, operand. */
     private record Condition(String key, String op, Object value) {}
 
+    private final String owner;
     private final List<Condition> conditions;
 
-    private DocumentFilter(List<Condition> conditions) {
+    private DocumentFilter(String owner, List<Condition> conditions) {
+        this.owner = owner;
         this.conditions = List.copyOf(conditions);
     }
 
@@ -67,7 +69,7 @@ public final class DocumentFilter {
                 out.add(new Condition(key, "$eq", operand(owner, key, "$eq", e.getValue())));
             }
         }
-        return out.isEmpty() ? null : new DocumentFilter(out);
+        return out.isEmpty() ? null : new DocumentFilter(owner, out);
     }
 
     private static Object operand(String owner, String key, String op, Object v) {
@@ -182,8 +184,63 @@ public final class DocumentFilter {
                 }
             }
         }
+        if (ids.isEmpty()) {
+            String why = whyNothingCanMatch(tx, corpus);
+            if (why != null) throw new RagException(owner + ": where " + this + " matches no document of corpus '" + corpus + "': " + why);
+        }
         // not Set.copyOf: its contains(null) throws, and a caller may ask about a node without a documentId
         return new Allowed(java.util.Collections.unmodifiableSet(ids), chunks);
+    }
+
+    /**
+     * When no Document passes: the mistake that makes the filter unable to match any (a property no Document of the
+     * corpus has, or a value of another type than every Document stores), or null when the filter could match and the
+     * corpus simply holds no such Document (an empty result, not an error).
+     */
+    private String whyNothingCanMatch(Transaction tx, String corpus) {
+        Map<String, Set<String>> types = new java.util.TreeMap<>();
+        try (Result r = tx.execute("MATCH (d:Document {corpus: $c}) RETURN d", Map.of("c", corpus))) {
+            while (r.hasNext()) {
+                for (Map.Entry<String, Object> p : ((Node) r.next().get("d")).getAllProperties().entrySet()) {
+                    Set<String> kinds = types.computeIfAbsent(p.getKey(), k -> new java.util.TreeSet<>());
+                    for (Object v : values(p.getValue())) kinds.add(kind(v));
+                }
+            }
+        }
+        if (types.isEmpty()) return null; // no Document at all
+        for (Condition c : conditions) {
+            if (c.op().equals("$exists") || c.op().equals("$ne") || c.op().equals("$nin")) continue; // these pass where the property is absent
+            String property = c.key().equals("documentId") ? "id" : c.key();
+            Set<String> stored = types.get(property);
+            if (stored == null) {
+                List<String> keys = types.keySet().stream().filter(k -> !INTERNAL.contains(k)).map(k -> k.equals("id") ? "documentId" : k).sorted().toList();
+                String near = dev.graphrag.core.config.ConfigReader.nearest(c.key(), keys);
+                return "no Document has the property '" + c.key() + "'" + (near == null ? "" : " (did you mean '" + near + "'?)")
+                        + "; its Documents have " + keys;
+            }
+            List<?> operands = c.value() instanceof List<?> l ? l : List.of(c.value());
+            for (Object operand : operands) {
+                String given = kind(operand);
+                // a stored date or datetime compares with a string (its ISO text)
+                if (!stored.contains(given) && !(given.equals("STRING") && stored.contains("TEMPORAL"))) {
+                    return "'" + c.key() + "' is stored as " + String.join(" or ", stored) + " and the where compares it with the " + given + " "
+                            + (operand instanceof String str ? "'" + str + "'" : String.valueOf(operand)) + "; give the value as " + stored.iterator().next();
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Internal Document properties left out of the list of properties a user may filter on. */
+    private static final Set<String> INTERNAL = Set.of("text", "contentHash", "sha256", "settings", "chunker", "chunkCount", "corpus", "embeddingModel");
+
+    /** The type family of a stored or given value, as the comparisons above treat them. */
+    private static String kind(Object v) {
+        if (v instanceof String) return "STRING";
+        if (v instanceof Number) return "NUMBER";
+        if (v instanceof Boolean) return "BOOLEAN";
+        if (v instanceof java.time.temporal.TemporalAccessor) return "TEMPORAL";
+        return ConfigReader.typeName(v);
     }
 
     @Override
