@@ -43,7 +43,13 @@ public final class AgragRetriever {
                            Usage usage, long ms) {}
 
     /** One ranked chunk of agrag.retrieve. source: dense (denseFirst), named (namedPassages), link (linkedPassages), graph (on the MCMI subgraph), hybrid or ppr. */
-    public record RankedChunk(long rank, String chunkId, String documentId, String text, double score, String source) {}
+    /**
+     * One row of agrag.retrieve: score is 1 / rank (the sources score on different scales, so the ranking's own score is
+     * its place); sourceScore what the row's source measured (cosine, influence, hybrid or PPR score); denseScore the
+     * chunk's cosine to the query, whatever its source.
+     */
+    public record RankedChunk(long rank, String chunkId, String documentId, String text, double score, String source, double sourceScore,
+                              double denseScore) {}
 
     /** agrag.answer's result. */
     public record Answer(String answer, String thought, List<String> graphStrings, List<List<String>> facts, List<String> pathChunkIds,
@@ -357,7 +363,7 @@ public final class AgragRetriever {
                 source[c] = "dense";
             }
             List<Integer> top = ChunkRanking.topAdmitted(g.chunkCount(), hybrid::score, cfg.ranking().k() + taken.size(), admitted, hybrid::top);
-            return ranked(g, top, hybrid::score, "hybrid", taken, score, source, cfg.ranking().k());
+            return ranked(g, top, hybrid::score, "hybrid", taken, score, source, dense, cfg.ranking().k());
         }
         QueryState st = state("agrag.retrieve", query, cfg, cfg.mode() == AgragQueryConfig.RetrieveMode.MCMI);
         AgragSnapshot g = st.g();
@@ -384,12 +390,12 @@ public final class AgragRetriever {
         if (st.admitted() != null) for (int c = 0; c < rankable.length; c++) if (!st.admitted()[c]) rankable[c] = Double.NEGATIVE_INFINITY;
         List<Integer> best = ChunkRanking.bestUntaken(rankable, taken, cfg.ranking().k());
         if (st.admitted() != null) best = best.stream().filter(c -> st.admitted()[c]).toList();
-        return ranked(g, best, c -> ppr[c], "ppr", taken, score, source, cfg.ranking().k());
+        return ranked(g, best, c -> ppr[c], "ppr", taken, score, source, dense, cfg.ranking().k());
     }
 
     /** Fills the ranking up to k after the chunks already taken, in {@code order}, each scored by {@code scoreOf} and labelled. */
     private List<RankedChunk> ranked(AgragSnapshot g, List<Integer> order, java.util.function.IntToDoubleFunction scoreOf, String label,
-                                     Set<Integer> taken, double[] score, String[] source, int k) {
+                                     Set<Integer> taken, double[] score, String[] source, QueryCosines dense, int k) {
         for (int c : order) {
             if (taken.size() >= k) break;
             if (!taken.add(c)) continue;
@@ -401,7 +407,9 @@ public final class AgragRetriever {
         for (int c : taken) {
             if (rank >= k) break;
             String id = g.chunkIds.get(c);
-            out.add(new RankedChunk(++rank, id, g.chunkDocs.get(c), (String) snapshots.chunk(id).getProperty("text"), score[c], source[c]));
+            rank++;
+            out.add(new RankedChunk(rank, id, g.chunkDocs.get(c), (String) snapshots.chunk(id).getProperty("text"), 1.0 / rank, source[c], score[c],
+                    dense.cosine(c)));
         }
         return out;
     }

@@ -94,7 +94,8 @@ public class AgragProcedures {
     }
 
     @Procedure(name = "agrag.retrieve", mode = Mode.READ)
-    @Description("agrag.retrieve(query :: STRING, config = {} :: MAP) :: (rank, chunkId, documentId, text, score, source) - ranked chunks:"
+    @Description("agrag.retrieve(query :: STRING, config = {} :: MAP) :: (rank, chunkId, documentId, text, score, source, sourceScore, denseScore) - ranked chunks"
+            + " (score = 1/rank; sourceScore what the source measured; denseScore the cosine):"
             + " mode mcmi (chunks on the reasoning subgraph, then hybrid), hybrid (dense+BM25, AGRAG Eq. 21) or ppr (passages by"
             + " Personalized PageRank, as HippoRAG 2); in mcmi and ppr modes the denseFirst densest chunks lead, then up to namedPassages"
             + " chunks of documents the question names by title and up to linkedPassages of documents the densest chunk names by title."

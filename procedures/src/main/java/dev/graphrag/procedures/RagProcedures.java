@@ -120,8 +120,8 @@ public class RagProcedures {
 
     @Procedure(name = "rag.search", mode = Mode.READ)
     @Description("rag.search(query :: STRING, config = {} :: MAP) :: (rank :: INTEGER, chunkId :: STRING, documentId :: STRING, text :: STRING,"
-            + " score :: FLOAT, denseScore :: FLOAT, bm25Score :: FLOAT, note :: STRING, pages :: LIST<INTEGER>, section :: STRING,"
-            + " rerankScore :: FLOAT) - top-k chunks of a corpus; note says when BM25 used only the first 1000 distinct terms of a long query"
+            + " score :: FLOAT, fusedScore :: FLOAT, denseScore :: FLOAT, bm25Score :: FLOAT, note :: STRING, pages :: LIST<INTEGER>, section :: STRING,"
+            + " rerankScore :: FLOAT) - top-k chunks of a corpus; score falls with rank (fusedScore is the mode's own score); note says when BM25 used only the first 1000 distinct terms of a long query"
             + " and when the reranker failed and the retrieval order was kept (null otherwise); pages and section say where the chunk is in"
             + " its file (null when unknown); rerankScore is the reranker's (null without rerank). Config: corpus, k (10),"
             + " mode (dense|bm25|hybrid|rrf, default hybrid), candidates, rrfK, denseWeight, denseHead (2), where (Document metadata: {key: value} or"
@@ -134,12 +134,14 @@ public class RagProcedures {
         String bm25Note = cfg.mode() == dev.graphrag.core.search.SearchMode.DENSE ? null : ChunkSearch.bm25Query(query).note();
         ChunkSearch.Found found = new ChunkSearch(tx, rag.embeddings()).search(query, cfg, reranker, Termination.of(guard));
         String note = bm25Note == null ? found.rerankNote() : found.rerankNote() == null ? bm25Note : bm25Note + "; " + found.rerankNote();
-        return found.hits().stream()
-                .map(h -> {
+        double[] rankScores = ChunkSearch.rankScores(found.hits());
+        return java.util.stream.IntStream.range(0, found.hits().size())
+                .mapToObj(i -> {
+                    ChunkSearch.Hit h = found.hits().get(i);
                     Map<String, Object> where = LexicalGraph.location(h.node());
                     @SuppressWarnings("unchecked") List<Long> pages = (List<Long>) where.get("pages");
-                    return new Results.SearchResult(h.rank(), h.chunkId(), h.documentId(), h.text(), h.score(), h.denseScore(), h.bm25Score(), note,
-                            pages, (String) where.get("section"), h.rerankScore());
+                    return new Results.SearchResult(h.rank(), h.chunkId(), h.documentId(), h.text(), rankScores[i], h.score(), h.denseScore(), h.bm25Score(),
+                            note, pages, (String) where.get("section"), h.rerankScore());
                 });
     }
 

@@ -22,12 +22,13 @@ public final class Results {
                              String error, long ms) {}
 
     /**
-     * rag.search: one row per chunk; score is the mode's score, denseScore the cosine, bm25Score Lucene's BM25;
+     * rag.search: one row per chunk; score falls with rank (ChunkSearch.rankScores), fusedScore is the mode's own score,
+     * denseScore the cosine, bm25Score Lucene's BM25;
      * note is null unless BM25 had to shorten a long query; pages (the pages the chunk spans) and section (its
      * heading path) are null when the document has none; rerankScore is the reranker's score (null without rerank, or when
      * the reranker failed: note says so).
      */
-    public record SearchResult(long rank, String chunkId, String documentId, String text, double score,
+    public record SearchResult(long rank, String chunkId, String documentId, String text, double score, double fusedScore,
                                double denseScore, double bm25Score, String note, List<Long> pages, String section, Double rerankScore) {}
 
     /** rag.setup: one row per schema object, created=false when it already existed. */

@@ -86,6 +86,13 @@ class AgragProceduresTest {
             assertEquals(3, hits.size(), mode);
             assertEquals(3, hits.stream().map(h -> h.get("chunkId")).distinct().count());
             assertTrue(hits.stream().anyMatch(h -> h.get("documentId").equals("tharks")), mode);
+            // the ranking's score is its place; what each source measured and the cosine are their own columns
+            for (Map<String, Object> h : hits) {
+                assertEquals(1.0 / (Long) h.get("rank"), (Double) h.get("score"), 1e-12, mode + " " + h);
+                double cosine = (Double) h.get("denseScore");
+                assertTrue(cosine > -1.0001 && cosine < 1.0001, h.toString());
+                if (List.of("dense", "named", "link").contains(h.get("source"))) assertEquals(cosine, (Double) h.get("sourceScore"), 1e-6, h.toString());
+            }
         }
         // denseFirst: the top dense chunks lead (as rag.search ranks them), the graph fills the rest
         String bridge = "Who is the grandfather of the wife of John Carter?";

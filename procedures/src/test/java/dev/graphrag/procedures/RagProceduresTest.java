@@ -123,7 +123,7 @@ class RagProceduresTest {
     @Test
     void hybridIsTheWeightedSumOfMinMaxCosineAndBm25OverTheCandidates() {
         rows(INGEST, Map.of("docs", sampleDocs(), "config", cfg("weighted")));
-        String q = "CALL rag.search('Why did Issus give Xodar to Carter as a slave?', $c) YIELD chunkId, score, denseScore, bm25Score RETURN *";
+        String q = "CALL rag.search('Why did Issus give Xodar to Carter as a slave?', $c) YIELD chunkId, score, fusedScore, denseScore, bm25Score RETURN *";
         for (Double w : java.util.Arrays.asList(null, 0.3, 0.9, 1.0)) {
             Map<String, Object> c = new java.util.HashMap<>(Map.of("corpus", "weighted", "k", 50L, "mode", "hybrid"));
             if (w != null) c.put("denseWeight", w);
@@ -136,8 +136,10 @@ class RagProceduresTest {
             assertTrue(bMax > bMin && dMax > dMin, "both signals vary over the candidates");
             for (Map<String, Object> h : hits) {
                 double expected = weight * ((Double) h.get("denseScore") - dMin) / (dMax - dMin) + (1 - weight) * ((Double) h.get("bm25Score") - bMin) / (bMax - bMin);
-                assertEquals(expected, (Double) h.get("score"), 1e-9, "denseWeight " + w + ": " + h.get("chunkId"));
+                assertEquals(expected, (Double) h.get("fusedScore"), 1e-9, "denseWeight " + w + ": " + h.get("chunkId"));
+                assertTrue((Double) h.get("score") >= (Double) h.get("fusedScore"), "a head chunk's score is raised, never lowered: " + h);
             }
+            for (int i = 1; i < hits.size(); i++) assertTrue((Double) hits.get(i - 1).get("score") >= (Double) hits.get(i).get("score"), "score falls with rank: " + hits);
         }
         assertFailsCleanly("CALL rag.search('x', {corpus: 'weighted', denseWeight: 1.5})", Map.of(), "denseWeight");
     }

@@ -45,6 +45,23 @@ public final class ChunkSearch {
         return query;
     }
 
+    /**
+     * The score a reader can take for the ranking: never above the score of the row before it. With the reranker's order
+     * it is the reranker's score; otherwise the mode's score, raised where the dense head put a chunk above a better
+     * fused one to the best score below it (so a head chunk ties the chunk it outranks instead of reading as a mistake).
+     */
+    public static double[] rankScores(List<Hit> hits) {
+        double[] out = new double[hits.size()];
+        boolean reranked = !hits.isEmpty() && hits.stream().allMatch(h -> h.rerankScore() != null);
+        double floor = Double.NEGATIVE_INFINITY;
+        for (int i = hits.size() - 1; i >= 0; i--) {
+            Hit h = hits.get(i);
+            floor = Math.max(floor, reranked ? h.rerankScore() : h.score());
+            out[i] = floor;
+        }
+        return out;
+    }
+
     /** The k best chunks; when cfg asks for rerank, the k the reranker puts first among the best rerankCandidates. */
     public Found search(String query, SearchConfig cfg, Reranker reranker, java.util.function.BooleanSupplier cancelled) {
         List<Hit> fused = search(query, cfg);

@@ -34,4 +34,18 @@ class DenseHeadTest {
         List<ChunkSearch.Hit> tied = List.of(hit("z", 0.9, 0.5), hit("y", 0.8, 0.5), hit("x", 0.7, 0.1));
         assertEquals(List.of("y", "z", "x"), ids(ChunkSearch.denseHeadFirst(tied, 1)));
     }
+
+    @Test
+    void theRankScoreFallsWithRankAndIsTheFusedScoreWhereTheHeadDidNotReorder() {
+        // head 2 puts d (0.6) and c (0.7) above a (0.9): they take a's score, the rest keep their own
+        double[] scores = ChunkSearch.rankScores(ChunkSearch.denseHeadFirst(FUSED, 2));
+        assertEquals(List.of(0.9, 0.9, 0.9, 0.8, 0.5), java.util.Arrays.stream(scores).boxed().toList());
+        // the plain fusion is already in order: its scores are the fused ones
+        assertEquals(List.of(0.9, 0.8, 0.7, 0.6, 0.5), java.util.Arrays.stream(ChunkSearch.rankScores(FUSED)).boxed().toList());
+        // with the reranker's order, the reranker's scores
+        List<ChunkSearch.Hit> reranked = List.of(new ChunkSearch.Hit(1, "e", null, null, 0.5, 0.7, 0, 3.5, null),
+                new ChunkSearch.Hit(2, "a", null, null, 0.9, 0.5, 0, 1.25, null));
+        assertEquals(List.of(3.5, 1.25), java.util.Arrays.stream(ChunkSearch.rankScores(reranked)).boxed().toList());
+        assertEquals(0, ChunkSearch.rankScores(List.of()).length);
+    }
 }
