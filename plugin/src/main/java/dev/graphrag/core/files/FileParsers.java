@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -64,6 +65,9 @@ public final class FileParsers {
         FORMATS.put("txt", new Format("text/plain", null, null));
         FORMATS.put("text", new Format("text/plain", null, null));
     }
+
+    private static final Set<String> SPREADSHEETS = Set.of("application/vnd.ms-excel", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            "application/vnd.oasis.opendocument.spreadsheet");
 
     /** The extensions rag.ingest.files reads, for errors and docs. */
     public static List<String> supportedExtensions() {
@@ -114,6 +118,8 @@ public final class FileParsers {
             parsed = PdfExtractor.extract(file, limits);
         } else if (f.tika() == null) {
             parsed = plain(file, f.contentType(), limits);
+        } else if (ext.equals("epub")) {
+            parsed = epub(file, f, limits);
         } else {
             parsed = tika(file, f, limits);
         }
@@ -168,6 +174,65 @@ public final class FileParsers {
         }
     }
 
+    /** The font obfuscation algorithms of EPUB (IDPF's) and of Adobe's readers: they hide embedded fonts, not the text. */
+    static final Set<String> FONT_OBFUSCATION = Set.of("http://www.idpf.org/2008/embedding", "http://ns.adobe.com/pdf/enc#RC");
+    private static final java.util.regex.Pattern ALGORITHM = java.util.regex.Pattern.compile("Algorithm\\s*=\\s*[\"']([^\"']+)[\"']");
+    private static final java.util.regex.Pattern CIPHER_URI = java.util.regex.Pattern.compile("CipherReference[^>]*URI\\s*=\\s*[\"']([^\"']+)[\"']");
+
+    /**
+     * An EPUB whose META-INF/encryption.xml only obfuscates fonts (common in published books) is read without that file
+     * and the fonts it names (a copy in a temporary file), since Tika refuses any EPUB that has one; an EPUB whose text is
+     * encrypted (DRM) is refused, saying so.
+     */
+    private static ParsedFile epub(Path file, Format f, ParseLimits limits) {
+        String encryption;
+        try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(file.toFile())) {
+            var entry = zip.getEntry("META-INF/encryption.xml");
+            if (entry == null) return tika(file, f, limits);
+            try (InputStream in = zip.getInputStream(entry)) {
+                encryption = new String(in.readNBytes((int) Math.min(MAX_PLAIN_ENTRY_BYTES, Math.max(0, entry.getSize() < 0 ? MAX_PLAIN_ENTRY_BYTES : entry.getSize()))),
+                        java.nio.charset.StandardCharsets.UTF_8);
+            }
+        } catch (IOException e) {
+            throw new FileProblem("the file is not a readable zip container, as .epub files are (" + cut(e.getMessage()) + "); it may be damaged");
+        }
+        java.util.regex.Matcher a = ALGORITHM.matcher(encryption);
+        while (a.find()) {
+            if (!FONT_OBFUSCATION.contains(a.group(1))) {
+                throw new FileProblem("the EPUB's content is encrypted (DRM, " + cut(a.group(1)) + "); only books without DRM can be read");
+            }
+        }
+        Set<String> obfuscated = new java.util.HashSet<>(List.of("META-INF/encryption.xml"));
+        java.util.regex.Matcher u = CIPHER_URI.matcher(encryption);
+        while (u.find()) obfuscated.add(u.group(1));
+        Path copy = null;
+        try {
+            copy = Files.createTempFile("graphrag-epub", ".epub");
+            try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(file.toFile());
+                 java.util.zip.ZipOutputStream out = new java.util.zip.ZipOutputStream(Files.newOutputStream(copy))) {
+                for (var e : java.util.Collections.list(zip.entries())) {
+                    if (obfuscated.contains(e.getName())) continue;
+                    out.putNextEntry(new java.util.zip.ZipEntry(e.getName()));
+                    try (InputStream in = zip.getInputStream(e)) {
+                        in.transferTo(out);
+                    }
+                    out.closeEntry();
+                }
+            }
+            return tika(copy, f, limits);
+        } catch (IOException e) {
+            throw new FileProblem("cannot read the EPUB (" + cut(e.getMessage()) + ")");
+        } finally {
+            if (copy != null) {
+                try {
+                    Files.deleteIfExists(copy);
+                } catch (IOException ignored) {
+                    // a temporary file: the OS clears it
+                }
+            }
+        }
+    }
+
     private static boolean startsWith(byte[] head, byte[] magic) {
         if (head.length < magic.length) return false;
         for (int i = 0; i < magic.length; i++) if (head[i] != magic[i]) return false;
@@ -212,6 +277,11 @@ public final class FileParsers {
         office.setIncludeMoveFromContent(false);
         office.setExtractMacros(false);
         context.set(OfficeParserConfig.class, office);
+        // every element with its attributes, so a page's navigation, header, footer and cookie banner can be told from its
+        // content (XhtmlToMarkdown drops them); Tika's default mapping keeps their text and drops the elements that say what it is
+        if (f.contentType().equals("text/html") || f.contentType().equals("application/xhtml+xml")) {
+            context.set(org.apache.tika.parser.html.HtmlMapper.class, org.apache.tika.parser.html.IdentityHtmlMapper.INSTANCE);
+        }
         try (TikaInputStream in = TikaInputStream.get(file)) {
             f.tika().get().parse(in, handler, metadata, context);
         } catch (FileProblem e) {
@@ -238,7 +308,9 @@ public final class FileParsers {
         put(meta, "modified", metadata.get(TikaCoreProperties.MODIFIED));
         String title = metadata.get(TikaCoreProperties.TITLE);
         title = title != null && !title.isBlank() ? title.strip() : md.firstHeading();
-        int[] pages = handler.pages() > 0 ? md.pageStarts() : null;
+        // a spreadsheet's sheets are sections (one heading each), never pages, in every spreadsheet format: Tika marks the
+        // sheets of .xls as pages and those of .xlsx not, and a citation "p. 2" of a workbook would name nothing a reader sees
+        int[] pages = handler.pages() > 0 && !SPREADSHEETS.contains(f.contentType()) ? md.pageStarts() : null;
         return new ParsedFile(text, title, f.contentType(), new dev.graphrag.core.text.TextLayout(pages,
                 dev.graphrag.core.text.TextLayout.headings(text)), meta);
     }

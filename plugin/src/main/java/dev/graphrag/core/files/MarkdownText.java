@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  */
 final class MarkdownText {
     private static final Pattern SPACES = Pattern.compile("[ \\t\\x0B\\f\\r\\u00A0]+");
-    private static final Pattern MARKDOWN_START = Pattern.compile("^(#{1,6}\\s|\\||```|~~~)");
+    /** A line of body text that begins like Markdown structure (a heading, a table row, a fence): escaped, line by line. */
+    private static final Pattern MARKDOWN_START = Pattern.compile("(?m)^(?=#{1,6}(\\s|$)|\\||```|~~~)");
 
     private final StringBuilder text = new StringBuilder();
     private final List<Integer> pageStarts = new ArrayList<>();
@@ -40,8 +41,9 @@ final class MarkdownText {
     void paragraph(String raw) {
         String t = normalise(raw);
         if (t.isEmpty()) return;
-        // a paragraph that happens to begin like Markdown structure must not become a heading or table
-        block(MARKDOWN_START.matcher(t).find() ? "\\" + t : t);
+        // body text whose lines happen to begin like Markdown structure (a C preprocessor line "#define", a shell comment)
+        // must not become a heading, a table or a fence: every such line is escaped, not only the paragraph's first
+        block(MARKDOWN_START.matcher(t).replaceAll("\\\\"));
     }
 
     void listItem(String raw) {

@@ -23,11 +23,15 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * PDF through PDFBox directly, for what Tika's PDF handler does not expose: each line's font size. A PDF has no
- * heading markup (unless tagged), so lines set notably larger than the body text (the most used size, by
- * characters) and short enough to be titles become headings, one level per distinct larger size. Lines repeated
- * at the top or bottom of most pages (running headers and footers, page numbers) are dropped. Pages are recorded.
- * The file is read through a buffered file reader with a temp-file stream cache, never whole into the heap.
+ * PDF through PDFBox directly, for what Tika's PDF handler does not expose: each line's font size, weight and pitch.
+ * A PDF has no heading markup (unless tagged), so headings come from layout evidence only, never from the text's own
+ * characters (a body line that begins with '#' stays body text): a line set notably larger than the body text (the
+ * most used size, by characters) that reads as a title (short, mostly letters, not set in a fixed-pitch font, not a
+ * row of hex or numbers), one level per distinct larger size; or a line in bold at the body size that stands alone as
+ * a paragraph and is numbered like a section ("2.1 Plinth"), below the sized levels or at its numbering depth if deeper.
+ * Code, hex dumps and table rows stay body text. Lines repeated at the top or bottom of most pages (running headers and
+ * footers, page numbers) are dropped. Pages are recorded. The file is read through a buffered file reader with a
+ * temp-file stream cache, never whole into the heap.
  */
 final class PdfExtractor {
     /** A heading is set at least this much larger than the body text. */
@@ -35,15 +39,28 @@ final class PdfExtractor {
     private static final int MAX_HEADING_CHARS = 150;
     private static final Pattern PAGE_NUMBER = Pattern.compile("(?i)^\\s*(page\\s*)?[-–]?\\s*\\d{1,5}\\s*[-–]?\\s*((of|/)\\s*\\d{1,5})?\\s*$");
     private static final Pattern DIGITS = Pattern.compile("\\d+");
+    /** A section number opening a line: "2", "2.1", "2.1.3." followed by a word. */
+    private static final Pattern SECTION_NUMBER = Pattern.compile("^(\\d{1,2}(?:\\.\\d{1,2}){0,4})\\.?\\s+\\p{L}");
+    /** A row of hex bytes or words, an address dump: never a title, whatever its size. */
+    private static final Pattern HEX_ROW = Pattern.compile("^(?:(?:0x)?[0-9A-Fa-f]{2,8}[:,]?\\s+){3,}");
+    private static final int MAX_HEADING_WORDS = 20;
 
     private PdfExtractor() {}
 
-    /** One line of a page: its text, its mean font size (points), and whether a paragraph ends after it. */
+    /** One line of a page: its text, its mean font size (points), its bold and fixed-pitch shares, and whether a paragraph ends after it. */
     private static final class Line {
         final StringBuilder text = new StringBuilder();
         double sizeSum;
-        int sized;
+        int sized, bold, fixedPitch;
         boolean paragraphEnd;
+
+        boolean mostlyBold() {
+            return sized > 0 && bold >= 0.9 * sized;
+        }
+
+        boolean code() {
+            return sized > 0 && fixedPitch >= 0.5 * sized;
+        }
 
         double size() {
             return sized == 0 ? 0 : sizeSum / sized;
@@ -87,7 +104,7 @@ final class PdfExtractor {
         if (c != null) meta.put(key, c.toInstant().toString());
     }
 
-    /** Headings by font size, running headers and footers dropped, paragraphs as blocks. */
+    /** Headings from layout, running headers and footers dropped, paragraphs as blocks. */
     private static void write(List<List<Line>> pages, MarkdownText md) {
         Map<Double, Integer> charsBySize = new TreeMap<>();
         for (List<Line> page : pages) {
@@ -96,7 +113,7 @@ final class PdfExtractor {
         double body = charsBySize.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(0.0);
         TreeSet<Double> headingSizes = new TreeSet<>();
         for (List<Line> page : pages) {
-            for (Line l : page) if (isHeading(l, body)) headingSizes.add(round(l.size()));
+            for (Line l : page) if (largeTitle(l, body)) headingSizes.add(round(l.size()));
         }
         List<Double> levels = new ArrayList<>(headingSizes.descendingSet());
         java.util.Set<String> repeated = repeatedEdges(pages);
@@ -110,10 +127,13 @@ final class PdfExtractor {
                 if (t.isEmpty() || edge && (repeated.contains(key(t)) || pages.size() >= 2 && PAGE_NUMBER.matcher(t).matches())) {
                     continue;
                 }
-                if (isHeading(l, body)) {
+                boolean standsAlone = (i == 0 || page.get(i - 1).paragraphEnd) && (l.paragraphEnd || i == page.size() - 1);
+                int level = largeTitle(l, body) ? Math.min(6, levels.indexOf(round(l.size())) + 1)
+                        : standsAlone && boldSection(l, body) ? Math.min(6, Math.max(levels.size() + 1, sectionDepth(t))) : 0;
+                if (level > 0) {
                     md.paragraph(para.toString());
                     para.setLength(0);
-                    md.heading(Math.min(6, levels.indexOf(round(l.size())) + 1), t);
+                    md.heading(level, t);
                     continue;
                 }
                 if (para.length() > 0) para.append('\n');
@@ -127,10 +147,28 @@ final class PdfExtractor {
         }
     }
 
-    private static boolean isHeading(Line l, double body) {
+    /** Set notably larger than the body and reads as a title: short, mostly letters, not code, not a row of hex or numbers, no full stop. */
+    private static boolean largeTitle(Line l, double body) {
+        return body > 0 && l.size() >= body * HEADING_SIZE_RATIO && readsAsTitle(l);
+    }
+
+    /** Bold at about the body size and numbered like a section: a heading where a document sets its headings by weight. */
+    private static boolean boldSection(Line l, double body) {
+        return body > 0 && l.mostlyBold() && l.size() >= body * 0.95 && readsAsTitle(l) && SECTION_NUMBER.matcher(l.text.toString().strip()).find();
+    }
+
+    private static boolean readsAsTitle(Line l) {
         String t = l.text.toString().strip();
-        return body > 0 && l.size() >= body * HEADING_SIZE_RATIO && !t.isEmpty() && t.length() <= MAX_HEADING_CHARS
-                && t.chars().anyMatch(Character::isLetter) && !t.endsWith(".");
+        if (t.isEmpty() || t.length() > MAX_HEADING_CHARS || t.endsWith(".") || l.code() || HEX_ROW.matcher(t).find()) return false;
+        if (t.split("\\s+").length > MAX_HEADING_WORDS) return false;
+        long letters = t.chars().filter(Character::isLetter).count(), visible = t.chars().filter(c -> !Character.isWhitespace(c)).count();
+        return letters > 0 && letters >= 0.5 * visible;
+    }
+
+    /** 1 for "2 Title", 2 for "2.1 Title", ... */
+    private static int sectionDepth(String t) {
+        java.util.regex.Matcher m = SECTION_NUMBER.matcher(t);
+        return m.find() ? m.group(1).split("\\.").length : 1;
     }
 
     /** First and last lines (digits ignored) that open or close at least 60 % of three or more pages. */
@@ -192,6 +230,15 @@ final class PdfExtractor {
             for (TextPosition tp : positions) {
                 line.sizeSum += tp.getFontSizeInPt();
                 line.sized++;
+                org.apache.pdfbox.pdmodel.font.PDFont font = tp.getFont();
+                if (font != null) {
+                    String name = font.getName() == null ? "" : font.getName().toLowerCase(java.util.Locale.ROOT);
+                    org.apache.pdfbox.pdmodel.font.PDFontDescriptor d = font.getFontDescriptor();
+                    if (name.contains("bold") || name.contains("black") || name.contains("heavy") || d != null && (d.isForceBold() || d.getFontWeight() >= 600)) {
+                        line.bold++;
+                    }
+                    if (name.contains("courier") || name.contains("mono") || name.contains("consol") || d != null && d.isFixedPitch()) line.fixedPitch++;
+                }
             }
             chars += text.length();
             limits.check(chars);

@@ -17,12 +17,19 @@ final class XhtmlToMarkdown extends DefaultHandler {
     private static final Set<String> BLOCKS = Set.of("p", "div", "pre", "blockquote", "dt", "dd", "section", "article",
             "header", "footer", "aside", "main", "nav", "figcaption", "caption", "body", "ul", "ol", "dl", "address");
     private static final Set<String> SKIPPED = Set.of("head", "script", "style", "noscript", "template");
+    /** A web page's furniture, not its content: navigation, sidebars, and the site's header and footer outside an article. */
+    private static final Set<String> FURNITURE = Set.of("nav", "aside");
+    private static final Set<String> FURNITURE_ROLES = Set.of("navigation", "banner", "contentinfo", "complementary", "search");
+    private static final java.util.regex.Pattern BANNER = java.util.regex.Pattern.compile("(?i)cookie|consent|gdpr|newsletter-signup|skip-link");
 
     private final MarkdownText out;
     private final ParseLimits limits;
     private final StringBuilder inline = new StringBuilder();
     private int depth;
     private int skipped;
+    /** Per open element, whether it began a skipped subtree (end tags carry no attributes). */
+    private final java.util.ArrayDeque<Boolean> skips = new java.util.ArrayDeque<>();
+    private int articles;
     private int headingLevel;
     private int listItems;
     private int tables;
@@ -45,11 +52,14 @@ final class XhtmlToMarkdown extends DefaultHandler {
     public void startElement(String uri, String localName, String qName, Attributes atts) {
         limits.checkDepth(++depth);
         String e = name(localName, qName);
-        if (SKIPPED.contains(e)) {
+        boolean skip = SKIPPED.contains(e) || skipped == 0 && furniture(e, atts);
+        skips.push(skip);
+        if (skip) {
             skipped++;
             return;
         }
         if (skipped > 0) return;
+        if ("article".equals(e) || "main".equals(e)) articles++;
         String cls = atts.getValue("class");
         if ("div".equals(e) && ("page".equals(cls) || "slide-content".equals(cls))) {
             flush();
@@ -90,11 +100,12 @@ final class XhtmlToMarkdown extends DefaultHandler {
     public void endElement(String uri, String localName, String qName) {
         depth--;
         String e = name(localName, qName);
-        if (SKIPPED.contains(e)) {
+        if (!skips.isEmpty() && skips.pop()) {
             skipped--;
             return;
         }
         if (skipped > 0) return;
+        if ("article".equals(e) || "main".equals(e)) articles--;
         if (tables > 0) {
             switch (e) {
                 case "table" -> {
@@ -172,6 +183,19 @@ final class XhtmlToMarkdown extends DefaultHandler {
         } else {
             out.paragraph(t);
         }
+    }
+
+    /**
+     * A web page's furniture (HTML read with every element kept): nav and aside, header and footer outside an article or
+     * main, the landmark roles of navigation, banners and footers, and cookie or consent banners by their id or class.
+     */
+    private boolean furniture(String e, Attributes atts) {
+        if (FURNITURE.contains(e)) return true;
+        if (("header".equals(e) || "footer".equals(e)) && articles == 0) return true;
+        String role = atts.getValue("role");
+        if (role != null && FURNITURE_ROLES.contains(role.strip().toLowerCase(java.util.Locale.ROOT))) return true;
+        String id = atts.getValue("id"), cls = atts.getValue("class");
+        return id != null && BANNER.matcher(id).find() || cls != null && BANNER.matcher(cls).find();
     }
 
     private static String name(String localName, String qName) {

@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
 
 /**
  * The {@code structural} chunker (RAGA paper §3.3.6): sections end before every heading of level 1 or 2 (Markdown
- * {@code #}/{@code ##}, or numbered titles such as {@code 2.1 Methods}), around fenced code blocks and where a table
+ * {@code #}/{@code ##}, or numbered titles such as {@code 2.1 Methods}) that follows body text (headings in a row open
+ * one section with the body after them), around fenced code blocks and where a table
  * starts or ends. A section longer than {@code chunkSize} characters is cut at the last paragraph end that fits,
  * else the last sentence end, else the last space; such a continuation starts {@code overlap} characters before the
  * previous chunk's end, moved to the next word. Chunks carry their kind: heading, body, list, code or table.
@@ -45,16 +46,21 @@ public final class StructuralChunker implements Chunker {
         List<int[]> sections = new ArrayList<>(); // [start, end) spans
         List<String> kinds = new ArrayList<>();
         int sectionStart = 0;
+        boolean sectionHasBody = false;
         String previous = null;
         for (int i = 0; i < lines.size(); i++) {
             Line l = lines.get(i);
             boolean boundary = l.headingLevel() >= 1 && l.headingLevel() <= 2
                     || "code".equals(l.kind()) != "code".equals(previous) && previous != null
                     || "table".equals(l.kind()) != "table".equals(previous) && previous != null && !"blank".equals(l.kind());
-            if (boundary && l.start() > sectionStart) {
+            // a heading opens the section of the body it heads: a section of headings alone ("# FAQ" right before "## Sizes")
+            // is not closed, so no chunk is a bare heading that would rank for its words and say nothing
+            if (boundary && l.start() > sectionStart && sectionHasBody) {
                 sections.add(new int[] {sectionStart, l.start()});
                 sectionStart = l.start();
+                sectionHasBody = false;
             }
+            if (!"blank".equals(l.kind()) && l.headingLevel() == 0) sectionHasBody = true;
             if (!"blank".equals(l.kind())) previous = l.kind();
         }
         sections.add(new int[] {sectionStart, text.length()});
@@ -98,13 +104,14 @@ public final class StructuralChunker implements Chunker {
         out.add(new Chunk(out.size(), start, end, chunkText, ids.length, ids, kindOf(start, end, lines)));
     }
 
-    /** code or table when the chunk is one; heading when it holds only headings; list when most lines are items; else body. */
+    /** code or table when the chunk is one (after the headings that open it); heading when it holds only headings; list when most lines are items; else body. */
     private static String kindOf(int start, int end, List<Line> lines) {
         int items = 0, nonBlank = 0, headings = 0;
         String first = null;
         for (Line l : lines) {
             if (l.end() <= start || l.start() >= end || "blank".equals(l.kind())) continue;
-            if (first == null) first = l.kind();
+            // the headings that open a chunk say what it is about, not what it is: a table under its heading is a table
+            if (first == null && l.headingLevel() == 0) first = l.kind();
             nonBlank++;
             if ("list".equals(l.kind())) items++;
             if (l.headingLevel() > 0) headings++;

@@ -47,6 +47,74 @@ class FileParsersTest {
         assertEquals("1 Introduction", p.layout().section(two), "page two continues the first section");
     }
 
+    /**
+     * Headings from layout only: a body line that begins with '#', a hex dump and a table row set large in a fixed-pitch
+     * font stay body text; a bold numbered line at the body size standing alone is a heading a level below the sized one.
+     */
+    @Test
+    void pdfHeadingsComeFromLayoutNotFromTheTextsOwnCharacters() throws Exception {
+        ParsedFile p = parse(TestFiles.pdfLines(dir.resolve("spec.pdf"), List.of(
+                new TestFiles.PdfLine("bold", 18, 0, "3 Registers"),
+                new TestFiles.PdfLine("regular", 11, 12, "The register map follows. Each register is 32 bits wide."),
+                new TestFiles.PdfLine("regular", 11, 0, "# this line of the body begins with a hash sign"),
+                new TestFiles.PdfLine("regular", 11, 0, "and the paragraph goes on after it."),
+                new TestFiles.PdfLine("mono", 14, 12, "0x0000: 4A 1F 3C 4D 5E 6F 70 81"),
+                new TestFiles.PdfLine("mono", 14, 0, "int main(void) { return 0; }"),
+                new TestFiles.PdfLine("regular", 14, 12, "12 | 34 | 56 | 78"),
+                new TestFiles.PdfLine("bold", 11, 24, "3.1 Control register"),
+                new TestFiles.PdfLine("regular", 11, 24, "Bit 0 enables the device. Bit 1 resets it."),
+                new TestFiles.PdfLine("regular", 11, 0, "Most body text is set at eleven points on this page."))));
+        List<String> headings = p.layout().headings().stream().map(h -> h.level() + " " + h.text()).toList();
+        assertEquals(List.of("1 3 Registers", "2 3.1 Control register"), headings, p.text());
+        assertTrue(p.text().contains("\\# this line of the body begins with a hash sign"), "escaped, so no reader takes it for a heading: " + p.text());
+        assertEquals("3 Registers", p.layout().section(p.text().indexOf("0x0000")), "the hex dump is body text of its section");
+        assertEquals("3 Registers > 3.1 Control register", p.layout().section(p.text().indexOf("Bit 0 enables")));
+    }
+
+    /** Published books obfuscate their embedded fonts: that is not encryption of the text; DRM is, and is named. */
+    @Test
+    void anEpubWhoseFontsAreObfuscatedIsReadAndOneUnderDrmIsRefused() throws Exception {
+        String fontOnly = "<?xml version=\"1.0\"?><encryption xmlns=\"urn:oasis:names:tc:opendocument:xmlns:container\" xmlns:enc=\"http://www.w3.org/2001/04/xmlenc#\">"
+                + "<enc:EncryptedData><enc:EncryptionMethod Algorithm=\"http://www.idpf.org/2008/embedding\"/><enc:CipherData>"
+                + "<enc:CipherReference URI=\"OEBPS/fonts/serif.otf\"/></enc:CipherData></enc:EncryptedData></encryption>";
+        ParsedFile book = parse(TestFiles.epub(dir.resolve("font.epub"), "Book", "Chapter one", "Once upon a time.",
+                new String[][] {{"META-INF/encryption.xml", fontOnly}, {"OEBPS/fonts/serif.otf", "\u0001obfuscated font bytes"}}));
+        assertTrue(book.text().contains("# Chapter one\n\nOnce upon a time."), book.text());
+        String drm = fontOnly.replace("http://www.idpf.org/2008/embedding", "http://www.w3.org/2001/04/xmlenc#aes128-cbc").replace("fonts/serif.otf", "c1.xhtml");
+        FileProblem e = assertThrows(FileProblem.class, () -> parse(TestFiles.epub(dir.resolve("drm.epub"), "Book", "Chapter one", "Once upon a time.",
+                new String[][] {{"META-INF/encryption.xml", drm}})));
+        assertTrue(e.getMessage().contains("content is encrypted (DRM, http://www.w3.org/2001/04/xmlenc#aes128-cbc)"), e.getMessage());
+    }
+
+    /** Sheets are sections in every spreadsheet format, never pages (a citation "p. 2" of a workbook names nothing a reader sees). */
+    @Test
+    void sheetsAreSectionsAndNeverPagesInXlsAndXlsxAlike() throws Exception {
+        java.util.Map<String, List<List<String>>> sheets = new java.util.LinkedHashMap<>();
+        sheets.put("Prices", List.of(List.of("item", "price"), List.of("bolt", "3")));
+        sheets.put("Stock", List.of(List.of("item", "count"), List.of("nut", "40")));
+        for (boolean xls : List.of(true, false)) {
+            ParsedFile p = parse(TestFiles.workbook(dir.resolve(xls ? "w.xls" : "w.xlsx"), xls, sheets));
+            String format = xls ? "xls" : "xlsx";
+            assertEquals(0, p.layout().pageCount(), format + ": " + p.text());
+            assertEquals("Stock", p.layout().section(p.text().indexOf("nut")), format + ": " + p.text());
+            assertEquals("Prices", p.layout().section(p.text().indexOf("bolt")), format + ": " + p.text());
+        }
+    }
+
+    /** A web page's navigation, site header and footer, sidebar and cookie banner are not its content; an article's own header is. */
+    @Test
+    void htmlPageFurnitureIsDroppedAndTheArticleKept() throws Exception {
+        ParsedFile page = parse(TestFiles.text(dir.resolve("page.html"), "<html><head><title>Safety</title></head><body>"
+                + "<header><a href='/'>ACME</a> Home | Products | Support</header>"
+                + "<nav><ul><li>Home</li><li>Products</li><li>Safety</li></ul></nav>"
+                + "<div id='cookie-banner'><p>We use cookies. Accept all?</p></div>"
+                + "<main><article><header><h1>Toaster safety</h1></header><p>Unplug the toaster before cleaning it.</p>"
+                + "<footer>Written by the safety team.</footer></article></main>"
+                + "<aside><p>Related: kettles</p></aside><div role='contentinfo'>Copyright ACME. Terms | Privacy</div>"
+                + "<footer>Home | Products | Contact</footer></body></html>"));
+        assertEquals("# Toaster safety\n\nUnplug the toaster before cleaning it.\n\nWritten by the safety team.", page.text());
+    }
+
     @Test
     void docxHeadingsTablesAndNoHeaders() throws Exception {
         ParsedFile p = parse(TestFiles.docx(dir.resolve("d.docx"), "Docx Title", List.of(new String[] {"h1", "Overview"},

@@ -27,6 +27,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
@@ -45,6 +46,29 @@ public final class TestFiles {
     /** A PDF of these pages, each with the running header "ACME Manual" and the footer "Page N". */
     public static Path pdf(Path file, String title, List<PdfPage> pages) throws IOException {
         try (PDDocument doc = pdfDocument(title, pages)) {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            doc.save(file.toFile());
+        }
+        return file;
+    }
+
+    /** One line of a free-form PDF page: font ("regular", "bold" or "mono", all Standard 14), size, space above it, text. */
+    public record PdfLine(String font, float size, float gapAbove, String text) {}
+
+    /** A one-page PDF of these lines, top to bottom, no running header or footer. */
+    public static Path pdfLines(Path file, List<PdfLine> lines) throws IOException {
+        try (PDDocument doc = new PDDocument()) {
+            PDPage page = new PDPage(PDRectangle.A4);
+            doc.addPage(page);
+            Map<String, PDType1Font> fonts = Map.of("regular", new PDType1Font(Standard14Fonts.FontName.HELVETICA),
+                    "bold", new PDType1Font(Standard14Fonts.FontName.HELVETICA_BOLD), "mono", new PDType1Font(Standard14Fonts.FontName.COURIER));
+            try (PDPageContentStream cs = new PDPageContentStream(doc, page)) {
+                float y = 800;
+                for (PdfLine l : lines) {
+                    y -= l.gapAbove() + l.size() * 1.3f;
+                    line(cs, fonts.get(l.font()), l.size(), 50, y, l.text());
+                }
+            }
             Files.createDirectories(file.toAbsolutePath().getParent());
             doc.save(file.toFile());
         }
@@ -183,6 +207,21 @@ public final class TestFiles {
         return file;
     }
 
+    /** A workbook of two or more sheets ({name: rows}), in the binary .xls format ({@code xls}) or as .xlsx. */
+    public static Path workbook(Path file, boolean xls, Map<String, List<List<String>>> sheets) throws IOException {
+        try (org.apache.poi.ss.usermodel.Workbook wb = xls ? new org.apache.poi.hssf.usermodel.HSSFWorkbook() : new XSSFWorkbook()) {
+            sheets.forEach((name, rows) -> {
+                var sheet = wb.createSheet(name);
+                for (int r = 0; r < rows.size(); r++) {
+                    var row = sheet.createRow(r);
+                    for (int c = 0; c < rows.get(r).size(); c++) row.createCell(c).setCellValue(rows.get(r).get(c));
+                }
+            });
+            write(file, wb::write);
+        }
+        return file;
+    }
+
     /** A DOCX encrypted with the password "secret" (agile encryption, as Word does). */
     public static Path encryptedDocx(Path file) throws Exception {
         Path plain = Files.createTempFile("plain", ".docx");
@@ -252,6 +291,11 @@ public final class TestFiles {
 
     /** An EPUB of one chapter with a heading and a paragraph. */
     public static Path epub(Path file, String title, String heading, String paragraph) throws IOException {
+        return epub(file, title, heading, paragraph, new String[0][]);
+    }
+
+    /** As above, with further entries ({name, content}): an encryption.xml and the font it names, say. */
+    public static Path epub(Path file, String title, String heading, String paragraph, String[][] extra) throws IOException {
         String container = "<?xml version=\"1.0\"?><container version=\"1.0\" xmlns=\"urn:oasis:names:tc:opendocument:xmlns:container\">"
                 + "<rootfiles><rootfile full-path=\"OEBPS/content.opf\" media-type=\"application/oebps-package+xml\"/></rootfiles></container>";
         String opf = "<?xml version=\"1.0\"?><package xmlns=\"http://www.idpf.org/2007/opf\" version=\"3.0\" unique-identifier=\"id\">"
@@ -259,8 +303,11 @@ public final class TestFiles {
                 + "<manifest><item id=\"c1\" href=\"c1.xhtml\" media-type=\"application/xhtml+xml\"/></manifest><spine><itemref idref=\"c1\"/></spine></package>";
         String chapter = "<?xml version=\"1.0\"?><html xmlns=\"http://www.w3.org/1999/xhtml\"><head><title>c1</title></head><body>"
                 + "<h1>" + heading + "</h1><p>" + paragraph + "</p></body></html>";
-        return zip(file, new String[][] {{"mimetype", "application/epub+zip"}, {"META-INF/container.xml", container},
-                {"OEBPS/content.opf", opf}, {"OEBPS/c1.xhtml", chapter}});
+        String[][] entries = {{"mimetype", "application/epub+zip"}, {"META-INF/container.xml", container},
+                {"OEBPS/content.opf", opf}, {"OEBPS/c1.xhtml", chapter}};
+        String[][] all = java.util.Arrays.copyOf(entries, entries.length + extra.length);
+        System.arraycopy(extra, 0, all, entries.length, extra.length);
+        return zip(file, all);
     }
 
     /** An RTF document with a bold title line and a paragraph. */
