@@ -15,7 +15,6 @@ import org.apache.poi.poifs.filesystem.POIFSFileSystem;
 import org.apache.poi.xslf.usermodel.XMLSlideShow;
 import org.apache.poi.xslf.usermodel.XSLFSlide;
 import org.apache.poi.xslf.usermodel.XSLFTextBox;
-import org.apache.poi.xssf.usermodel.XSSFSheet;
 import org.apache.poi.xssf.usermodel.XSSFWorkbook;
 import org.apache.poi.xwpf.usermodel.XWPFDocument;
 import org.apache.poi.xwpf.usermodel.XWPFParagraph;
@@ -196,15 +195,7 @@ public final class TestFiles {
 
     /** An XLSX with one sheet of rows (the first row its header). */
     public static Path xlsx(Path file, String sheetName, List<List<String>> rows) throws IOException {
-        try (XSSFWorkbook wb = new XSSFWorkbook()) {
-            XSSFSheet sheet = wb.createSheet(sheetName);
-            for (int r = 0; r < rows.size(); r++) {
-                var row = sheet.createRow(r);
-                for (int c = 0; c < rows.get(r).size(); c++) row.createCell(c).setCellValue(rows.get(r).get(c));
-            }
-            write(file, wb::write);
-        }
-        return file;
+        return workbook(file, false, Map.of(sheetName, rows));
     }
 
     /** A workbook of two or more sheets ({name: rows}), in the binary .xls format ({@code xls}) or as .xlsx. */
