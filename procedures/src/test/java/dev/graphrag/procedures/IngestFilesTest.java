@@ -253,6 +253,7 @@ class IngestFilesTest {
         // chunks of team A that BM25 can find too (a chunk may be a lone '.')
         long chunksA = count("MATCH (c:Chunk {corpus:'files-filter'}) WHERE c.documentId STARTS WITH 'a' AND c.text CONTAINS 'crane' RETURN count(c)", Map.of());
         assertTrue(chunksA >= 6);
+        long chunksA0 = count("MATCH (c:Chunk {corpus:'files-filter', documentId:'a0'}) WHERE c.text CONTAINS 'crane' RETURN count(c)", Map.of());
         for (String mode : List.of("dense", "bm25", "hybrid", "rrf")) {
             List<Map<String, Object>> hits = rows("CALL rag.search('CANARY-B harbour crane maintenance schedule', {corpus:'files-filter', k:$k, mode:$mode,"
                     + " where:{team:'a'}}) YIELD documentId, text RETURN *", Map.of("k", chunksA, "mode", mode));
@@ -262,6 +263,12 @@ class IngestFilesTest {
                     + " where:{year:{gte:2024}, tags:{`$in`:['t4','t5']}}}) YIELD documentId RETURN documentId", Map.of("mode", mode));
             assertFalse(narrow.isEmpty(), mode);
             assertTrue(narrow.stream().allMatch(h -> List.of("a4", "a5").contains(h.get("documentId"))), mode + " " + narrow);
+            // or/not as LangChain4j and Spring AI filters arrive: team a, or a year none has, and not a0
+            List<Map<String, Object>> tree = rows("CALL rag.search('CANARY-B harbour crane maintenance schedule', {corpus:'files-filter', k:$k, mode:$mode,"
+                    + " where:{`$or`:[{team:'a'}, {year:{gt:2030}}], not:{documentId:'a0'}}}) YIELD documentId, text RETURN *", Map.of("k", chunksA - chunksA0, "mode", mode));
+            assertEquals(chunksA - chunksA0, tree.size(), mode + ": k rows when k chunks pass an or/not filter");
+            assertTrue(tree.stream().allMatch(h -> ((String) h.get("documentId")).startsWith("a") && !h.get("documentId").equals("a0")
+                    && !((String) h.get("text")).contains("CANARY")), mode + " " + tree);
         }
         assertEquals(List.of("b0"), rows("CALL rag.search('crane', {corpus:'files-filter', k:5, mode:'dense', where:{documentId:'b0'}}) YIELD documentId"
                 + " RETURN DISTINCT documentId").stream().map(r -> r.get("documentId")).toList());
@@ -274,6 +281,11 @@ class IngestFilesTest {
         TestServer.assertFails("CALL rag.search('crane', {corpus:'files-filter', where:{year:{gte:'2024'}}})", Map.of(), "'year' is stored as NUMBER and the where"
                 + " compares it with the STRING '2024'; give the value as NUMBER");
         TestServer.assertFails("CALL rag.search('crane', {corpus:'files-filter', where:{year:{in:['2024', '2025']}, team:'a'}})", Map.of(), "STRING '2024'");
+        TestServer.assertFails("CALL rag.search('crane', {corpus:'files-filter', where:{or:[{tema:'a'}, {year:'2024'}]}})", Map.of(),
+                "no branch of the or can match: no Document has the property 'tema'", "'year' is stored as NUMBER");
+        assertFalse(rows("CALL rag.search('crane', {corpus:'files-filter', where:{or:[{tema:'a'}, {team:'a'}]}}) YIELD documentId RETURN *").isEmpty(),
+                "an or with one branch that can match is no error");
+        TestServer.assertFails("CALL rag.search('crane', {corpus:'files-filter', where:{or:[{team:'a'}, {team:{in:'b'}}]}})", Map.of(), "where $or[1].team.$in");
         TestServer.assertFails("CALL rag.search('crane', {corpus:'files-filter', where:{team:{like:'a'}}})", Map.of(), "unknown operator 'like'", "startsWith");
         TestServer.assertFails("CALL rag.search('crane', {corpus:'files-filter', where:{`team) OR true //`:'a'}})", Map.of(), "is not a property name");
         TestServer.assertFails("CALL rag.search('crane', {corpus:'files-filter', where:{team:{in:[]}}})", Map.of(), "non-empty LIST");

@@ -16,64 +16,152 @@ import java.util.regex.Pattern;
 
 /**
  * The {@code where} key of retrieval procedures (not {@code filter}, which AGRAG's and ReMind's LLM filters already
- * name): conditions on a chunk's Document, all of which must hold. Keys
- * are Document properties (metadata, {@code source}, {@code contentType}, {@code title}, ...; {@code documentId} is
- * the Document's id); a value is either a plain value (equality) or a map of operators, as neo4j-graphrag's
- * retrievers write them: {@code $eq $ne $in $nin $gt $gte $lt $lte $exists $startsWith}, where the {@code $} may be
- * left out (in a Cypher map literal a key cannot start with it unquoted: {@code {year: {gte: 2024}}}). List properties (tags)
- * match equality and $in when any element does. Evaluated in Java on each Document, never spliced into Cypher.
+ * name): conditions on a chunk's Document. Keys are Document properties (metadata, {@code source}, {@code contentType},
+ * {@code title}, ...; {@code documentId} is the Document's id); a value is either a plain value (equality) or a map of
+ * operators, as neo4j-graphrag's retrievers write them: {@code $eq $ne $in $nin $gt $gte $lt $lte $exists $startsWith
+ * $contains}, where the {@code $} may be left out (in a Cypher map literal a key cannot start with it unquoted:
+ * {@code {year: {gte: 2024}}}). The entries of one map must all hold; {@code $and} and {@code $or} take a list of such
+ * maps, {@code $not} one map (or, on a property, a map of operators), nested as deep as {@value #MAX_DEPTH}, so that
+ * LangChain4j's and Spring AI's filter trees pass through unchanged. List properties (tags) match equality and $in when
+ * any element does. Evaluated in Java on each Document, never spliced into Cypher.
  */
 public final class DocumentFilter {
     /** The config key every retrieval procedure reads the filter from. */
     public static final String KEY_NAME = "where";
     /** The key every retrieving procedure shares, parsed with {@link #parse}. */
     public static final dev.graphrag.core.config.Key<Object> WHERE = dev.graphrag.core.config.Key.any(KEY_NAME);
+    /** How deep and/or/not may nest, and how many conditions one filter may hold: a filter, not a program. */
+    public static final int MAX_DEPTH = 16;
+    public static final int MAX_CONDITIONS = 256;
     private static final Pattern KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
-    private static final Set<String> OPERATORS = Set.of("$eq", "$ne", "$in", "$nin", "$gt", "$gte", "$lt", "$lte", "$exists", "$startsWith");
-    private static final List<String> OPERATOR_NAMES = List.of("eq", "ne", "in", "nin", "gt", "gte", "lt", "lte", "exists", "startsWith");
+    private static final Set<String> OPERATORS = Set.of("$eq", "$ne", "$in", "$nin", "$gt", "$gte", "$lt", "$lte", "$exists", "$startsWith", "$contains");
+    private static final List<String> OPERATOR_NAMES = List.of("eq", "ne", "in", "nin", "gt", "gte", "lt", "lte", "exists", "startsWith", "contains", "not");
+    private static final List<String> LOGICAL = List.of("and", "or", "not");
+
+    /** A node of the filter tree. */
+    private sealed interface Expr permits Condition, All, Any, Not {}
 
     /** One condition: property, operator, operand. */
-    private record Condition(String key, String op, Object value) {}
+    private record Condition(String key, String op, Object value) implements Expr {}
+
+    private record All(List<Expr> parts) implements Expr {}
+
+    private record Any(List<Expr> parts) implements Expr {}
+
+    private record Not(Expr part) implements Expr {}
 
     private final String owner;
-    private final List<Condition> conditions;
+    private final Expr root;
 
-    private DocumentFilter(String owner, List<Condition> conditions) {
+    private DocumentFilter(String owner, Expr root) {
         this.owner = owner;
-        this.conditions = List.copyOf(conditions);
+        this.root = root;
     }
 
-    /** The filter of a config map value, or null when absent or empty; errors name the owner, the key and what is wrong. */
+    /** The filter of a config map value, or null when absent or empty; errors name the owner, the part and what is wrong. */
     public static DocumentFilter parse(String owner, Object raw) {
         if (raw == null) return null;
         if (!(raw instanceof Map<?, ?> m)) throw new RagException(owner + ": where must be a MAP of Document property to value or {$operator: value}, got "
                 + ConfigReader.typeName(raw));
-        List<Condition> out = new ArrayList<>();
-        for (Map.Entry<?, ?> e : m.entrySet()) {
-            String key = String.valueOf(e.getKey());
-            if (!KEY.matcher(key).matches()) {
-                throw new RagException(owner + ": where key '" + key + "' is not a property name (letters, digits and '_', at most 64)");
-            }
-            if (e.getValue() instanceof Map<?, ?> ops) {
-                if (ops.isEmpty()) throw new RagException(owner + ": where on '" + key + "' has no operator; use one of " + OPERATOR_NAMES);
-                for (Map.Entry<?, ?> o : ops.entrySet()) {
-                    String given = String.valueOf(o.getKey());
-                    String op = given.startsWith("$") ? given : "$" + given; // Cypher map keys cannot start with $ unquoted
-                    if (!OPERATORS.contains(op)) {
-                        throw new RagException(owner + ": where on '" + key + "' has unknown operator '" + given + "'; use one of "
-                                + OPERATOR_NAMES + " (with or without a leading $)");
-                    }
-                    out.add(new Condition(key, op, operand(owner, key, op, o.getValue())));
-                }
-            } else {
-                out.add(new Condition(key, "$eq", operand(owner, key, "$eq", e.getValue())));
-            }
-        }
-        return out.isEmpty() ? null : new DocumentFilter(owner, out);
+        if (m.isEmpty()) return null;
+        Parser parser = new Parser(owner);
+        return new DocumentFilter(owner, parser.map(m, "", 0));
     }
 
-    private static Object operand(String owner, String key, String op, Object v) {
-        String where = owner + ": where " + key + "." + op;
+    /** Reads one level of the tree; {@code path} names where it is ("" at the top, "$or[1]." inside), for errors. */
+    private static final class Parser {
+        final String owner;
+        int conditions;
+
+        Parser(String owner) {
+            this.owner = owner;
+        }
+
+        Expr map(Map<?, ?> m, String path, int depth) {
+            if (depth > MAX_DEPTH) throw new RagException(owner + ": where " + path + " nests and/or/not deeper than " + MAX_DEPTH + " levels");
+            if (m.isEmpty()) throw new RagException(owner + ": where " + trim(path) + " is an empty map; give at least one condition");
+            List<Expr> parts = new ArrayList<>();
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                String key = String.valueOf(e.getKey());
+                String logical = logicalName(key);
+                if (logical != null) {
+                    parts.add(logical(logical, e.getValue(), path, depth));
+                    continue;
+                }
+                if (!KEY.matcher(key).matches()) {
+                    throw new RagException(owner + ": where key '" + key + "' is not a property name (letters, digits and '_', at most 64)"
+                            + (key.startsWith("$") ? " nor one of " + LOGICAL.stream().map(l -> "$" + l).toList() : ""));
+                }
+                parts.add(property(key, e.getValue(), path + key, depth));
+            }
+            return parts.size() == 1 ? parts.get(0) : new All(parts);
+        }
+
+        Expr logical(String logical, Object value, String path, int depth) {
+            String here = path + "$" + logical;
+            if (logical.equals("not")) {
+                if (!(value instanceof Map<?, ?> inner)) {
+                    throw new RagException(owner + ": where " + here + " needs a MAP (the filter it negates), got " + ConfigReader.typeName(value));
+                }
+                return new Not(map(inner, here + ".", depth + 1));
+            }
+            if (!(value instanceof List<?> list) || list.isEmpty()) {
+                throw new RagException(owner + ": where " + here + " needs a non-empty LIST of filter maps, got " + ConfigReader.typeName(value));
+            }
+            List<Expr> parts = new ArrayList<>();
+            for (int i = 0; i < list.size(); i++) {
+                if (!(list.get(i) instanceof Map<?, ?> inner)) {
+                    throw new RagException(owner + ": where " + here + "[" + i + "] must be a MAP (a filter), got " + ConfigReader.typeName(list.get(i)));
+                }
+                parts.add(map(inner, here + "[" + i + "].", depth + 1));
+            }
+            if (parts.size() == 1) return parts.get(0);
+            return logical.equals("and") ? new All(parts) : new Any(parts);
+        }
+
+        Expr property(String key, Object value, String path, int depth) {
+            if (!(value instanceof Map<?, ?> ops)) return condition(key, "$eq", value, path);
+            if (ops.isEmpty()) throw new RagException(owner + ": where on '" + key + "' has no operator; use one of " + OPERATOR_NAMES);
+            List<Expr> parts = new ArrayList<>();
+            for (Map.Entry<?, ?> o : ops.entrySet()) {
+                String given = String.valueOf(o.getKey());
+                String op = given.startsWith("$") ? given : "$" + given; // Cypher map keys cannot start with $ unquoted
+                if (op.equals("$not")) {
+                    if (!(o.getValue() instanceof Map<?, ?> inner) || inner.isEmpty()) {
+                        throw new RagException(owner + ": where " + path + ".$not needs a MAP of operators, e.g. {not: {gt: 5}}, got "
+                                + ConfigReader.typeName(o.getValue()));
+                    }
+                    if (depth + 1 > MAX_DEPTH) throw new RagException(owner + ": where " + path + " nests and/or/not deeper than " + MAX_DEPTH + " levels");
+                    parts.add(new Not(property(key, inner, path + ".$not", depth + 1)));
+                    continue;
+                }
+                if (!OPERATORS.contains(op)) {
+                    throw new RagException(owner + ": where on '" + key + "' has unknown operator '" + given + "'; use one of "
+                            + OPERATOR_NAMES + " (with or without a leading $)");
+                }
+                parts.add(condition(key, op, o.getValue(), path));
+            }
+            return parts.size() == 1 ? parts.get(0) : new All(parts);
+        }
+
+        Condition condition(String key, String op, Object value, String path) {
+            if (++conditions > MAX_CONDITIONS) throw new RagException(owner + ": where holds more than " + MAX_CONDITIONS + " conditions");
+            return new Condition(key, op, operand(owner, path, op, value));
+        }
+    }
+
+    /** The logical operator a key names ("and", "$or", ...), or null for a property. */
+    private static String logicalName(String key) {
+        String bare = key.startsWith("$") ? key.substring(1) : key;
+        return LOGICAL.contains(bare) ? bare : null;
+    }
+
+    private static String trim(String path) {
+        return path.isEmpty() ? "" : path.substring(0, path.length() - 1);
+    }
+
+    private static Object operand(String owner, String path, String op, Object v) {
+        String where = owner + ": where " + path + "." + op;
         switch (op) {
             case "$in", "$nin" -> {
                 if (!(v instanceof List<?> list) || list.isEmpty() || !list.stream().allMatch(DocumentFilter::scalar)) {
@@ -85,7 +173,7 @@ public final class DocumentFilter {
                 if (!(v instanceof Boolean)) throw new RagException(where + " needs true or false, got " + ConfigReader.typeName(v));
                 return v;
             }
-            case "$startsWith" -> {
+            case "$startsWith", "$contains" -> {
                 if (!(v instanceof String)) throw new RagException(where + " needs a STRING, got " + ConfigReader.typeName(v));
                 return v;
             }
@@ -106,17 +194,22 @@ public final class DocumentFilter {
         return v instanceof String || v instanceof Number || v instanceof Boolean;
     }
 
-    /** Whether a Document satisfies every condition. */
+    /** Whether a Document satisfies the filter. */
     public boolean matches(Node document) {
         return matches(key -> document.getProperty(key, null));
     }
 
-    /** Whether a Document whose properties {@code property} reads (null when absent) satisfies every condition. */
+    /** Whether a Document whose properties {@code property} reads (null when absent) satisfies the filter. */
     public boolean matches(java.util.function.Function<String, Object> property) {
-        for (Condition c : conditions) {
-            if (!holds(c, property.apply(c.key().equals("documentId") ? "id" : c.key()))) return false;
-        }
-        return true;
+        return test(root, property);
+    }
+
+    private static boolean test(Expr e, java.util.function.Function<String, Object> property) {
+        // Java 17: no pattern switch
+        if (e instanceof Condition c) return holds(c, property.apply(c.key().equals("documentId") ? "id" : c.key()));
+        if (e instanceof All a) return a.parts().stream().allMatch(p -> test(p, property));
+        if (e instanceof Any a) return a.parts().stream().anyMatch(p -> test(p, property));
+        return !test(((Not) e).part(), property);
     }
 
     private static boolean holds(Condition c, Object actual) {
@@ -128,6 +221,7 @@ public final class DocumentFilter {
             case "$in" -> values.stream().anyMatch(v -> ((List<?>) c.value()).stream().anyMatch(x -> same(v, x)));
             case "$nin" -> values.stream().noneMatch(v -> ((List<?>) c.value()).stream().anyMatch(x -> same(v, x)));
             case "$startsWith" -> values.stream().anyMatch(v -> v instanceof String s && s.startsWith((String) c.value()));
+            case "$contains" -> values.stream().anyMatch(v -> v instanceof String s && s.contains((String) c.value()));
             default -> values.stream().anyMatch(v -> {
                 Integer cmp = compare(v, c.value());
                 if (cmp == null) return false;
@@ -208,24 +302,48 @@ public final class DocumentFilter {
             }
         }
         if (types.isEmpty()) return null; // no Document at all
-        for (Condition c : conditions) {
-            if (c.op().equals("$exists") || c.op().equals("$ne") || c.op().equals("$nin")) continue; // these pass where the property is absent
-            String property = c.key().equals("documentId") ? "id" : c.key();
-            Set<String> stored = types.get(property);
-            if (stored == null) {
-                List<String> keys = types.keySet().stream().filter(k -> !INTERNAL.contains(k)).map(k -> k.equals("id") ? "documentId" : k).sorted().toList();
-                String near = dev.graphrag.core.config.ConfigReader.nearest(c.key(), keys);
-                return "no Document has the property '" + c.key() + "'" + (near == null ? "" : " (did you mean '" + near + "'?)")
-                        + "; its Documents have " + keys;
+        return impossible(root, types);
+    }
+
+    /**
+     * Why {@code e} can match no Document with these property types, or null when it could: a condition fails on a
+     * property no Document has or on a value of another type; all of an and fails when one part does, an or when every
+     * branch does; a not is never judged (its part failing everywhere makes it pass).
+     */
+    private static String impossible(Expr e, Map<String, Set<String>> types) {
+        if (e instanceof All a) {
+            for (Expr p : a.parts()) {
+                String why = impossible(p, types);
+                if (why != null) return why;
             }
-            List<?> operands = c.value() instanceof List<?> l ? l : List.of(c.value());
-            for (Object operand : operands) {
-                String given = kind(operand);
-                // a stored date or datetime compares with a string (its ISO text)
-                if (!stored.contains(given) && !(given.equals("STRING") && stored.contains("TEMPORAL"))) {
-                    return "'" + c.key() + "' is stored as " + String.join(" or ", stored) + " and the where compares it with the " + given + " "
-                            + (operand instanceof String str ? "'" + str + "'" : String.valueOf(operand)) + "; give the value as " + stored.iterator().next();
-                }
+            return null;
+        }
+        if (e instanceof Any a) {
+            List<String> whys = new ArrayList<>();
+            for (Expr p : a.parts()) {
+                String why = impossible(p, types);
+                if (why == null) return null;
+                whys.add(why);
+            }
+            return "no branch of the or can match: " + String.join("; ", whys);
+        }
+        if (!(e instanceof Condition c)) return null;
+        if (c.op().equals("$exists") || c.op().equals("$ne") || c.op().equals("$nin")) return null; // these pass where the property is absent
+        String property = c.key().equals("documentId") ? "id" : c.key();
+        Set<String> stored = types.get(property);
+        if (stored == null) {
+            List<String> keys = types.keySet().stream().filter(k -> !INTERNAL.contains(k)).map(k -> k.equals("id") ? "documentId" : k).sorted().toList();
+            String near = dev.graphrag.core.config.ConfigReader.nearest(c.key(), keys);
+            return "no Document has the property '" + c.key() + "'" + (near == null ? "" : " (did you mean '" + near + "'?)")
+                    + "; its Documents have " + keys;
+        }
+        List<?> operands = c.value() instanceof List<?> l ? l : List.of(c.value());
+        for (Object operand : operands) {
+            String given = kind(operand);
+            // a stored date or datetime compares with a string (its ISO text)
+            if (!stored.contains(given) && !(given.equals("STRING") && stored.contains("TEMPORAL"))) {
+                return "'" + c.key() + "' is stored as " + String.join(" or ", stored) + " and the where compares it with the " + given + " "
+                        + (operand instanceof String str ? "'" + str + "'" : String.valueOf(operand)) + "; give the value as " + stored.iterator().next();
             }
         }
         return null;
@@ -246,10 +364,25 @@ public final class DocumentFilter {
     @Override
     public String toString() {
         StringBuilder b = new StringBuilder();
-        for (Condition c : conditions) {
-            if (b.length() > 0) b.append(" AND ");
-            b.append(c.key()).append(' ').append(c.op().substring(1).toLowerCase(Locale.ROOT)).append(' ').append(c.value());
-        }
+        describe(root, b, false);
         return b.toString();
+    }
+
+    private static void describe(Expr e, StringBuilder b, boolean nested) {
+        if (e instanceof Condition c) {
+            b.append(c.key()).append(' ').append(c.op().substring(1).toLowerCase(Locale.ROOT)).append(' ').append(c.value());
+        } else if (e instanceof Not n) {
+            b.append("NOT (");
+            describe(n.part(), b, false);
+            b.append(')');
+        } else {
+            List<Expr> parts = e instanceof All a ? a.parts() : ((Any) e).parts();
+            if (nested) b.append('(');
+            for (int i = 0; i < parts.size(); i++) {
+                if (i > 0) b.append(e instanceof All ? " AND " : " OR ");
+                describe(parts.get(i), b, true);
+            }
+            if (nested) b.append(')');
+        }
     }
 }

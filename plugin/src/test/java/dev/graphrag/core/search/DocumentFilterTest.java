@@ -48,6 +48,46 @@ class DocumentFilterTest {
     }
 
     @Test
+    void andOrAndNotNestAsLangChain4jAndSpringAiTreesDo() {
+        assertTrue(matches(Map.of("$or", List.of(Map.of("team", "b"), Map.of("year", 2025L)))), "one branch of an or is enough");
+        assertFalse(matches(Map.of("or", List.of(Map.of("team", "b"), Map.of("year", 2024L)))));
+        assertTrue(matches(Map.of("and", List.of(Map.of("team", "a"), Map.of("tags", "pump")))));
+        assertFalse(matches(Map.of("$and", List.of(Map.of("team", "a"), Map.of("tags", "oil")))));
+        assertFalse(matches(Map.of("not", Map.of("team", "a"))));
+        assertTrue(matches(Map.of("$not", Map.of("team", "a", "year", 2024L))), "not negates the whole map: not (a and 2024)");
+        assertTrue(matches(Map.of("not", Map.of("author", "x"))), "not of a missing property's equality holds");
+        assertFalse(matches(Map.of("year", Map.of("not", Map.of("gte", 2025)))), "a not on a property negates its operators");
+        assertTrue(matches(Map.of("year", Map.of("$not", Map.of("gt", 2025)))));
+        // (team = b or (year >= 2025 and not draft)) and not (tags contains "oil")
+        assertTrue(matches(Map.of("or", List.of(Map.of("team", "b"), Map.of("and", List.of(Map.of("year", Map.of("gte", 2025)),
+                Map.of("not", Map.of("draft", true))))), "not", Map.of("tags", Map.of("contains", "oil")))));
+        assertTrue(matches(Map.of("documentId", Map.of("contains", "/2025/"))), "contains is a substring test");
+        assertFalse(matches(Map.of("tags", Map.of("contains", "oil"))));
+        assertTrue(matches(Map.of("or", List.of(Map.of("team", "a")))), "an or of one is that one");
+        assertTrue(DocumentFilter.parse("t", Map.of("or", List.of(Map.of("team", "b"), Map.of("and", List.of(Map.of("year", 2025L), Map.of("not", Map.of("draft", true)))))))
+                .toString().matches("team eq b OR \\(year eq 2025 AND NOT \\(draft eq true\\)\\)"), "the filter reads back as it was written");
+    }
+
+    @Test
+    void badTreesNameThePartThatIsWrong() {
+        assertError(Map.of("or", List.of()), "where $or needs a non-empty LIST of filter maps");
+        assertError(Map.of("$or", Map.of("team", "a")), "where $or needs a non-empty LIST", "MAP");
+        assertError(Map.of("or", List.of(Map.of("team", "a"), "team = b")), "where $or[1] must be a MAP");
+        assertError(Map.of("or", List.of(Map.of("team", "a"), Map.of())), "where $or[1] is an empty map");
+        assertError(Map.of("not", List.of(Map.of("team", "a"))), "where $not needs a MAP");
+        assertError(Map.of("and", List.of(Map.of("team", Map.of("in", "a")))), "where $and[0].team.$in needs a non-empty LIST");
+        assertError(Map.of("or", List.of(Map.of("year", Map.of("not", Map.of("gt", List.of(1)))))), "where $or[0].year.$not.$gt needs a number or a string");
+        assertError(Map.of("year", Map.of("not", 3)), "where year.$not needs a MAP of operators");
+        assertError(Map.of("$nor", List.of(Map.of("team", "a"))), "'$nor' is not a property name", "$and, $or, $not");
+        Map<String, Object> deep = Map.of("team", "a");
+        for (int i = 0; i <= DocumentFilter.MAX_DEPTH; i++) deep = Map.of("not", deep);
+        assertError(deep, "deeper than " + DocumentFilter.MAX_DEPTH);
+        List<Map<String, Object>> many = new java.util.ArrayList<>();
+        for (int i = 0; i <= DocumentFilter.MAX_CONDITIONS; i++) many.add(Map.of("year", (long) i));
+        assertError(Map.of("or", many), "more than " + DocumentFilter.MAX_CONDITIONS + " conditions");
+    }
+
+    @Test
     void badFiltersAreErrorsThatNameTheKeyAndWhatIsWrong() {
         assertError(Map.of("team", Map.of("like", "a")), "unknown operator 'like'", "startsWith");
         assertError(Map.of("team) OR true //", "a"), "is not a property name");
