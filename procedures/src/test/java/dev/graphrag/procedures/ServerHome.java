@@ -23,13 +23,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (server-home/target/lib, optionally filtered), plugins/ holds the shaded plugin jar and any other plugin jars,
  * conf/ holds neo4j.conf and graphrag.conf, and java.io.tmpdir is the home's tmp/.
  */
-final class ServerHome implements AutoCloseable {
+public final class ServerHome implements AutoCloseable {
     static final Path LIB = BuildLayout.of("../server-home").resolve("lib");
     static final Path APOC = BuildLayout.of("../server-home").resolve("apoc");
 
-    final Path home;
+    public final Path home;
     final Process server;
-    final int boltPort;
+    public final int boltPort;
     final Path console;
 
     private ServerHome(Path home, Process server, int boltPort, Path console) {
@@ -40,7 +40,7 @@ final class ServerHome implements AutoCloseable {
     }
 
     /** Starts a server and waits until it logs "Started."; lib/ keeps the jars libFilter accepts. */
-    static ServerHome start(Predicate<Path> libFilter, List<Path> otherPlugins, List<String> neo4jConf, List<String> graphragConf) throws Exception {
+    public static ServerHome start(Predicate<Path> libFilter, List<Path> otherPlugins, List<String> neo4jConf, List<String> graphragConf) throws Exception {
         assertTrue(Files.isDirectory(LIB), "no server lib/ in " + LIB + ": run the build's package phase first (mvn -B verify does)");
         Path home = Files.createTempDirectory("graphrag-real-server");
         Files.createDirectories(home.resolve("lib"));
@@ -99,12 +99,12 @@ final class ServerHome implements AutoCloseable {
         }
     }
 
-    Driver driver() {
+    public Driver driver() {
         return GraphDatabase.driver("bolt://127.0.0.1:" + boltPort, AuthTokens.none(),
                 org.neo4j.driver.Config.builder().withConnectionTimeout(30, TimeUnit.SECONDS).build());
     }
 
-    String log() throws IOException {
+    public String log() throws IOException {
         return Files.readString(console);
     }
 
