@@ -36,9 +36,15 @@ class ModuleLayoutTest {
     /** The root pom's modules in order: path -> the artifactIds of this project's modules it depends on (any scope). */
     static Map<String, Set<String>> modules(Path root) throws Exception {
         Map<String, Set<String>> out = new LinkedHashMap<>();
-        NodeList names = xml(root.resolve("pom.xml")).getElementsByTagName("module");
+        collect(root, "", out);
+        return out;
+    }
+
+    /** The modules of {@code dir}'s pom (profiles' too, in document order), an aggregator's own modules after it. */
+    private static void collect(Path root, String dir, Map<String, Set<String>> out) throws Exception {
+        NodeList names = xml(root.resolve(dir).resolve("pom.xml")).getElementsByTagName("module");
         for (int i = 0; i < names.getLength(); i++) {
-            String path = names.item(i).getTextContent().strip();
+            String path = (dir.isEmpty() ? "" : dir + "/") + names.item(i).getTextContent().strip();
             Set<String> deps = new TreeSet<>();
             NodeList ds = xml(root.resolve(path).resolve("pom.xml")).getElementsByTagName("dependency");
             for (int d = 0; d < ds.getLength(); d++) {
@@ -46,8 +52,8 @@ class ModuleLayoutTest {
                 if (text(e, "groupId").equals("dev.graphrag")) deps.add(text(e, "artifactId"));
             }
             out.put(path, deps);
+            collect(root, path, out);
         }
-        return out;
     }
 
     static String artifactId(Path root, String module) throws Exception {
@@ -90,8 +96,13 @@ class ModuleLayoutTest {
     @Test
     void modulesAreListedInDependencyOrderAndTheLaboratoryIsALeaf() throws Exception {
         Map<String, Set<String>> modules = modules(ROOT);
-        assertTrue(modules.keySet().containsAll(List.of("plugin", "procedures", "oracle", "demo", "evaluation", "lab/benchmarks")), modules.toString());
+        assertTrue(modules.keySet().containsAll(List.of("plugin", "procedures", "oracle", "demo", "evaluation", "lab/benchmarks",
+                "integrations/client", "integrations/langchain4j", "integrations/mcp-server")), modules.toString());
         assertEquals(List.of(), problems(ROOT));
+        // what applications embed speaks Bolt only: the client depends on no module of ours, the adapters on the client alone
+        assertEquals(Set.of(), modules.get("integrations/client"));
+        assertEquals(Set.of("graphrag-client"), modules.get("integrations/langchain4j"));
+        assertEquals(Set.of("graphrag-client"), modules.get("integrations/mcp-server"));
     }
 
     @Test

@@ -46,7 +46,16 @@ class DockerFilesTest {
     @Test
     void composeServicesHealthchecksAndStartOrder() throws IOException {
         Map<String, Object> services = map(compose("docker-compose.yml").get("services"), "services");
-        assertEquals(Set.of("neo4j", "ollama", "ollama-pull"), services.keySet());
+        assertEquals(Set.of("neo4j", "ollama", "ollama-pull", "mcp"), services.keySet());
+        Map<String, Object> mcp = map(services.get("mcp"), "mcp");
+        assertEquals("service_healthy", map(map(mcp.get("depends_on"), "depends_on").get("neo4j"), "").get("condition"), "the MCP server waits for Neo4j");
+        assertTrue(String.valueOf(mcp.get("command")).contains("--transport, http"), "the service speaks Streamable HTTP: " + mcp.get("command"));
+        for (Object v : (List<?>) mcp.get("volumes")) {
+            String jar = v.toString().substring(0, v.toString().indexOf(':'));
+            assertTrue(jar.startsWith("../integrations/mcp-server/target/graphrag-mcp-server-") && jar.endsWith("-all.jar"), "the runnable jar the build makes: " + v);
+        }
+        assertTrue(String.valueOf(map(mcp.get("environment"), "mcp environment").get("NEO4J_PASSWORD")).startsWith("${MCP_NEO4J_PASSWORD:?"),
+                "no password in the compose file");
         Map<String, Object> neo4j = map(services.get("neo4j"), "neo4j"), ollama = map(services.get("ollama"), "ollama"),
                 pull = map(services.get("ollama-pull"), "ollama-pull");
         assertNotNull(neo4j.get("healthcheck"), "neo4j has a healthcheck");
