@@ -4,7 +4,7 @@ package dev.graphrag.client;
 public final class GraphRagException extends RuntimeException {
     private final String procedure;
 
-    GraphRagException(String procedure, String message, Throwable cause) {
+    public GraphRagException(String procedure, String message, Throwable cause) {
         super(message, cause);
         this.procedure = procedure;
     }
