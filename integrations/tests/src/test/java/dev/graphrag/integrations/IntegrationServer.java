@@ -12,7 +12,8 @@ import java.util.Map;
  * One Neo4j server home per test JVM with the plugin jar that ships in plugins/ (as an administrator installs it),
  * its LLM the stand-in OpenAI-compatible server, and one corpus every integration test reads: three documents of
  * team a about Sinister and Ethan Hawke, and a canary document of team b that would rank among them but lies outside
- * every filter the tests give. The AGRAG (co-occurrence relations), ReMind and HGMem layers are built over it.
+ * every filter the tests give. The AGRAG (co-occurrence relations), ReMind, HGMem and RAGA layers are built
+ * over it.
  */
 final class IntegrationServer {
     static final String CORPUS = "apps";
@@ -51,6 +52,7 @@ final class IntegrationServer {
                 session.run("CALL agrag.index({corpus: $c, relations: 'cooccurrence'})", Map.of("c", CORPUS)).consume();
                 session.run("CALL remind.index({corpus: $c})", Map.of("c", CORPUS)).consume();
                 session.run("CALL hgmem.index({corpus: $c})", Map.of("c", CORPUS)).consume();
+                session.run("CALL raga.ingest([], {corpus: $c})", Map.of("c", CORPUS)).consume();
             }
             LLM.reset();
         }

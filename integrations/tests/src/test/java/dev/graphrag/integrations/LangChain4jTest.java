@@ -76,7 +76,7 @@ class LangChain4jTest {
     void everyMethodRetrievesThroughTheSameRetrieverWithCitationsInTheMetadata() {
         IntegrationServer.layerRules();
         Filter notB = metadataKey("team").isNotEqualTo("b");
-        for (Method method : List.of(Method.SEARCH, Method.AGRAG, Method.HGMEM, Method.REMIND)) {
+        for (Method method : List.of(Method.SEARCH, Method.AGRAG, Method.HGMEM, Method.RAGA, Method.REMIND)) {
             List<Content> contents = GraphRagContentRetriever.builder().client(client).method(method).request(Request.corpus(CORPUS).k(3))
                     .dynamicFilter(q -> notB).build().retrieve(Query.from(QUESTION));
             // ReMind returns the chunks its walk reached (at most k); the others k when k chunks pass
