@@ -230,8 +230,9 @@ public class RemindProcedures {
 
     @UserFunction(name = "remind.delta")
     @Description("remind.delta(norm :: FLOAT) :: FLOAT - ReMindRAG's update weight (2/pi)*cos((pi/2)*norm), 0 above norm 1.")
-    public double delta(@Name("norm") double norm) {
-        return MemoryMath.delta(norm);
+    public double delta(@Name("norm") Double norm) {
+        // boxed: Neo4j hands a null argument to a primitive parameter as a ClassCastException of its own
+        return MemoryMath.delta(finite("remind.delta", "norm", norm));
     }
 
     @UserFunction(name = "remind.enhance")
@@ -279,15 +280,21 @@ public class RemindProcedures {
     @UserFunction(name = "remind.maxMemorizableAngle")
     @Description("remind.maxMemorizableAngle(lambda :: FLOAT) :: FLOAT - the largest pairwise angle (degrees) between questions one edge memory"
             + " can serve at threshold lambda (paper §4: cos = lambda^2).")
-    public double maxMemorizableAngle(@Name("lambda") double lambda) {
+    public double maxMemorizableAngle(@Name("lambda") Double lambda) {
         try {
-            return MemoryMath.maxMemorizableAngle(lambda);
+            return MemoryMath.maxMemorizableAngle(finite("remind.maxMemorizableAngle", "lambda", lambda));
         } catch (IllegalArgumentException e) {
             throw new RagException("remind.maxMemorizableAngle: " + e.getMessage());
         }
     }
 
     // ---- result helpers
+
+    /** A function's number argument: present and finite, or an error naming it. */
+    private static double finite(String function, String argument, Double value) {
+        if (value == null || !Double.isFinite(value)) throw new RagException(function + ": " + argument + " must be a finite number, got " + value);
+        return value;
+    }
 
     private RagCall.BoundLlm llm(RemindQueryConfig cfg, RemindQueryConfig.Use use, String owner) {
         if (!cfg.needsLlm(use)) return null;

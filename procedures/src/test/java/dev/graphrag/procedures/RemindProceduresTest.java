@@ -419,6 +419,10 @@ class RemindProceduresTest {
         assertFailsCleanly("RETURN remind.enhance([1.0, 0.0, 0.0], [1.0, 0.0])", Map.of(), "dimensions");
         assertFailsCleanly("RETURN remind.edgeWeight([1.0, 0.0], [1.0], null, [1.0, 0.0])", Map.of(), "differ in dimension");
         assertFailsCleanly("RETURN remind.maxMemorizableAngle(1.5)", Map.of(), "lambda must be in [0, 1]");
+        // a null or NaN argument is named, not a ClassCastException from Neo4j's own argument conversion (found by HostileInputTest)
+        assertFailsCleanly("RETURN remind.maxMemorizableAngle(null)", Map.of(), "remind.maxMemorizableAngle: lambda must be a finite number, got null");
+        assertFailsCleanly("RETURN remind.delta($x)", java.util.Collections.singletonMap("x", null), "remind.delta: norm must be a finite number, got null");
+        assertFailsCleanly("RETURN remind.delta(0.0 / 0.0)", Map.of(), "remind.delta: norm must be a finite number, got NaN");
         assertFailsCleanly("CALL remind.calibrate({paraphrases: [['a']]})", Map.of(), "pair");
         Map<String, Object> c = rows("CALL remind.calibrate()").get(0);
         System.out.println("calibrate: " + c);
