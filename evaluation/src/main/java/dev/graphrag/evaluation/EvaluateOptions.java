@@ -15,7 +15,8 @@ import java.util.Set;
 public record EvaluateOptions(Path questions, String corpusSource, String corpusName, Llm llm, String endpoint, String model, String apiKeyEnv,
                               Integer contextTokens, List<EvaluatedMethod> methods, int limit, Long seed, Path out, Path data, String bolt, String user,
                               String passwordEnv, String database, int concurrency, boolean estimate, int estimateDocs, int estimateQuestions,
-                              boolean repeat, boolean progress, Map<String, Map<String, Object>> config, String weakModel) {
+                              boolean repeat, boolean progress, Map<String, Map<String, Object>> config, String weakModel,
+                              String latency) {
 
     /** Which LLM answers: a named endpoint, the server's configured one, or the oracle policy on the built-in stand-in. */
     public enum Llm { ENDPOINT, SERVER, ORACLE }
@@ -42,6 +43,10 @@ public record EvaluateOptions(Path questions, String corpusSource, String corpus
                                       JSON, a missing field, an invented value, nothing, an unknown tool, bad arguments, no finishing
                                       call), drawn from SEED so a run repeats; kinds: prose, broken_json, missing_field, invented,
                                       empty, unknown_tool, bad_arguments, no_finish
+              --latency MS[,sigma=S][,tokenMs=T][,concurrency=C][,seed=N][,STEP=MS...]
+                                      with --oracle: answer at a real model's pace, MS per call (log-normal around it with
+                                      sigma), plus T per completion token, at most C requests served at once (the rest queue),
+                                      a step's own MS where named (docs/evaluation.md#latency)
             what to run:
               --methods LIST          comma-separated, from dense, agrag, remind, hgmem, raga (default: all)
               --limit N               the first N questions (after --seed's shuffle)
@@ -63,7 +68,7 @@ public record EvaluateOptions(Path questions, String corpusSource, String corpus
     private static final Set<String> FLAGS = Set.of("--server-llm", "--oracle", "--no-repeat", "--estimate", "--quiet", "--help");
     private static final Set<String> VALUED = Set.of("--questions", "--corpus", "--corpus-name", "--endpoint", "--model", "--api-key-env", "--context-tokens",
             "--methods", "--limit", "--seed", "--config", "--concurrency", "--estimate-docs", "--estimate-questions", "--out", "--data", "--bolt", "--user",
-            "--password-env", "--database", "--weak-model");
+            "--password-env", "--database", "--weak-model", "--latency");
 
     /** Parses the command line; an {@link IllegalArgumentException} says what is wrong with it. */
     public static EvaluateOptions parse(String[] argv) {
@@ -102,6 +107,10 @@ public record EvaluateOptions(Path questions, String corpusSource, String corpus
             if (llm != Llm.ORACLE) throw new IllegalArgumentException("--weak-model breaks the oracle policy's replies: it needs --oracle");
             dev.graphrag.oracle.WeakModel.parse(values.get("--weak-model")); // checked now, not after the corpus is ingested
         }
+        if (values.containsKey("--latency")) {
+            if (llm != Llm.ORACLE) throw new IllegalArgumentException("--latency sets the stand-in's pace: it needs --oracle (a real server has its own)");
+            dev.graphrag.oracle.Latency.parse(values.get("--latency"));
+        }
         if (!values.containsKey("--questions")) throw new IllegalArgumentException("--questions FILE is required");
         String bolt = values.get("--bolt");
         if (bolt == null && !values.containsKey("--corpus")) throw new IllegalArgumentException("--corpus is required for the embedded server (with --bolt it may name a corpus already in the database)");
@@ -124,7 +133,7 @@ public record EvaluateOptions(Path questions, String corpusSource, String corpus
                 bolt, values.getOrDefault("--user", "neo4j"), values.get("--password-env"), values.get("--database"),
                 positive(values, "--concurrency", 1), flags.contains("--estimate"), positive(values, "--estimate-docs", 20),
                 positive(values, "--estimate-questions", 3), !flags.contains("--no-repeat"), !flags.contains("--quiet"), config,
-                values.get("--weak-model"));
+                values.get("--weak-model"), values.get("--latency"));
     }
 
     /** The extra config keys for one procedure (e.g. "agrag.index"), empty when none were given. */

@@ -155,6 +155,7 @@ public final class Evaluation {
                 OracleGold.build(oracleQuestions(questions), file);
                 OraclePolicies.register(oracle, OracleGold.load(file), o.methods());
                 if (o.weakModel() != null) oracle.weakModel(dev.graphrag.oracle.WeakModel.parse(o.weakModel()));
+                if (o.latency() != null) oracle.latency(dev.graphrag.oracle.Latency.parse(o.latency()));
                 yield oracle.llmConfig();
             }
             case ENDPOINT -> {
@@ -217,6 +218,7 @@ public final class Evaluation {
         h.put("model", facts.label());
         h.put("oracle", o.llm() == EvaluateOptions.Llm.ORACLE);
         h.put("weakModel", o.weakModel());
+        h.put("latency", o.latency() == null ? null : dev.graphrag.oracle.Latency.parse(o.latency()).toString());
         h.put("questions", o.questions().toString());
         h.put("questionCount", questionCount);
         h.put("seed", o.seed());

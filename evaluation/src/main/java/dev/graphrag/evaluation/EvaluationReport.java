@@ -186,6 +186,9 @@ final class EvaluationReport {
         b.append("- corpus: ").append(heading.get("corpus")).append(" (").append(heading.get("chunks")).append(" chunks)\n");
         b.append("- database: ").append(heading.get("database")).append("\n");
         b.append("- LLM: ").append(heading.get("model")).append("\n");
+        if (heading.get("latency") != null) {
+            b.append("- stand-in latency: ").append(heading.get("latency")).append(" (times are at that pace, docs/evaluation.md#latency)\n");
+        }
         if (heading.get("weakModel") != null) {
             b.append("- weak model: ").append(heading.get("weakModel")).append(" (the policy's replies broken at that rate, docs/evaluation.md#weak-models)\n");
         }

@@ -74,6 +74,8 @@ class EvaluationCommandTest {
         wrong.put(List.of("--oracle", "--user", "neo4j"), "--user goes with --bolt only");
         wrong.put(List.of("--endpoint", "http://127.0.0.1:1/v1", "--model", "m", "--weak-model", "0.25"), "--weak-model breaks the oracle policy's replies");
         wrong.put(List.of("--oracle", "--weak-model", "lots"), "a weak model is RATE[,SEED");
+        wrong.put(List.of("--server-llm", "--latency", "500"), "--latency sets the stand-in's pace: it needs --oracle");
+        wrong.put(List.of("--oracle", "--latency", "500,concurrency=four"), "--latency part 'concurrency=four': 'four' is not a number");
         for (Map.Entry<List<String>, String> w : wrong.entrySet()) {
             List<String> args = new ArrayList<>(List.of("--questions", q, "--corpus", "questions"));
             args.addAll(w.getKey());

@@ -65,7 +65,9 @@ public final class EvalLlmServer implements AutoCloseable {
 
     private EvalLlmServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        executor = Executors.newFixedThreadPool(8, r -> {
+        // threads for every request a client may have in flight (the plugin's maxConcurrent up to 64); Latency's
+        // concurrency, not the pool, is the server's capacity
+        executor = Executors.newFixedThreadPool(64, r -> {
             Thread t = new Thread(r, "eval-llm");
             t.setDaemon(true);
             return t;
@@ -75,6 +77,33 @@ public final class EvalLlmServer implements AutoCloseable {
         server.createContext("/v1/models", ex -> send(ex, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"oracle-policy\",\"object\":\"model\""
                 + (dialect == ServerDialect.VLLM && window > 0 ? ",\"max_model_len\":" + window : "") + "}]}"));
         server.start();
+    }
+
+    private volatile Latency latency = Latency.NONE;
+    private volatile java.util.concurrent.Semaphore capacity;
+    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger maxInFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLong queuedNanos = new java.util.concurrent.atomic.AtomicLong();
+
+    /** Answers as a real server would take: the delay per call and the requests it serves at once ({@link Latency}). */
+    public EvalLlmServer latency(Latency l) {
+        latency = l;
+        capacity = l.concurrency() > 0 ? new java.util.concurrent.Semaphore(l.concurrency(), true) : null;
+        return this;
+    }
+
+    public Latency latency() {
+        return latency;
+    }
+
+    /** The most requests served at once since the last {@link #clearLog} (bounded by the latency's concurrency). */
+    public int maxInFlight() {
+        return maxInFlight.get();
+    }
+
+    /** Time requests spent waiting for the server's capacity since the last {@link #clearLog}. */
+    public double queuedMillis() {
+        return queuedNanos.get() / 1e6;
     }
 
     public static EvalLlmServer start() {
@@ -277,6 +306,8 @@ public final class EvalLlmServer implements AutoCloseable {
     public void clearLog() {
         log.clear();
         handlerNanos.set(0);
+        maxInFlight.set(inFlight.get());
+        queuedNanos.set(0);
     }
 
     /** Milliseconds this server spent answering requests since the last {@link #clearLog} (the stand-in's own time). */
@@ -327,7 +358,24 @@ public final class EvalLlmServer implements AutoCloseable {
     }
 
     private void chat(HttpExchange ex) throws IOException {
+        java.util.concurrent.Semaphore permits = capacity;
+        if (permits != null) {
+            long q0 = System.nanoTime();
+            permits.acquireUninterruptibly();
+            queuedNanos.addAndGet(System.nanoTime() - q0);
+        }
+        maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+        try {
+            answerChat(ex);
+        } finally {
+            inFlight.decrementAndGet();
+            if (permits != null) permits.release();
+        }
+    }
+
+    private void answerChat(HttpExchange ex) throws IOException {
         long t0 = System.nanoTime();
+        long slept = 0;
         try (ex) {
             JsonNode body;
             try {
@@ -371,9 +419,21 @@ public final class EvalLlmServer implements AutoCloseable {
             choice.put("index", 0).put("finish_reason", d.finishReason(message));
             choice.set("message", message);
             root.putObject("usage").put("prompt_tokens", prompt).put("completion_tokens", completion).put("total_tokens", prompt + completion);
+            Latency l = latency;
+            if (!l.none()) {
+                // the model's time: part of what the caller waits for, not of the server's own handling time
+                long ms = l.delayMs(step, body.toString(), completion);
+                long s0 = System.nanoTime();
+                try {
+                    Thread.sleep(ms);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                slept = System.nanoTime() - s0;
+            }
             send(ex, 200, root.toString());
         } finally {
-            handlerNanos.addAndGet(System.nanoTime() - t0);
+            handlerNanos.addAndGet(System.nanoTime() - t0 - slept);
         }
     }
 

@@ -140,6 +140,42 @@ class EvalLlmServerTest {
         }
     }
 
+    @Test
+    void aLatencyModelDelaysEachCallAndTheServerServesAtMostItsCapacityAtOnce() throws Exception {
+        try (EvalLlmServer server = EvalLlmServer.start().latency(Latency.parse("150,concurrency=2"))) {
+            server.on("s", r -> PolicyReply.json("{\"answer\":\"x\"}"));
+            String body = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"q\"}]}";
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(6);
+            try {
+                List<java.util.concurrent.Future<JsonNode>> replies = new java.util.ArrayList<>();
+                for (int i = 0; i < 6; i++) replies.add(pool.submit(() -> post(server, "s", body, 200)));
+                for (var f : replies) assertEquals("chat.completion", f.get().path("object").asText());
+            } finally {
+                pool.shutdown();
+            }
+            assertEquals(2, server.maxInFlight(), "six callers at once, two served at a time as a vLLM or Ollama server with two slots");
+            assertTrue(server.queuedMillis() > 0, "the others waited in the queue");
+            assertTrue(server.handlerMillis() < 6 * 150, "the model's delay is not counted as the server's own time: " + server.handlerMillis());
+        }
+    }
+
+    @Test
+    void delaysAreDrawnFromTheSeedAndTheRequestNotFromArrivalOrder() {
+        Latency l = Latency.parse("500,sigma=0.5,tokenMs=2,seed=7,hgmem.E2=1200");
+        assertEquals(l.delayMs("agrag.answer", "{a}", 10), l.delayMs("agrag.answer", "{a}", 10), "the same request, the same delay");
+        assertTrue(l.delayMs("agrag.answer", "{a}", 10) != l.delayMs("agrag.answer", "{b}", 10), "another request, another draw");
+        double sum = 0;
+        for (int i = 0; i < 4000; i++) sum += l.delayMs("s", "{" + i + "}", 0);
+        assertEquals(500, sum / 4000, 25, "a log-normal around the base keeps its mean");
+        assertEquals(1200 + 20, Latency.parse("500,tokenMs=2,hgmem.E2=1200").delayMs("hgmem.E2", "{}", 10), "a step's own base, plus its tokens");
+        assertEquals(500, Latency.fixed(500).delayMs("any", "{}", 99));
+        for (String[] bad : List.of(new String[] {"fast", "the base delay in ms"}, new String[] {"500,sigma", "not KEY=VALUE"},
+                new String[] {"500,concurrency=four", "'four' is not a number"}, new String[] {"-5", "must not be negative"})) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Latency.parse(bad[0]));
+            assertTrue(e.getMessage().contains(bad[1]), e.getMessage());
+        }
+    }
+
     static JsonNode post(EvalLlmServer server, String step, String body, int status) throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.endpoint() + "/chat/completions"))
                 .header("Content-Type", "application/json").header("X-Rag-Step", step).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
