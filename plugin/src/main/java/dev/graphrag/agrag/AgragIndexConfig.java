@@ -13,7 +13,8 @@ import java.util.Map;
  * entity statistics' keys are a group of their own, which agrag.extractEntities reads too.
  */
 public record AgragIndexConfig(String corpus, Relations relations, Entities entities, double synonymThreshold, int maxSynonymsPerNode,
-                               int exactSynonymsUpTo, int synonymProbes, int batchSize, boolean project, boolean titleLinks, ChunkExtraction.OnError extractionErrors, Map<String, Object> llm) {
+                               int exactSynonymsUpTo, int synonymProbes, int batchSize, boolean project, boolean titleLinks, int extractionConcurrency, ChunkExtraction.OnError extractionErrors,
+                               Map<String, Object> llm) {
     public enum Relations { LLM, COOCCURRENCE }
 
     /** TF-IDF entity candidates of a chunk (paper Eq. 2-3; defaults in docs/agrag.md#pipeline-and-defaults): n-grams up to maxNgram, scored, above entityThreshold, at most maxEntitiesPerChunk. */
@@ -56,8 +57,9 @@ public record AgragIndexConfig(String corpus, Relations relations, Entities enti
         int batchSize = BATCH_SIZE.read(r);
         boolean project = PROJECT.read(r);
         boolean titleLinks = TITLE_LINKS.read(r);
+        int extractionConcurrency = ExtractionConfig.EXTRACTION_CONCURRENCY.read(r);
         ChunkExtraction.OnError errors = ExtractionConfig.EXTRACTION_ERRORS.read(r);
         r.finish();
-        return new AgragIndexConfig(corpus, relations, entities, synonym, maxSynonyms, exactUpTo, probes, batchSize, project, titleLinks, errors, llm);
+        return new AgragIndexConfig(corpus, relations, entities, synonym, maxSynonyms, exactUpTo, probes, batchSize, project, titleLinks, extractionConcurrency, errors, llm);
     }
 }

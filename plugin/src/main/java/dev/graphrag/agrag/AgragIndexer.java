@@ -5,6 +5,7 @@ import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.EmbeddingService;
 import dev.graphrag.core.extract.ChunkExtraction;
+import dev.graphrag.core.extract.ExtractionConfig;
 import dev.graphrag.core.layer.BatchWriter;
 import dev.graphrag.core.layer.LayerBuild;
 import dev.graphrag.core.lexical.LexicalGraph;
@@ -199,8 +200,9 @@ public final class AgragIndexer {
                     meter.add(EXTRACTION_STEP, reply.response());
                     return AgragPrompts.triples(reply.json(), "triples");
                 },
-                // one chunk at a time, in chunk-id order, as before the port
-                new ChunkExtraction.Settings("agrag.index", llmConfig.model(), 1, 20, cfg.extractionErrors()), cancelled, log)
+                // chunks are independent: as many in flight as the server's LLM permits allow (extractionConcurrency)
+                new ChunkExtraction.Settings("agrag.index", llmConfig.model(), ExtractionConfig.parallelism(cfg.extractionConcurrency(), llm), 20,
+                        cfg.extractionErrors()), cancelled, log)
                 .reportingTo(progress);
         ChunkExtraction.Result<List<List<String>>> r = extraction.run(chunks.stream().map(c -> new ChunkExtraction.Input(c.id(), c.text())).toList());
         usage.add(r.usage());

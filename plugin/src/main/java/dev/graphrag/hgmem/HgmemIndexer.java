@@ -3,6 +3,7 @@ package dev.graphrag.hgmem;
 import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.extract.ChunkExtraction;
+import dev.graphrag.core.extract.ExtractionConfig;
 import dev.graphrag.core.layer.BatchWriter;
 import dev.graphrag.core.layer.LayerBuild;
 import dev.graphrag.core.lexical.LexicalGraph;
@@ -211,7 +212,7 @@ public record HgmemIndexer(RagCall call, RagCall.BoundLlm llm) {
                 EXTRACTIONS,
                 (chunk, meter) -> llm.client().ask(llm.config(), BaseGraphExtraction.EXTRACT, BaseGraphExtraction.extract(chunk.text(), titles.get(chunk.chunkId()), cfg.entityTypes()),
                         BaseGraphExtraction.EXTRACT_OUT, meter, call.cancelled()),
-                new ChunkExtraction.Settings("hgmem.index", key, cfg.extraction().extractionConcurrency(), 20, cfg.extraction().extractionErrors()),
+                new ChunkExtraction.Settings("hgmem.index", key, ExtractionConfig.parallelism(cfg.extraction().extractionConcurrency(), llm.client()), 20, cfg.extraction().extractionErrors()),
                 call.cancelled(), call.log()).reportingTo(call.progress()).run(chunks.stream().map(c -> new ChunkExtraction.Input(c.id(), c.text())).toList());
         usage.add(r.usage());
         return r;

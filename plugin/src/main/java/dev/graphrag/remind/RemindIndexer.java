@@ -4,6 +4,7 @@ import dev.graphrag.core.RagCall;
 import dev.graphrag.core.RagException;
 import dev.graphrag.core.embed.PairSearch;
 import dev.graphrag.core.extract.ChunkExtraction;
+import dev.graphrag.core.extract.ExtractionConfig;
 import dev.graphrag.core.layer.BatchWriter;
 import dev.graphrag.core.layer.LayerBuild;
 import dev.graphrag.core.lexical.LexicalGraph;
@@ -82,7 +83,7 @@ public record RemindIndexer(RagCall call, RagCall.BoundLlm llm) {
             if (llm == null) throw new RagException("remind.index: building the ReMind layer needs an LLM: " + LlmConfig.HOW_TO_CONFIGURE);
             ChunkExtraction.Result<Extraction> r = new ChunkExtraction<>(call.db(), EXTRACTIONS,
                     (chunk, meter) -> extract(chunk.text(), meter),
-                    new ChunkExtraction.Settings("remind.index", llm.config().model(), cfg.extraction().extractionConcurrency(), 20, cfg.extraction().extractionErrors()),
+                    new ChunkExtraction.Settings("remind.index", llm.config().model(), ExtractionConfig.parallelism(cfg.extraction().extractionConcurrency(), llm.client()), 20, cfg.extraction().extractionErrors()),
                     call.cancelled(), call.log()).reportingTo(call.progress()).run(todo.stream().map(c -> new ChunkExtraction.Input(c.id(), c.text())).toList());
             usage.add(r.usage());
             extracted.putAll(r.byChunk());

@@ -69,7 +69,7 @@ public class AgragProcedures {
             + " between chunks and the documents they name, GDS projection. Commits in its own batches (not undone by the caller's rollback);"
             + " a second build of the same corpus waits for the first. Config: corpus, relations, maxNgram,"
             + " entityScoring, entityThreshold, maxEntitiesPerChunk, synonymThreshold, maxSynonymsPerNode, exactSynonymsUpTo, synonymProbes, titleLinks, batchSize,"
-            + " project, extractionErrors, llm.")
+            + " project, extractionConcurrency, extractionErrors, llm.")
     public Stream<IndexResult> index(@Name(value = "config", defaultValue = "{}") Map<String, Object> config) {
         AgragIndexConfig cfg = AgragIndexConfig.parse(config, rag.llmConfigured());
         RagCall.BoundLlm llm = cfg.relations() == AgragIndexConfig.Relations.LLM ? call().llm(cfg.llm(), "agrag.index") : null;

@@ -18,6 +18,16 @@ public record Citation(String documentId, String chunkId, List<Long> pages, Stri
         return new Citation(doc == null ? null : doc.toString(), (String) m.get("chunkId"), Rows.longs(m.get("pages")), (String) m.get("section"), null);
     }
 
+    /** {documentId, chunkId, pages, section} (null values kept), as the answer procedures return citations. */
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("documentId", documentId);
+        m.put("chunkId", chunkId);
+        m.put("pages", pages);
+        m.put("section", section);
+        return m;
+    }
+
     /** "doc.pdf p. 3-4, 2 Installation": how an answer shows it to a reader. */
     public String label() {
         StringBuilder b = new StringBuilder(documentId == null ? chunkId : documentId);

@@ -4,6 +4,7 @@ import dev.graphrag.client.GraphRagClient;
 import dev.graphrag.client.Method;
 import dev.graphrag.client.Passage;
 import dev.graphrag.client.Request;
+import dev.graphrag.client.Retrieval;
 import dev.langchain4j.data.document.Metadata;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.rag.content.Content;
@@ -13,6 +14,7 @@ import dev.langchain4j.rag.query.Query;
 import dev.langchain4j.store.embedding.filter.Filter;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -26,15 +28,11 @@ import java.util.function.Function;
  * {@code section}, {@code rank}, {@code method}; its content metadata the score.
  */
 public final class GraphRagContentRetriever implements ContentRetriever {
-    private final GraphRagClient client;
-    private final Method method;
-    private final Request request;
+    private final Retrieval retrieval;
     private final Function<Query, Filter> filter;
 
     private GraphRagContentRetriever(Builder b) {
-        this.client = Objects.requireNonNull(b.client, "client");
-        this.method = b.method;
-        this.request = Objects.requireNonNull(b.request, "corpus");
+        this.retrieval = new Retrieval(b.client, b.method, b.request);
         this.filter = b.filter;
     }
 
@@ -44,27 +42,17 @@ public final class GraphRagContentRetriever implements ContentRetriever {
 
     @Override
     public List<Content> retrieve(Query query) {
-        Request r = request;
         Filter f = filter == null ? null : filter.apply(query);
-        if (f != null) {
-            Map<String, Object> where = FilterToWhere.where(f);
-            r = r.where(r.where() == null ? where : Map.of("$and", List.of(r.where(), where)));
-        }
         List<Content> out = new ArrayList<>();
-        for (Passage p : client.retrieve(method, query.text(), r)) {
-            Metadata m = new Metadata();
-            m.put("method", method.name().toLowerCase(java.util.Locale.ROOT));
-            m.put("rank", p.rank());
-            if (p.documentId() != null) m.put("documentId", p.documentId());
-            if (p.chunkId() != null) m.put("chunkId", p.chunkId());
-            List<Long> pages = p.citation().pages();
-            if (!pages.isEmpty()) {
+        for (Passage p : retrieval.passages(query.text(), f == null ? null : FilterToWhere.where(f))) {
+            // LangChain4j's Metadata holds no lists: the pages as "3,4" with the first and last apart
+            Map<String, Object> m = new LinkedHashMap<>(retrieval.metadata(p));
+            if (m.remove("pages") instanceof List<?> pages) {
                 m.put("pages", String.join(",", pages.stream().map(String::valueOf).toList()));
                 m.put("firstPage", pages.get(0));
                 m.put("lastPage", pages.get(pages.size() - 1));
             }
-            if (p.citation().section() != null) m.put("section", p.citation().section());
-            out.add(Content.from(TextSegment.from(p.text(), m), Map.of(ContentMetadata.SCORE, p.score())));
+            out.add(Content.from(TextSegment.from(p.text(), Metadata.from(m)), Map.of(ContentMetadata.SCORE, p.score())));
         }
         return out;
     }

@@ -131,12 +131,7 @@ final class ToolCatalog {
     }
 
     private static Map<String, Object> citation(Citation c) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("documentId", c.documentId());
-        m.put("chunkId", c.chunkId());
-        m.put("pages", c.pages());
-        m.put("section", c.section());
-        return m;
+        return c.toMap();
     }
 
     private Result corpora() {

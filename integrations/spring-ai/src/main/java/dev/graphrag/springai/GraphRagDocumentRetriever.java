@@ -4,6 +4,7 @@ import dev.graphrag.client.GraphRagClient;
 import dev.graphrag.client.Method;
 import dev.graphrag.client.Passage;
 import dev.graphrag.client.Request;
+import dev.graphrag.client.Retrieval;
 import org.springframework.ai.document.Document;
 import org.springframework.ai.rag.Query;
 import org.springframework.ai.rag.retrieval.search.DocumentRetriever;
@@ -11,9 +12,7 @@ import org.springframework.ai.rag.retrieval.search.VectorStoreDocumentRetriever;
 import org.springframework.ai.vectorstore.filter.Filter;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -27,15 +26,11 @@ import java.util.function.Supplier;
  * {@code section}, {@code rank}, {@code method}).
  */
 public final class GraphRagDocumentRetriever implements DocumentRetriever {
-    private final GraphRagClient client;
-    private final Method method;
-    private final Request request;
+    private final Retrieval retrieval;
     private final Supplier<Filter.Expression> filter;
 
     private GraphRagDocumentRetriever(Builder b) {
-        this.client = Objects.requireNonNull(b.client, "client");
-        this.method = b.method;
-        this.request = Objects.requireNonNull(b.request, "request");
+        this.retrieval = new Retrieval(b.client, b.method, b.request);
         this.filter = b.filter;
     }
 
@@ -45,25 +40,14 @@ public final class GraphRagDocumentRetriever implements DocumentRetriever {
 
     @Override
     public List<Document> retrieve(Query query) {
-        List<Map<String, Object>> parts = new ArrayList<>();
-        if (request.where() != null) parts.add(request.where());
         Object fromContext = query.context().get(VectorStoreDocumentRetriever.FILTER_EXPRESSION);
-        Filter.Expression given = fromContext == null && filter != null ? filter.get() : null;
         Map<String, Object> where = fromContext instanceof Filter.Expression e ? FilterExpressionToWhere.where(e)
                 : fromContext instanceof String s ? FilterExpressionToWhere.where(s)
-                : fromContext != null ? fail(fromContext) : FilterExpressionToWhere.where(given);
-        if (where != null) parts.add(where);
-        Request r = parts.isEmpty() ? request : request.where(parts.size() == 1 ? parts.get(0) : Map.of("$and", parts));
+                : fromContext != null ? fail(fromContext)
+                : filter == null ? null : FilterExpressionToWhere.where(filter.get());
         List<Document> out = new ArrayList<>();
-        for (Passage p : client.retrieve(method, query.text(), r)) {
-            Map<String, Object> metadata = new LinkedHashMap<>();
-            metadata.put("method", method.name().toLowerCase(Locale.ROOT));
-            metadata.put("rank", p.rank());
-            if (p.documentId() != null) metadata.put("documentId", p.documentId());
-            if (p.chunkId() != null) metadata.put("chunkId", p.chunkId());
-            if (!p.citation().pages().isEmpty()) metadata.put("pages", p.citation().pages());
-            if (p.citation().section() != null) metadata.put("section", p.citation().section());
-            out.add(Document.builder().id(p.chunkId()).text(p.text()).metadata(metadata).score(p.score()).build());
+        for (Passage p : retrieval.passages(query.text(), where)) {
+            out.add(Document.builder().id(p.chunkId()).text(p.text()).metadata(retrieval.metadata(p)).score(p.score()).build());
         }
         return out;
     }
