@@ -378,8 +378,10 @@ public final class EvalLlmServer implements AutoCloseable {
         long slept = 0;
         try (ex) {
             JsonNode body;
+            String raw; // the latency's draw hashes the request as sent, not a second serialisation of it
             try {
-                body = JSON.readTree(ex.getRequestBody().readAllBytes());
+                raw = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+                body = JSON.readTree(raw);
             } catch (IOException e) {
                 send(ex, 400, error("the request body is not JSON"));
                 return;
@@ -422,7 +424,7 @@ public final class EvalLlmServer implements AutoCloseable {
             Latency l = latency;
             if (!l.none()) {
                 // the model's time: part of what the caller waits for, not of the server's own handling time
-                long ms = l.delayMs(step, body.toString(), completion);
+                long ms = l.delayMs(step, raw, completion);
                 long s0 = System.nanoTime();
                 try {
                     Thread.sleep(ms);

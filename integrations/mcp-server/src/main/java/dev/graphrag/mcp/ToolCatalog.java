@@ -102,7 +102,7 @@ final class ToolCatalog {
         for (Passage p : hits) {
             text.append('[').append(p.rank()).append("] ").append(p.citation().label()).append(" (").append(p.chunkId()).append(")\n")
                     .append(p.text()).append("\n\n");
-            Map<String, Object> row = citation(p.citation());
+            Map<String, Object> row = p.citation().toMap();
             row.put("rank", p.rank());
             row.put("score", p.score());
             row.put("text", p.text());
@@ -121,17 +121,13 @@ final class ToolCatalog {
         for (Citation c : answer.citations()) {
             if (i == 1) text.append("\n\nSources:");
             text.append("\n[").append(i++).append("] ").append(c.label()).append(" (").append(c.chunkId()).append(')');
-            citations.add(citation(c));
+            citations.add(c.toMap());
         }
         Map<String, Object> structured = new LinkedHashMap<>();
         structured.put("answer", answer.text());
         structured.put("citations", citations);
         structured.put("llmCalls", answer.llmCalls());
         return new Result(text.toString(), structured);
-    }
-
-    private static Map<String, Object> citation(Citation c) {
-        return c.toMap();
     }
 
     private Result corpora() {
